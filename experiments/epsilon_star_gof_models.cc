@@ -1,6 +1,5 @@
 #include "experiments/epsilon_star_gof_models.h"
 
-#include <dlfcn.h>
 #include <torch/torch.h>
 
 #include <cmath>
@@ -13,22 +12,11 @@
 #include "estimators/accountants/accountant_registry.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
+#include "mechanisms/math_threads.h"
 #include "mechanisms/torch_boundary.h"
 
 namespace privbench {
 namespace {
-
-// OpenBLAS (behind LibTorch's matrix products) starts one thread per core
-// unless OPENBLAS_NUM_THREADS is set, which .bazelrc does for build and test
-// actions but `bazel run` does not. Models train in parallel on their own
-// threads, so keep each BLAS call on its caller's thread (bytes then do not
-// depend on the core count). Looked up at run time: a no-op without OpenBLAS.
-void LimitBlasThreads() {
-  using SetThreads = void (*)(int);
-  if (void* f = dlsym(RTLD_DEFAULT, "openblas_set_num_threads")) {
-    reinterpret_cast<SetThreads>(f)(1);
-  }
-}
 
 DpSgdConfig TrainingConfig(const GofModelConfig& c, double noise_multiplier, uint64_t seed) {
   DpSgdConfig t;
@@ -110,7 +98,7 @@ Result<GofNoisePlan> PlanGofNoise(const GofModelConfig& c, int64_t n_train) {
 
 Result<GofTrainedModel> TrainGofModel(const Dataset& d, const GofModelConfig& c,
                                       const GofNoisePlan& plan, uint64_t seed) {
-  LimitBlasThreads();
+  SetMathThreads(1);
   return GuardTorch("TrainGofModel", [&]() -> Result<GofTrainedModel> {
     // The dataset outlives the call and is never written: no copies.
     const torch::Tensor train_x = torch::from_blob(const_cast<float*>(d.train_x.data()),

@@ -32,6 +32,7 @@ def gof_studies():
             "//estimators/accountants:accountant_registry",
             "//mechanisms:dp_model",
             "//mechanisms:dpsgd",
+            "//mechanisms:math_threads",
             "//mechanisms:torch_boundary",
             "//third_party:torch",
         ],

@@ -1,30 +1,16 @@
 #include "experiments/region_of_privacy_unit.h"
 
-#include <dlfcn.h>
-
 #include <torch/types.h>
 #include <torch/version.h>
 
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
+#include "mechanisms/math_threads.h"
 #include "mechanisms/torch_boundary.h"
 
 namespace privbench {
 
 namespace {
-
-// OpenBLAS (behind LibTorch's matrix products) starts one thread per core
-// unless OPENBLAS_NUM_THREADS is set, which .bazelrc does for build and test
-// actions but not for `bazel run`. Units already run in parallel on the
-// sweep's threads, so every BLAS call must stay on its caller's thread (for
-// speed, and so that results do not depend on the machine's core count).
-// Looked up at run time: a no-op without OpenBLAS.
-void LimitBlasThreads() {
-  using SetThreads = void (*)(int);
-  if (void* f = dlsym(RTLD_DEFAULT, "openblas_set_num_threads")) {
-    reinterpret_cast<SetThreads>(f)(1);
-  }
-}
 
 // Copies of the dataset's rows as tensors (the Dataset stays torch-free).
 Result<std::pair<torch::Tensor, torch::Tensor>> ToTensors(const std::vector<float>& x,
@@ -54,7 +40,7 @@ Result<std::vector<double>> ToVector(const torch::Tensor& t) {
 Result<RopUnitOutcome> TrainRegionUnit(const Dataset& dataset, const RopTrainingOptions& o,
                                        ProgressReporter* progress) {
   PB_RETURN_IF_ERROR(CheckDataset(dataset));
-  LimitBlasThreads();
+  SetMathThreads(1);
   if (dataset.n_train() < 1 || dataset.n_population() < 1) {
     return Error("dataset must have at least one training and one population row");
   }

@@ -27,6 +27,7 @@ def region_studies():
             "//data_scripts:dataset",
             "//mechanisms:dp_model",
             "//mechanisms:dpsgd",
+            "//mechanisms:math_threads",
             "//mechanisms:torch_boundary",
             "//third_party:torch",
         ],

@@ -1,5 +1,7 @@
 #include "mechanisms/dpsgd.h"
 
+#include "mechanisms/math_threads.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -337,7 +339,7 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
   rec.num_parameters = model.num_parameters();
 
   return GuardTorch("TrainDpSgd", [&]() -> Result<TrainingRecord> {
-    if (config.threads > 0) at::set_num_threads(config.threads);
+    if (config.threads > 0) SetMathThreads(config.threads);
     Rng sampling_rng = MakeRng(config.seed, {kSamplingStream});
     Rng microbatch_rng = MakeRng(config.seed, {kMicrobatchStream});
     Rng noise_rng = MakeRng(config.seed, {kNoiseStream});
