@@ -192,12 +192,15 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
       }
       v.reproduced = *holds ? "holds" : "does not hold";
       v.detail = f.ReadStringAttribute(g, "evidence").value_or("");
-      if (*holds) {
-        v.verdict = "reproduced";
+      // Below its min_scale a claim is not judged either way: what the
+      // smaller run shows goes into the detail.
+      if (scale_too_small) {
+        v.verdict = "needs paper scale";
+        v.detail = std::string(*holds ? "holds" : "does not hold") + " at scale " + scale + ": " +
+                   v.detail;
       } else {
-        v.verdict = scale_too_small ? "needs paper scale" : "not reproduced";
+        v.verdict = *holds ? "reproduced" : "not reproduced";
       }
-      if (scale_too_small) v.detail = "checked at scale " + scale + ": " + v.detail;
       if (!e.note.empty()) v.detail += "; " + e.note;
       if (other_data) other_data_verdict(v);
       out.push_back(v);

@@ -43,6 +43,7 @@ TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
     ASSERT_TRUE(w.value()->WriteScalar("/numbers/good", 6.2543).ok());
     ASSERT_TRUE(w.value()->WriteScalar("/numbers/off", 6.4156).ok());
     ASSERT_TRUE(w.value()->WriteClaim({"c1", "x narrower", "src", false, "w=3 vs 2"}).ok());
+    ASSERT_TRUE(w.value()->WriteClaim({"c2", "y rises", "src", true, "1 < 2"}).ok());
     ASSERT_TRUE(w.value()->WriteTable({"t", "T", "", {Column::Doubles("v", {1.5})}}).ok());
     ASSERT_TRUE(w.value()->Commit().ok());
   }
@@ -52,12 +53,16 @@ TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
     {"id":"bad","study":"s","quantity":"q3","source":"p","kind":"number","published":"6.399","tolerance":0.002,"h5":"/numbers/off"},
     {"id":"paper","study":"s","quantity":"q4","source":"p","kind":"number","published":"6.399","tolerance":0.002,"h5":"/numbers/off","min_scale":"paper"},
     {"id":"claim","study":"s","quantity":"q5","source":"p","kind":"claim","h5":"/claims/c1"},
+    {"id":"claimp","study":"s","quantity":"q8","source":"p","kind":"claim","h5":"/claims/c2","min_scale":"paper"},
     {"id":"gone","study":"nostudy","quantity":"q6","source":"p","kind":"number","published":"1","h5":"/x"},
     {"id":"real","study":"s","quantity":"q7","source":"p","kind":"number","published":"7.79","tolerance":0.002,"h5":"/numbers/off","requires_dataset":"purchase100"}
   ])";
   const auto entries = ParsePublishedList(json).value();
-  const auto v = VerifyAll(entries, dir);
-  ASSERT_EQ(v.size(), 7u);
+  auto v = VerifyAll(entries, dir);
+  ASSERT_EQ(v.size(), 8u);
+  EXPECT_EQ(v[5].verdict, "needs paper scale");  // holds at quick scale: not judged
+  EXPECT_EQ(v[5].detail, "holds at scale quick: 1 < 2");
+  v.erase(v.begin() + 5);
   EXPECT_EQ(v[6].verdict, "surrogate data");
   EXPECT_FALSE(v[6].failure);
   EXPECT_EQ(v[6].reproduced, "6.4156");
