@@ -70,7 +70,9 @@ TEST_P(IntervalConformanceTest, EdgeCountsGiveAnswersNotErrors) {
       EXPECT_FALSE(std::isnan(r->lower)) << c.ToString();
       EXPECT_GE(r->lower, 0.0) << c.ToString();
       EXPECT_TRUE(std::isfinite(r->lower)) << c.ToString();
-      if (r->upper) EXPECT_GE(*r->upper, r->lower) << c.ToString();
+      if (r->upper) {
+        EXPECT_GE(*r->upper, r->lower) << c.ToString();
+      }
     }
   }
 }
