@@ -180,8 +180,8 @@ ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch
       // Microbatch weight gradients sum_{i in G_j} D~_i U_i^T for all j at
       // once, as the weight gradient of a GROUPED convolution (Rochette et
       // al. 2019): microbatches become channel groups, members the batch.
-      // This runs on LibTorch's oneDNN convolution kernels, which are much
-      // faster than im2col + bmm on a reference BLAS.
+      // This runs on LibTorch's oneDNN convolution kernels, faster here
+      // than im2col + bmm (see the header).
       const int64_t h = a.size(2), w = a.size(3), oh = ds.size(2), ow = ds.size(3);
       const torch::Tensor ag = lay.Pad(a).transpose(0, 1).reshape({lay.bmax, lay.m * l.in, h, w});
       const torch::Tensor dg =
