@@ -1090,6 +1090,8 @@ Status Run(const Config& c, StudyContext& ctx) {
                  std::to_string(data.n_population()) + " population rows)"
            : "");
   PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "dataset_label", label));
+  PB_RETURN_IF_ERROR(
+      out.SetAttribute("/meta", "sweep_part_versions", DescribePartVersions(parts).description));
   PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_provenance", data.provenance));
   PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_source", data.source));
   PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_checksums", data.checksums));

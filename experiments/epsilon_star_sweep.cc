@@ -747,6 +747,7 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   }
 
   SweepOutcome out;
+  out.part_versions = DescribePartVersions(parts).description;
   out.points = points;
   out.accounting = accounting;
   out.estimators = variant_names;
@@ -1088,6 +1089,7 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "training_record_dp", record_dp));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "sweep_config", so.config_text));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "parts_subdirectory", so.study));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "sweep_part_versions", out.part_versions));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "diverged_models", out.diverged_models));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "units_train_seconds", train_seconds_total));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "units_eval_seconds", eval_seconds_total));

@@ -128,6 +128,7 @@ struct SweepOutcome {
   std::vector<bool> pareto, pareto_convex;
   int64_t diverged_models = 0;
   double delta = 0.0;
+  std::string part_versions;  // DescribePartVersions of the merged parts
   // Index of the named estimator in `estimators` (-1 if absent).
   int EstimatorIndex(const std::string& name) const;
 };

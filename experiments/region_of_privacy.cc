@@ -589,6 +589,8 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
       "per-example clipping, so TF Privacy 0.5.1's and the current rule agree)"));
   PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "unit_seconds_total", total_seconds));
   PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "sweep_parts_dir", c.parts_dir));
+  PB_RETURN_IF_ERROR(
+      out.SetAttribute("/meta", "sweep_part_versions", DescribePartVersions(parts).description));
 
   // ---- every level's training record (repetition 0; the repetitions differ
   // only in their seeds), from TrainingRecord::Metadata()

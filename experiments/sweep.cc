@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
+#include <map>
 #include <mutex>
 #include <thread>
 
@@ -165,6 +167,35 @@ Result<std::vector<std::unique_ptr<ResultReader>>> OpenSweepParts(
   for (const auto& u : units) {
     PB_ASSIGN_OR_RETURN(auto r, ResultReader::Open(PartPath(o, u)));
     out.push_back(std::move(r));
+  }
+  const PartVersions versions = DescribePartVersions(out);
+  if (versions.mixed && !o.quiet) {
+    std::fprintf(stderr, "%s: warning: the parts were made by different code versions (%s); "
+                 "rerun in a fresh --parts_dir if the code change affects results\n",
+                 o.study.c_str(), versions.description.c_str());
+  }
+  return out;
+}
+
+PartVersions DescribePartVersions(const std::vector<std::unique_ptr<ResultReader>>& parts) {
+  std::map<std::string, int64_t> count;  // version -> parts
+  for (const auto& p : parts) {
+    auto commit = p->ReadStringAttribute("/meta", "git_commit");
+    auto dirty = p->ReadIntAttribute("/meta", "git_dirty");
+    std::string v = commit.ok() ? *commit : "unrecorded";
+    if (dirty.ok() && *dirty != 0) v += " +uncommitted changes";
+    ++count[v];
+  }
+  PartVersions out;
+  out.mixed = count.size() > 1;
+  if (count.size() == 1) {
+    out.description = std::to_string(parts.size()) + " parts, all from commit " +
+                      count.begin()->first;
+  } else {
+    for (const auto& [v, n] : count) {
+      out.description += (out.description.empty() ? "" : "; ") + v + ": " + std::to_string(n) +
+                         " parts";
+    }
   }
   return out;
 }

@@ -69,8 +69,22 @@ Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOpt
 
 // Opens every part (in unit order) once all exist; errors list the missing
 // units (e.g. "12 of 52 units missing: ...; run the remaining shards").
+// Warns on stderr (unless quiet) when the parts come from different code
+// versions (DescribePartVersions).
 Result<std::vector<std::unique_ptr<ResultReader>>> OpenSweepParts(
     const std::vector<SweepUnit>& units, const SweepOptions& options);
+
+// The code versions (git commit, uncommitted changes) that made the parts:
+// "52 parts, all from commit <c>", or, when they differ, each version with
+// its count. A sweep resumed across code changes mixes versions (parts are
+// keyed by the sweep configuration, not by the code): OpenSweepParts then
+// warns on stderr, and the studies record the description in /meta
+// sweep_part_versions.
+struct PartVersions {
+  std::string description;
+  bool mixed = false;  // more than one version made the parts
+};
+PartVersions DescribePartVersions(const std::vector<std::unique_ptr<ResultReader>>& parts);
 
 // The path of a unit's part.
 std::string PartPath(const SweepOptions& options, const SweepUnit& unit);

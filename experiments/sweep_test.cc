@@ -57,5 +57,29 @@ TEST(SweepTest, RunsOnceSkipsAfterwardsAndRefusesForeignParts) {
   EXPECT_FALSE(OpenSweepParts({{"f=1"}}, o).ok());       // the failed unit left no part
 }
 
+TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/versions";
+  const std::vector<SweepUnit> units = {{"a=1"}, {"a=2"}, {"a=3"}};
+  SweepOptions o{"s", dir, "config\n", Shard{}, 1, true};
+  // Units 0 and 1 as if made by commit aaa, unit 2 by bbb with local edits.
+  auto fn = [](int64_t k, const SweepUnit&, ResultWriter& part) -> Status {
+    PB_RETURN_IF_ERROR(part.SetAttribute("/meta", "git_commit", k < 2 ? "aaa" : "bbb"));
+    return part.SetAttribute("/meta", "git_dirty", int64_t{k < 2 ? 0 : 1});
+  };
+  ASSERT_TRUE(RunSweep({units[0], units[1]}, o, fn).ok());
+  auto two = OpenSweepParts({units[0], units[1]}, o);
+  ASSERT_TRUE(two.ok()) << two.message();
+  const PartVersions same = DescribePartVersions(*two);
+  EXPECT_FALSE(same.mixed);
+  EXPECT_EQ(same.description, "2 parts, all from commit aaa");
+
+  ASSERT_TRUE(RunSweep(units, o, fn).ok());
+  auto three = OpenSweepParts(units, o);
+  ASSERT_TRUE(three.ok()) << three.message();
+  const PartVersions mixed = DescribePartVersions(*three);
+  EXPECT_TRUE(mixed.mixed);
+  EXPECT_EQ(mixed.description, "aaa: 2 parts; bbb +uncommitted changes: 1 parts");
+}
+
 }  // namespace
 }  // namespace privbench
