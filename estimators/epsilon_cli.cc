@@ -62,8 +62,8 @@ ops:
       V is any registered loss-sample estimator: %LOSS%.
       Optional: "quantiles_per_distribution" (default 1e6), "rate_floor",
       "rate_ceiling" (empirical; default 0.001, 0.999), "clip_lo", "clip_hi"
-      (parametric; default 1e-6, 1-1e-6), "transform" ("epsilon_star_logit"
-      or "identity"; parametric).
+      (parametric; default 1e-6, 1-1e-6), "transform" ("epsilon_star_logit",
+      "carlini_logit" or "identity"; parametric).
   {"op":"accountant","method":M,"sigma":x,"q":x,"steps":i,"delta":x,"orders":[...]}
       -> {"epsilon":x} (+ "order":x for the RDP methods)
       DP-SGD upper bound for `steps` steps of the Poisson-sampled Gaussian

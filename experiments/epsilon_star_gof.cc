@@ -442,12 +442,10 @@ Status RunUnit(const UnitInputs& in, int64_t m, int64_t r, ResultWriter& part) {
   PB_ASSIGN_OR_RETURN(TransformedLosses t,
                       ApplyLossTransform(LossTransform::kEpsilonStarLogit, model.train_losses,
                                          model.population_losses));
-  int64_t clamped_train = 0, clamped_population = 0;
-  std::vector<double> carlini_train, carlini_population;
+  TransformedLosses carlini;
   if (c.carlini_analysis) {
-    PB_ASSIGN_OR_RETURN(carlini_train, CarliniLogit(model.train_losses, &clamped_train));
-    PB_ASSIGN_OR_RETURN(carlini_population,
-                        CarliniLogit(model.population_losses, &clamped_population));
+    PB_ASSIGN_OR_RETURN(carlini, ApplyLossTransform(LossTransform::kCarliniLogit,
+                                                    model.train_losses, model.population_losses));
   }
   const auto t1 = std::chrono::steady_clock::now();
   for (int64_t s = 0; s < in.sets; ++s) {
@@ -465,7 +463,7 @@ Status RunUnit(const UnitInputs& in, int64_t m, int64_t r, ResultWriter& part) {
       GofOptions primary_floor = *in.gof;
       primary_floor.variance_floors = {in.gof->variance_floors[0]};
       auto grid =
-          RunGofGrid(s == 0 ? carlini_train : carlini_population, primary_floor, gof_seed, in.fits);
+          RunGofGrid(s == 0 ? carlini.train : carlini.population, primary_floor, gof_seed, in.fits);
       if (!grid.ok()) {
         return Error(kModels[m] + " " + kSets[s] + " losses (Carlini logit): " + grid.message());
       }
@@ -501,7 +499,7 @@ Status RunUnit(const UnitInputs& in, int64_t m, int64_t r, ResultWriter& part) {
       {"mean_population_loss", Mean(model.population_losses)},
       {"transform_min", map.min()},
       {"transform_max", map.max()},
-      {"carlini_clamped", static_cast<double>(clamped_train + clamped_population)},
+      {"carlini_clamped", static_cast<double>(carlini.clamped)},
       {"train_seconds", train_seconds},
       {"gof_seconds", Seconds(t1)}};
   for (const std::string& name : UnitScalars()) {

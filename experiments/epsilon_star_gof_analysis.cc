@@ -134,27 +134,6 @@ Result<GofGrid> RunGofGrid(const std::vector<double>& values, const GofOptions& 
   return g;
 }
 
-Result<std::vector<double>> CarliniLogit(const std::vector<double>& losses, int64_t* clamped) {
-  int64_t count = 0;
-  std::vector<double> out;
-  out.reserve(losses.size());
-  for (size_t i = 0; i < losses.size(); ++i) {
-    const double l = losses[i];
-    if (!(std::isfinite(l) && l >= 0.0)) {
-      return Error("losses[" + std::to_string(i) + "] must be finite and >= 0, got " +
-                   FormatDouble(l));
-    }
-    double x = l;
-    if (x < kMinCarliniLoss) {
-      x = kMinCarliniLoss;
-      ++count;
-    }
-    out.push_back(-x - std::log(-std::expm1(-x)));
-  }
-  if (clamped != nullptr) *clamped = count;
-  return out;
-}
-
 double FractionAbove(const std::vector<double>& values, double threshold) {
   if (values.empty()) return 0.0;
   int64_t above = 0;

@@ -87,17 +87,6 @@ struct GofGrid {
 Result<GofGrid> RunGofGrid(const std::vector<double>& values, const GofOptions& options,
                            uint64_t seed, ProgressReporter* progress);
 
-// Carlini et al. (2022, "Membership inference attacks from first
-// principles", Sec. 4.3)'s logit of the model's confidence in the true
-// label, p = exp(-loss): y = log(p / (1 - p)) = -loss - log(-expm1(-loss)),
-// WITHOUT the App. B normalisation (an extra analysis of the study: the
-// paper says its transform is "similar to" this one). Decreasing in the
-// loss. Losses must be finite and >= 0 (names "losses[i]"); a loss of
-// exactly 0 (probability 1 in float64) would map to +inf and is clamped to
-// kMinCarliniLoss, counted in *clamped.
-inline constexpr double kMinCarliniLoss = 1e-300;
-Result<std::vector<double>> CarliniLogit(const std::vector<double>& losses, int64_t* clamped);
-
 // Fraction of values strictly above `threshold` (NaN-free input; 0 for an
 // empty one).
 double FractionAbove(const std::vector<double>& values, double threshold);

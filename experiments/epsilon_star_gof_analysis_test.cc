@@ -157,22 +157,6 @@ TEST(GofGridTest, BadInputNamesTheParameter) {
   EXPECT_TRUE(Contains(nan.message(), "values[3]")) << nan.message();
 }
 
-TEST(CarliniLogitTest, ValuesClampAndErrors) {
-  int64_t clamped = -1;
-  auto y = CarliniLogit({std::log(2.0), 0.1, 5.0, 0.0}, &clamped);
-  ASSERT_TRUE(y.ok()) << y.message();
-  EXPECT_NEAR((*y)[0], 0.0, 1e-15);  // p = 1/2
-  const double p = std::exp(-0.1);
-  EXPECT_NEAR((*y)[1], std::log(p / (1.0 - p)), 1e-12);
-  EXPECT_NEAR((*y)[2], std::log(std::exp(-5.0) / (1.0 - std::exp(-5.0))), 1e-12);
-  EXPECT_GT((*y)[1], (*y)[2]);                             // decreasing in the loss
-  EXPECT_NEAR((*y)[3], -std::log(kMinCarliniLoss), 1e-9);  // 0 clamped
-  EXPECT_EQ(clamped, 1);
-  auto neg = CarliniLogit({0.5, -1e-3}, nullptr);
-  ASSERT_FALSE(neg.ok());
-  EXPECT_TRUE(Contains(neg.message(), "losses[1] must be finite and >= 0")) << neg.message();
-}
-
 TEST(GofAggregatesTest, FractionAndMedian) {
   EXPECT_DOUBLE_EQ(FractionAbove({0.01, 0.05, 0.2, 0.9}, 0.05), 0.5);  // strictly above
   EXPECT_DOUBLE_EQ(FractionAbove({}, 0.05), 0.0);

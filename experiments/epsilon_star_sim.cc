@@ -254,7 +254,8 @@ void RegisterEstimationFlags(FlagSet& flags, EstimationConfig& c) {
                   "parametric variant keeps rates in [clip_lo, clip_hi] (paper: lost)");
   flags.AddDouble("clip_hi", &c.clip_hi, "see clip_lo");
   flags.AddString("transform", &c.transform,
-                  "parametric loss transform: epsilon_star_logit (App. B) or identity");
+                  "parametric loss transform: epsilon_star_logit (App. B), carlini_logit or "
+                  "identity");
   flags.AddDouble("common_lo", &c.common_lo,
                   "secondary analysis: every estimator on the window [common_lo, common_hi]");
   flags.AddDouble("common_hi", &c.common_hi, "see common_lo");

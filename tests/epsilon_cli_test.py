@@ -49,7 +49,13 @@ def scipy_bayes_quantile(p, *args):
     return optimize.brentq(f, 0.0, hi, xtol=1e-12)
 
 
+def carlini_logit(loss):
+    return -loss - math.log(-math.expm1(-loss))
+
+
 def main():
+    carlini_train = [0.01, 0.05, 0.1, 0.2, 0.3]
+    carlini_population = [0.2, 0.6, 1.0, 1.8, 3.0]
     failures = []
 
     def check(cond, msg):
@@ -82,11 +88,23 @@ def main():
          "population": [1.0], "delta": 0.0},
         {"id": 14, "op": "accountant", "method": "rdp", "sigma": 1.0, "q": 1.5, "steps": 10,
          "delta": 1e-5},
+        {"id": 15, "op": "epsilon_star", "variant": "parametric", "transform": "carlini_logit",
+         "train": carlini_train, "population": carlini_population, "delta": 0.0,
+         "quantiles_per_distribution": 1000},
+        # The same fit by hand: Carlini's logit y = -l - log(-expm1(-l)) is decreasing, so
+        # the identity transform of -y must give the same value.
+        {"id": 16, "op": "epsilon_star", "variant": "parametric", "transform": "identity",
+         "train": [-carlini_logit(l) for l in carlini_train],
+         "population": [-carlini_logit(l) for l in carlini_population], "delta": 0.0,
+         "quantiles_per_distribution": 1000},
+        {"id": 17, "op": "epsilon_star", "variant": "parametric", "transform": "carlini_logit",
+         "train": [0.5, -0.1], "population": [0.3], "delta": 0.0},
     ]
     out = run(reqs)
     check(len(out) == len(reqs), f"one response per line: {len(out)} vs {len(reqs)}")
     ids = [o.get("id") for o in out]
-    check(ids == [1, "x", None, [1, 2], 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14], f"ids echoed in order: {ids}")
+    check(ids == [1, "x", None, [1, 2], 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17],
+          f"ids echoed in order: {ids}")
     check(abs(out[0]["lower"] - 0.295) < 0.002 and abs(out[0]["upper"] - 1.489) < 0.002, out[0])
     check(out[1]["upper"] is None and abs(out[1]["lower"] - 6.25) < 0.005, out[1])
     check("error" in out[2] and "invalid JSON" in out[2]["error"], out[2])
@@ -102,6 +120,9 @@ def main():
     check("delta" in out[12].get("error", ""), out[12])
     check("train" in out[13].get("error", ""), out[13])
     check(out[14].get("error", "").startswith("q "), out[14])
+    check(out[15]["epsilon"] > 0 and abs(out[15]["epsilon"] - out[16]["epsilon"]) < 1e-9,
+          (out[15], out[16]))
+    check("train_losses[1] must be >= 0" in out[17].get("error", ""), out[17])
 
     help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True).stdout
     for word in ["interval", "eps_from_rates", "katz", "epsilon_star", "accountant", "calibrate",

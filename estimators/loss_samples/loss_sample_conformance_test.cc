@@ -102,7 +102,7 @@ TEST_P(LossSampleConformanceTest, RefusesBadOptions) {
   }
   o = options_;
   o.transform = static_cast<LossTransform>(42);
-  ExpectRefused(o, "transform must be identity or epsilon_star_logit");
+  ExpectRefused(o, "transform must be identity, epsilon_star_logit or carlini_logit");
 }
 
 TEST_P(LossSampleConformanceTest, FiniteNonNegativeDeterministicOrderFree) {

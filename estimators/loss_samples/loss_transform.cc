@@ -14,24 +14,44 @@ std::string_view LossTransformName(LossTransform transform) {
       return "identity";
     case LossTransform::kEpsilonStarLogit:
       return "epsilon_star_logit";
+    case LossTransform::kCarliniLogit:
+      return "carlini_logit";
   }
   return "invalid";
 }
 
+namespace {
+
+constexpr char kTransformChoices[] = "identity, epsilon_star_logit or carlini_logit";
+
+// Cross-entropy losses for kCarliniLogit: the error names the element.
+Status CheckNonNegative(const char* name, const std::vector<double>& losses) {
+  for (size_t i = 0; i < losses.size(); ++i) {
+    if (!(losses[i] >= 0.0)) {
+      return Error(std::string(name) + "[" + std::to_string(i) +
+                   "] must be >= 0 for transform carlini_logit (a cross-entropy loss), got " +
+                   FormatDouble(losses[i]));
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<LossTransform> ParseLossTransform(std::string_view name) {
-  for (LossTransform t : {LossTransform::kIdentity, LossTransform::kEpsilonStarLogit}) {
+  for (LossTransform t : kAllLossTransforms) {
     if (LossTransformName(t) == name) return t;
   }
-  return Error("transform must be identity or epsilon_star_logit, got '" + std::string(name) +
-               "'");
+  return Error(std::string("transform must be ") + kTransformChoices + ", got '" +
+               std::string(name) + "'");
 }
 
 Status CheckLossTransform(LossTransform transform) {
-  if (transform != LossTransform::kIdentity && transform != LossTransform::kEpsilonStarLogit) {
-    return Error("transform must be identity or epsilon_star_logit, got enum value " +
-                 std::to_string(static_cast<int>(transform)));
+  for (LossTransform t : kAllLossTransforms) {
+    if (t == transform) return Status::Ok();
   }
-  return Status::Ok();
+  return Error(std::string("transform must be ") + kTransformChoices + ", got enum value " +
+               std::to_string(static_cast<int>(transform)));
 }
 
 Result<LossTransformMap> LossTransformMap::Fit(LossTransform transform,
@@ -40,6 +60,10 @@ Result<LossTransformMap> LossTransformMap::Fit(LossTransform transform,
   PB_RETURN_IF_ERROR(CheckLossTransform(transform));
   PB_RETURN_IF_ERROR(CheckFiniteSamples("train_losses", train_losses));
   PB_RETURN_IF_ERROR(CheckFiniteSamples("population_losses", population_losses));
+  if (transform == LossTransform::kCarliniLogit) {
+    PB_RETURN_IF_ERROR(CheckNonNegative("train_losses", train_losses));
+    PB_RETURN_IF_ERROR(CheckNonNegative("population_losses", population_losses));
+  }
   const auto [tmin, tmax] = std::minmax_element(train_losses.begin(), train_losses.end());
   const auto [pmin, pmax] =
       std::minmax_element(population_losses.begin(), population_losses.end());
@@ -48,6 +72,10 @@ Result<LossTransformMap> LossTransformMap::Fit(LossTransform transform,
 
 double LossTransformMap::Apply(double loss) const {
   if (transform_ == LossTransform::kIdentity) return loss;
+  if (transform_ == LossTransform::kCarliniLogit) {
+    const double l = std::max(loss, kMinCarliniLoss);
+    return -l - std::log(-std::expm1(-l));  // logit(exp(-l))
+  }
   // Step 1, computed on halves so that max - min cannot overflow for
   // finite losses of opposite sign near DBL_MAX (halving is exact for
   // normal numbers). The degenerate range max == min maps every loss to 0.
@@ -68,6 +96,12 @@ Result<TransformedLosses> ApplyLossTransform(LossTransform transform,
   out.population.reserve(population_losses.size());
   for (double l : train_losses) out.train.push_back(map.Apply(l));
   for (double l : population_losses) out.population.push_back(map.Apply(l));
+  if (transform == LossTransform::kCarliniLogit) {
+    for (const auto* sample : {&train_losses, &population_losses}) {
+      out.clamped += std::count_if(sample->begin(), sample->end(),
+                                   [](double l) { return l < kMinCarliniLoss; });
+    }
+  }
   return out;
 }
 

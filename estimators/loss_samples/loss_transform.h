@@ -17,10 +17,22 @@
 // (Carlini et al. 2022 apply the logit to p = exp(-loss) without step 1;
 // the paper's normalisation makes the map close to affine.)
 //
+// kCarliniLogit (Carlini et al. 2022, "Membership inference attacks from
+// first principles", Sec. 4.3): the logit of the model's confidence in the
+// true label, p = exp(-loss), WITHOUT the App. B normalisation:
+//   y = log(p / (1 - p)) = -loss - log(-expm1(-loss)),
+// strictly DECREASING in the loss and value by value (no fitted
+// constants). Defined for cross-entropy losses: every loss must be >= 0. A
+// loss below kMinCarliniLoss (0 in particular: p = 1 maps to +inf) is
+// clamped to kMinCarliniLoss and counted (TransformedLosses::clamped). The
+// goodness-of-fit study C4 found this transform, not App. B's, to behave as
+// the Epsilon* paper's Fig. 6 describes.
+//
 // kIdentity: y = loss (increasing).
 #ifndef PRIVBENCH_ESTIMATORS_LOSS_SAMPLES_LOSS_TRANSFORM_H_
 #define PRIVBENCH_ESTIMATORS_LOSS_SAMPLES_LOSS_TRANSFORM_H_
 
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -28,9 +40,15 @@
 
 namespace privbench {
 
-enum class LossTransform { kIdentity, kEpsilonStarLogit };
+enum class LossTransform { kIdentity, kEpsilonStarLogit, kCarliniLogit };
+inline constexpr LossTransform kAllLossTransforms[] = {
+    LossTransform::kIdentity, LossTransform::kEpsilonStarLogit, LossTransform::kCarliniLogit};
 
-// "identity" or "epsilon_star_logit" ("invalid" for an out-of-range enum).
+// kCarliniLogit's smallest loss: logit(exp(-1e-300)) = 690.8.
+inline constexpr double kMinCarliniLoss = 1e-300;
+
+// "identity", "epsilon_star_logit" or "carlini_logit" ("invalid" for an
+// out-of-range enum).
 std::string_view LossTransformName(LossTransform transform);
 // Inverse of LossTransformName; the error names the argument "transform".
 Result<LossTransform> ParseLossTransform(std::string_view name);
@@ -42,15 +60,15 @@ Status CheckLossTransform(LossTransform transform);
 class LossTransformMap {
  public:
   // Fixes min and max over BOTH samples. Validates the transform and that
-  // both samples are non-empty and finite (messages name "train_losses" /
-  // "population_losses").
+  // both samples are non-empty and finite, and for kCarliniLogit >= 0
+  // (messages name "train_losses" / "population_losses").
   static Result<LossTransformMap> Fit(LossTransform transform,
                                       const std::vector<double>& train_losses,
                                       const std::vector<double>& population_losses);
 
   LossTransform transform() const { return transform_; }
-  // True if the map reverses order (kEpsilonStarLogit).
-  bool decreasing() const { return transform_ == LossTransform::kEpsilonStarLogit; }
+  // True if the map reverses order (the two logit transforms).
+  bool decreasing() const { return transform_ != LossTransform::kIdentity; }
   double min() const { return min_; }
   double max() const { return max_; }
 
@@ -68,6 +86,7 @@ struct TransformedLosses {
   std::vector<double> train;
   std::vector<double> population;
   bool decreasing = false;  // true: "loss <= tau" became "value >= tau'"
+  int64_t clamped = 0;      // kCarliniLogit: losses below kMinCarliniLoss, both samples
 };
 
 // Fits the map on both samples and applies it to each (for studies such as

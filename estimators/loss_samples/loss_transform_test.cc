@@ -82,8 +82,33 @@ TEST(LossTransformTest, IdentityKeepsValues) {
   EXPECT_EQ(t->population, (std::vector<double>{0.5}));
 }
 
+TEST(LossTransformTest, CarliniLogitValuesClampAndErrors) {
+  auto t = ApplyLossTransform(LossTransform::kCarliniLogit, {std::log(2.0), 0.1, 0.0}, {5.0});
+  ASSERT_TRUE(t.ok()) << t.message();
+  EXPECT_TRUE(t->decreasing);
+  EXPECT_NEAR(t->train[0], 0.0, 1e-15);  // p = 1/2
+  const double p = std::exp(-0.1);
+  EXPECT_NEAR(t->train[1], std::log(p / (1.0 - p)), 1e-12);
+  EXPECT_NEAR(t->population[0], std::log(std::exp(-5.0) / (1.0 - std::exp(-5.0))), 1e-12);
+  EXPECT_GT(t->train[1], t->population[0]);                     // decreasing in the loss
+  EXPECT_NEAR(t->train[2], -std::log(kMinCarliniLoss), 1e-9);  // 0 clamped
+  EXPECT_EQ(t->clamped, 1);
+  // No fitted constants: a value does not depend on the other losses.
+  auto alone = ApplyLossTransform(LossTransform::kCarliniLogit, {0.1}, {100.0});
+  ASSERT_TRUE(alone.ok());
+  EXPECT_EQ(alone->train[0], t->train[1]);
+
+  auto neg = ApplyLossTransform(LossTransform::kCarliniLogit, {0.5}, {0.2, -1e-3});
+  ASSERT_FALSE(neg.ok());
+  EXPECT_NE(neg.message().find("population_losses[1] must be >= 0 for transform carlini_logit"),
+            std::string::npos)
+      << neg.message();
+  // The App. B transform takes negative losses (it normalises first).
+  EXPECT_TRUE(ApplyLossTransform(LossTransform::kEpsilonStarLogit, {0.5}, {-1e-3}).ok());
+}
+
 TEST(LossTransformTest, NamesRoundTripAndBadInputIsRefused) {
-  for (LossTransform t : {LossTransform::kIdentity, LossTransform::kEpsilonStarLogit}) {
+  for (LossTransform t : kAllLossTransforms) {
     auto parsed = ParseLossTransform(LossTransformName(t));
     ASSERT_TRUE(parsed.ok());
     EXPECT_EQ(*parsed, t);
