@@ -500,13 +500,7 @@ Status Run(const Config& c, StudyContext& ctx) {
           "; PRIMARY analysis: each estimator's bias against the exact value on its own window; "
           "SECONDARY: every estimator and the exact value on the common window " +
           WindowText(analyses[1].options, EpsilonStarWindow::kClip) +
-          "; delta of the simulations (not stated): " + FormatDouble(c.est.delta) + "; n = {" +
-          Join(c.est.n) + "} at scale " + ScaleName(ctx.scale()) + " (paper: 1e3..1e6), " +
-          std::to_string(R) + " repetitions; quantiles_per_distribution m = " +
-          std::to_string(c.est.quantiles_per_distribution) +
-          " (paper: 1e6; at n <= m the empirical value does not depend on m, and the "
-          "exact and parametric variants evaluate the window ends, so m = 1e5 and 1e6 gave "
-          "equal values at quick scale)");
+          "; " + EstimationSizesText(c.est, ctx.scale()));
 }
 
 }  // namespace

@@ -278,8 +278,6 @@ Status Run(const Config& c, StudyContext& ctx) {
              ns + "); means: " + ev2}));
   }
 
-  std::string ns;
-  for (size_t i = 0; i < N; ++i) ns += (i ? "," : "") + std::to_string(c.est.n[i]);
   PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "epsilon_star_options_primary",
                                       EpsilonStarOptionsText(analyses[0].options)));
   PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "epsilon_star_options_common_window",
@@ -292,13 +290,7 @@ Status Run(const Config& c, StudyContext& ctx) {
           " (library default; the empirical and exact variants use the paper's " +
           WindowText(prim, EpsilonStarWindow::kRate) + "); secondary analysis on a common window " +
           WindowText(analyses[1].options, EpsilonStarWindow::kClip) +
-          "; delta of the simulations (not stated): " + FormatDouble(c.est.delta) + "; n = {" + ns +
-          "} at scale " + ScaleName(ctx.scale()) + " (paper: 1e3..1e6), " + std::to_string(R) +
-          " repetitions; quantiles_per_distribution m = " +
-          std::to_string(c.est.quantiles_per_distribution) +
-          " (paper: 1e6; at n <= m the empirical value does not depend on m, and the "
-          "exact and parametric variants evaluate the window ends, so m = 1e5 and 1e6 gave "
-          "equal values at quick scale)");
+          "; " + EstimationSizesText(c.est, ctx.scale()));
 }
 
 }  // namespace

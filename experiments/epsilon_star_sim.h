@@ -168,6 +168,9 @@ std::vector<double> DefaultDistances(Scale scale);
 void RegisterEstimationFlags(FlagSet& flags, EstimationConfig& c);
 // Messages name the parameter ("n must be >= 2, got 0").
 Status ValidateEstimationConfig(const EstimationConfig& c);
+// The part of /meta lost_parameters that B2 and B3 share: delta, the
+// sample sizes and repetitions at `scale` against the paper's, and m.
+std::string EstimationSizesText(const EstimationConfig& c, Scale scale);
 // Primary analysis: each estimator on its own window.
 EpsilonStarOptions PrimaryOptions(const EstimationConfig& c);
 // Secondary analysis: rate and clip windows both [common_lo, common_hi].
