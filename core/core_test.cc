@@ -1,6 +1,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 
 #include <gtest/gtest.h>
 
@@ -89,6 +90,11 @@ TEST(FlagsTest, ParsesOverridesAndRejectsUnknown) {
   EXPECT_EQ(flags.Parse(2, help), ParseOutcome::kHelp);
   EXPECT_NE(flags.Help().find("--delta"), std::string::npos);
   EXPECT_EQ(FlagSet::PeekValue(6, argv, "delta"), "1e-5");
+
+  // ParseForMain: the exit codes of a tool's main().
+  EXPECT_EQ(flags.ParseForMain(2, bad), std::optional<int>(2));
+  EXPECT_EQ(flags.ParseForMain(2, help), std::optional<int>(0));
+  EXPECT_EQ(flags.ParseForMain(6, argv), std::nullopt);
 }
 
 TEST(FilesTest, AtomicWriteAndList) {

@@ -1,6 +1,7 @@
 #include "core/flags.h"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 
@@ -185,6 +186,20 @@ ParseOutcome FlagSet::Parse(int argc, const char* const* argv) {
     explicitly_set_.push_back(name);
   }
   return ParseOutcome::kOk;
+}
+
+std::optional<int> FlagSet::ParseForMain(int argc, const char* const* argv) {
+  switch (Parse(argc, argv)) {
+    case ParseOutcome::kHelp:
+      std::printf("%s", Help().c_str());
+      return 0;
+    case ParseOutcome::kError:
+      std::fprintf(stderr, "%s: error: %s\n", program_.c_str(), error_.c_str());
+      return 2;
+    case ParseOutcome::kOk:
+      break;
+  }
+  return std::nullopt;
 }
 
 std::string FlagSet::Help() const {

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,11 @@ class FlagSet {
   // On kError, error() holds the message; on kHelp the caller prints Help().
   ParseOutcome Parse(int argc, const char* const* argv);
   const std::string& error() const { return error_; }
+
+  // Parse() for a tool's main(): after --help prints Help() to stdout and
+  // returns 0; on an error prints "<program>: error: <message>" to stderr
+  // and returns 2; returns nullopt when the tool should go on.
+  std::optional<int> ParseForMain(int argc, const char* const* argv);
 
   // Usage text listing every flag with its current value and help.
   std::string Help() const;

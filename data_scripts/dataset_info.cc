@@ -94,15 +94,6 @@ int main(int argc, char** argv) {
   flags.AddInt("surrogate_population", &o.surrogate_population,
                "purchase100-surrogate population rows");
   flags.AddInt("seed", &o.seed, "surrogate seed / Purchase-100 split seed");
-  switch (flags.Parse(argc, argv)) {
-    case privbench::ParseOutcome::kHelp:
-      std::printf("%s", flags.Help().c_str());
-      return 0;
-    case privbench::ParseOutcome::kError:
-      std::fprintf(stderr, "%s\n", flags.error().c_str());
-      return 2;
-    case privbench::ParseOutcome::kOk:
-      break;
-  }
+  if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   return privbench::Run(o);
 }

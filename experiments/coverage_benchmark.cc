@@ -57,16 +57,7 @@ int Main(int argc, char** argv) {
   flags.AddInt("katz_trials", &katz_trials, "B7 trials measured per setting");
   flags.AddInt("katz_paper_trials", &katz_paper_trials, "B7 paper-scale trials per setting");
   flags.AddInt("katz_quick_trials", &katz_quick_trials, "B7 quick-scale trials per setting");
-  switch (flags.Parse(argc, argv)) {
-    case ParseOutcome::kHelp:
-      std::printf("%s", flags.Help().c_str());
-      return 0;
-    case ParseOutcome::kError:
-      std::fprintf(stderr, "coverage_benchmark: %s\n", flags.error().c_str());
-      return 2;
-    case ParseOutcome::kOk:
-      break;
-  }
+  if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   if (per_setting < 1 || threads < 1 || paper_trials < 1 || quick_trials < 1 || katz_trials < 1 ||
       katz_paper_trials < 1 || katz_quick_trials < 1) {
     std::fprintf(stderr, "coverage_benchmark: every count must be >= 1\n");

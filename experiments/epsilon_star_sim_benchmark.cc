@@ -238,16 +238,7 @@ int Main(int argc, char** argv) {
   flags.AddDouble("d", &d, "part (1): population Gamma(1 + d, 1), train Gamma(1, 1)");
   flags.AddBool("per_value", &per_value, "run part (1)");
   flags.AddBool("slice", &slice, "run part (2)");
-  switch (flags.Parse(argc, argv)) {
-    case ParseOutcome::kHelp:
-      std::printf("%s", flags.Help().c_str());
-      return 0;
-    case ParseOutcome::kError:
-      std::fprintf(stderr, "%s\n", flags.error().c_str());
-      return 2;
-    case ParseOutcome::kOk:
-      break;
-  }
+  if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   if (n < 2 || repeats < 1 || !(d >= 0.0)) {
     std::fprintf(stderr, "n must be >= 2, repeats >= 1, d >= 0\n");
     return 2;

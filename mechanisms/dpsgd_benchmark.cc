@@ -244,16 +244,7 @@ int main(int argc, char** argv) {
                 "false: glibc's defaults, to see the difference");
   flags.AddString("clock", &o.clock,
                   "cpu (thread CPU time; default with --threads=1) or wall (default otherwise)");
-  switch (flags.Parse(argc, argv)) {
-    case privbench::ParseOutcome::kHelp:
-      std::printf("%s", flags.Help().c_str());
-      return 0;
-    case privbench::ParseOutcome::kError:
-      std::fprintf(stderr, "%s\n", flags.error().c_str());
-      return 2;
-    case privbench::ParseOutcome::kOk:
-      break;
-  }
+  if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   if (o.threads < 1 || o.repeats < 1 || o.warmup < 0 || o.loop_repeats < 1) {
     std::fprintf(stderr, "threads, repeats, loop_repeats must be >= 1 and warmup >= 0\n");
     return 2;

@@ -21,16 +21,7 @@ int main(int argc, char** argv) {
   FlagSet flags("tables", "Writes Markdown and CSV tables from results/raw/*.h5.");
   flags.AddString("raw_dir", &raw_dir, "directory of study result files");
   flags.AddString("out_dir", &out_dir, "directory for the tables");
-  switch (flags.Parse(argc, argv)) {
-    case ParseOutcome::kHelp:
-      std::printf("%s", flags.Help().c_str());
-      return 0;
-    case ParseOutcome::kError:
-      std::fprintf(stderr, "tables: error: %s\n", flags.error().c_str());
-      return 2;
-    case ParseOutcome::kOk:
-      break;
-  }
+  if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   auto files = ListFiles(raw_dir, ".h5");
   if (!files.ok()) {
     std::fprintf(stderr, "tables: error: %s (run a study first)\n", files.message().c_str());

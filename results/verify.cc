@@ -26,16 +26,7 @@ int main(int argc, char** argv) {
                   "or one such file");
   flags.AddString("out_dir", &out_dir, "where verify.md and verify.csv are written");
   flags.AddBool("allow_missing", &allow_missing, "do not fail on studies that were not run");
-  switch (flags.Parse(argc, argv)) {
-    case ParseOutcome::kHelp:
-      std::printf("%s", flags.Help().c_str());
-      return 0;
-    case ParseOutcome::kError:
-      std::fprintf(stderr, "verify: error: %s\n", flags.error().c_str());
-      return 2;
-    case ParseOutcome::kOk:
-      break;
-  }
+  if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   std::vector<std::string> files;
   if (IsDirectory(list)) {
     auto names = ListFiles(list, ".json");

@@ -91,16 +91,7 @@ int Main(int argc, char** argv) {
   flags.AddDouble("delta", &delta, "delta of Epsilon*");
   flags.AddBool("exact", &run_exact, "also time the exact variant once (Boost Gamma)");
   flags.AddBool("breakdown", &breakdown, "time the stages (sort, sweep, fit) separately");
-  switch (flags.Parse(argc, argv)) {
-    case ParseOutcome::kHelp:
-      std::printf("%s", flags.Help().c_str());
-      return 0;
-    case ParseOutcome::kError:
-      std::fprintf(stderr, "%s\n", flags.error().c_str());
-      return 2;
-    case ParseOutcome::kOk:
-      break;
-  }
+  if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   if (n < 1 || repeats < 1) {
     std::fprintf(stderr, "n and repeats must be >= 1\n");
     return 2;
