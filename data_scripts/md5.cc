@@ -1,8 +1,5 @@
 #include "data_scripts/md5.h"
 
-#include <algorithm>
-#include <cstring>
-
 namespace privbench {
 
 namespace {
@@ -35,7 +32,7 @@ inline uint32_t LoadLittleEndian32(const uint8_t* p) {
 }  // namespace
 
 // RFC 1321 §3.3: initial buffer A, B, C, D.
-Md5::Md5() : state_{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476}, buffer_{} {}
+Md5::Md5() : state_{0x67452301, 0xefcdab89, 0x98badcfe, 0x10325476} {}
 
 // RFC 1321 §3.4: process one 16-word block.
 void Md5::Compress(const uint8_t* block) {
@@ -71,34 +68,13 @@ void Md5::Compress(const uint8_t* block) {
 }
 
 void Md5::Update(const void* data, size_t size) {
-  const auto* p = static_cast<const uint8_t*>(data);
-  total_bytes_ += size;
-  if (buffered_ > 0) {
-    const size_t take = std::min(size, buffer_.size() - buffered_);
-    std::memcpy(buffer_.data() + buffered_, p, take);
-    buffered_ += take;
-    p += take;
-    size -= take;
-    if (buffered_ < buffer_.size()) return;
-    Compress(buffer_.data());
-    buffered_ = 0;
-  }
-  while (size >= 64) {
-    Compress(p);
-    p += 64;
-    size -= 64;
-  }
-  std::memcpy(buffer_.data(), p, size);
-  buffered_ = size;
+  blocks_.Update(data, size, [this](const uint8_t* block) { Compress(block); });
 }
 
 // RFC 1321 §3.1-3.2: append 0x80, zeros, and the 64-bit little-endian length.
 std::array<uint8_t, 16> Md5::Finish() {
-  const uint64_t bit_length = total_bytes_ * 8;
-  uint8_t pad[72] = {0x80};
-  const size_t pad_len = (buffered_ < 56) ? 56 - buffered_ : 120 - buffered_;
-  for (int i = 0; i < 8; ++i) pad[pad_len + i] = static_cast<uint8_t>(bit_length >> (8 * i));
-  Update(pad, pad_len + 8);
+  blocks_.Pad(HashBlockBuffer::LengthOrder::kLittleEndian,
+              [this](const uint8_t* block) { Compress(block); });
   std::array<uint8_t, 16> digest;
   for (int i = 0; i < 4; ++i) {
     for (int j = 0; j < 4; ++j) digest[4 * i + j] = static_cast<uint8_t>(state_[i] >> (8 * j));
@@ -107,14 +83,7 @@ std::array<uint8_t, 16> Md5::Finish() {
 }
 
 std::string Md5::FinishHex() {
-  static const char kDigits[] = "0123456789abcdef";
-  const auto digest = Finish();
-  std::string out(32, '0');
-  for (size_t i = 0; i < digest.size(); ++i) {
-    out[2 * i] = kDigits[digest[i] >> 4];
-    out[2 * i + 1] = kDigits[digest[i] & 0xf];
-  }
-  return out;
+  return HexDigest(Finish());
 }
 
 std::string Md5Hex(std::string_view data) {

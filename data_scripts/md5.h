@@ -13,6 +13,8 @@
 #include <string>
 #include <string_view>
 
+#include "data_scripts/hash_blocks.h"
+
 namespace privbench {
 
 // Incremental MD5: Update() any number of times, then Finish() once.
@@ -29,9 +31,7 @@ class Md5 {
   void Compress(const uint8_t* block);
 
   std::array<uint32_t, 4> state_;
-  std::array<uint8_t, 64> buffer_;
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  HashBlockBuffer blocks_;
 };
 
 // MD5 of `data` as lower-case hex.

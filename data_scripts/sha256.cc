@@ -1,8 +1,5 @@
 #include "data_scripts/sha256.h"
 
-#include <algorithm>
-#include <cstring>
-
 namespace privbench {
 
 namespace {
@@ -27,23 +24,12 @@ inline uint32_t LoadBigEndian32(const uint8_t* p) {
   return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
 }
 
-std::string ToHex(const uint8_t* bytes, size_t n) {
-  static const char kDigits[] = "0123456789abcdef";
-  std::string out(2 * n, '0');
-  for (size_t i = 0; i < n; ++i) {
-    out[2 * i] = kDigits[bytes[i] >> 4];
-    out[2 * i + 1] = kDigits[bytes[i] & 0xf];
-  }
-  return out;
-}
-
 }  // namespace
 
 // FIPS 180-4 §5.3.3: initial hash value.
 Sha256::Sha256()
     : state_{0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-             0x5be0cd19},
-      buffer_{} {}
+             0x5be0cd19} {}
 
 // FIPS 180-4 §6.2.2: one 512-bit block.
 void Sha256::Compress(const uint8_t* block) {
@@ -83,34 +69,13 @@ void Sha256::Compress(const uint8_t* block) {
 }
 
 void Sha256::Update(const void* data, size_t size) {
-  const auto* p = static_cast<const uint8_t*>(data);
-  total_bytes_ += size;
-  if (buffered_ > 0) {
-    const size_t take = std::min(size, buffer_.size() - buffered_);
-    std::memcpy(buffer_.data() + buffered_, p, take);
-    buffered_ += take;
-    p += take;
-    size -= take;
-    if (buffered_ < buffer_.size()) return;
-    Compress(buffer_.data());
-    buffered_ = 0;
-  }
-  while (size >= 64) {
-    Compress(p);
-    p += 64;
-    size -= 64;
-  }
-  std::memcpy(buffer_.data(), p, size);
-  buffered_ = size;
+  blocks_.Update(data, size, [this](const uint8_t* block) { Compress(block); });
 }
 
 // FIPS 180-4 §5.1.1: append 0x80, zeros, and the 64-bit big-endian length.
 std::array<uint8_t, 32> Sha256::Finish() {
-  const uint64_t bit_length = total_bytes_ * 8;
-  uint8_t pad[72] = {0x80};
-  const size_t pad_len = (buffered_ < 56) ? 56 - buffered_ : 120 - buffered_;
-  for (int i = 0; i < 8; ++i) pad[pad_len + i] = static_cast<uint8_t>(bit_length >> (56 - 8 * i));
-  Update(pad, pad_len + 8);
+  blocks_.Pad(HashBlockBuffer::LengthOrder::kBigEndian,
+              [this](const uint8_t* block) { Compress(block); });
   std::array<uint8_t, 32> digest;
   for (int i = 0; i < 8; ++i) {
     digest[4 * i] = static_cast<uint8_t>(state_[i] >> 24);
@@ -122,8 +87,7 @@ std::array<uint8_t, 32> Sha256::Finish() {
 }
 
 std::string Sha256::FinishHex() {
-  const auto digest = Finish();
-  return ToHex(digest.data(), digest.size());
+  return HexDigest(Finish());
 }
 
 std::string Sha256Hex(std::string_view data) {

@@ -14,6 +14,8 @@
 #include <string>
 #include <string_view>
 
+#include "data_scripts/hash_blocks.h"
+
 namespace privbench {
 
 // Incremental SHA-256: Update() any number of times, then Finish() once.
@@ -31,9 +33,7 @@ class Sha256 {
   void Compress(const uint8_t* block);
 
   std::array<uint32_t, 8> state_;
-  std::array<uint8_t, 64> buffer_;
-  size_t buffered_ = 0;
-  uint64_t total_bytes_ = 0;
+  HashBlockBuffer blocks_;
 };
 
 // SHA-256 of `data` as lower-case hex.
