@@ -23,9 +23,9 @@
 namespace privbench {
 
 struct LossAttackResult {
-  RocCurve roc;                      // on scores = -loss
-  OperatingPoint average_loss;       // threshold = mean training (member) loss
-  OperatingPoint at_target_fpr;      // best TPR with FPR <= target_fpr
+  RocCurve roc;                  // on scores = -loss
+  OperatingPoint average_loss;   // threshold = mean training (member) loss
+  OperatingPoint at_target_fpr;  // best TPR with FPR <= target_fpr
   OperatingPoint best_advantage;
   double tpr_at_fpr_0_001 = 0.0, tpr_at_fpr_0_01 = 0.0, tpr_at_fpr_0_05 = 0.0;
 };

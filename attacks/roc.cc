@@ -29,8 +29,9 @@ Result<RocCurve> ComputeRoc(const std::vector<double>& member_scores,
     const OperatingPoint& prev = roc.points.back();
     while (i < m.size() && m[i] == t) ++i;
     while (j < n.size() && n[j] == t) ++j;
-    OperatingPoint p{t, {static_cast<int64_t>(i), P - static_cast<int64_t>(i),
-                         static_cast<int64_t>(j), N - static_cast<int64_t>(j)}};
+    OperatingPoint p{t,
+                     {static_cast<int64_t>(i), P - static_cast<int64_t>(i), static_cast<int64_t>(j),
+                      N - static_cast<int64_t>(j)}};
     // Trapezoid between consecutive points: exact Mann-Whitney with ties.
     auc_sum += static_cast<double>(p.counts.fp - prev.counts.fp) *
                static_cast<double>(p.counts.tp + prev.counts.tp) / 2.0;
@@ -59,8 +60,7 @@ OperatingPoint BestAdvantage(const RocCurve& roc) {
 }
 
 Result<OperatingPoint> AtThreshold(const std::vector<double>& member_scores,
-                                   const std::vector<double>& nonmember_scores,
-                                   double threshold) {
+                                   const std::vector<double>& nonmember_scores, double threshold) {
   PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member_scores));
   PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", nonmember_scores));
   if (std::isnan(threshold)) return Error("threshold must not be NaN");

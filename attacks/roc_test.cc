@@ -1,9 +1,9 @@
 #include "attacks/roc.h"
 
-#include <cmath>
+#include <gtest/gtest.h>
 
 #include <boost/random/normal_distribution.hpp>
-#include <gtest/gtest.h>
+#include <cmath>
 
 #include "attacks/loss_threshold.h"
 #include "core/seeding.h"

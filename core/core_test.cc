@@ -1,9 +1,9 @@
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <optional>
-
-#include <gtest/gtest.h>
 
 #include "core/files.h"
 #include "core/flags.h"

@@ -206,8 +206,8 @@ std::string FlagSet::Help() const {
   std::ostringstream out;
   out << "usage: " << program_ << " [--name=value ...]\n\n" << description_ << "\n\nparameters:\n";
   for (const auto& f : flags_) {
-    out << "  --" << f.name << "=<" << f.type << ">  (current: " << f.get() << ")\n      "
-        << f.help << "\n";
+    out << "  --" << f.name << "=<" << f.type << ">  (current: " << f.get() << ")\n      " << f.help
+        << "\n";
   }
   out << "  --help\n      print this message\n";
   return out.str();

@@ -33,10 +33,8 @@ class FlagSet {
   void AddString(const std::string& name, std::string* target, const std::string& help);
   void AddBool(const std::string& name, bool* target, const std::string& help);
   // Comma-separated lists: --n=1000,10000.
-  void AddIntList(const std::string& name, std::vector<int64_t>* target,
-                  const std::string& help);
-  void AddDoubleList(const std::string& name, std::vector<double>* target,
-                     const std::string& help);
+  void AddIntList(const std::string& name, std::vector<int64_t>* target, const std::string& help);
+  void AddDoubleList(const std::string& name, std::vector<double>* target, const std::string& help);
 
   // Parses argv[1..]: --name=value, --name value, --flag (bools), --help.
   // On kError, error() holds the message; on kHelp the caller prints Help().

@@ -36,10 +36,10 @@ std::string ProgressReporter::Line() const {
   const double rate = elapsed > 0 ? done / elapsed : 0.0;
   const double eta = rate > 0 ? (total_ - done) / rate : -1.0;
   char buf[256];
-  std::snprintf(buf, sizeof(buf), "%s: %lld/%lld (%.1f%%) %.3g/s elapsed %s ETA %s",
-                label_.c_str(), static_cast<long long>(done), static_cast<long long>(total_),
-                total_ > 0 ? 100.0 * done / total_ : 100.0, rate,
-                FormatSeconds(elapsed).c_str(), FormatSeconds(eta).c_str());
+  std::snprintf(buf, sizeof(buf), "%s: %lld/%lld (%.1f%%) %.3g/s elapsed %s ETA %s", label_.c_str(),
+                static_cast<long long>(done), static_cast<long long>(total_),
+                total_ > 0 ? 100.0 * done / total_ : 100.0, rate, FormatSeconds(elapsed).c_str(),
+                FormatSeconds(eta).c_str());
   return buf;
 }
 

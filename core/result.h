@@ -27,7 +27,7 @@ class Error {
 // Success, or an Error.
 class [[nodiscard]] Status {
  public:
-  Status() = default;  // success
+  Status() = default;                                                      // success
   Status(Error error) : error_(std::move(error.message())), ok_(false) {}  // NOLINT
   static Status Ok() { return Status(); }
 
@@ -45,9 +45,9 @@ class [[nodiscard]] Status {
 template <typename T>
 class [[nodiscard]] Result {
  public:
-  Result(T value) : data_(std::move(value)) {}        // NOLINT
-  Result(Error error) : data_(std::move(error)) {}    // NOLINT
-  Result(Status status) : data_(status.error()) {     // NOLINT
+  Result(T value) : data_(std::move(value)) {}      // NOLINT
+  Result(Error error) : data_(std::move(error)) {}  // NOLINT
+  Result(Status status) : data_(status.error()) {   // NOLINT
     if (status.ok()) throw std::logic_error("Result constructed from OK Status");
   }
 
@@ -90,18 +90,18 @@ class [[nodiscard]] Result {
 
 // Returns the Status (or the Error of a Result) from the enclosing function
 // if `expr` failed.
-#define PB_RETURN_IF_ERROR(expr)                                  \
-  do {                                                            \
-    auto pb_status_ = (expr);                                     \
+#define PB_RETURN_IF_ERROR(expr)                                           \
+  do {                                                                     \
+    auto pb_status_ = (expr);                                              \
     if (!pb_status_.ok()) return ::privbench::Error(pb_status_.message()); \
   } while (0)
 
 // `PB_ASSIGN_OR_RETURN(auto x, F());` declares x from F()'s value, or
 // returns F()'s error from the enclosing function. It expands to several
 // statements: inside if/else, always use braces.
-#define PB_ASSIGN_OR_RETURN(lhs, expr)                                   \
-  auto PB_CONCAT_(pb_result_, __LINE__) = (expr);                        \
-  if (!PB_CONCAT_(pb_result_, __LINE__).ok())                            \
+#define PB_ASSIGN_OR_RETURN(lhs, expr)                                     \
+  auto PB_CONCAT_(pb_result_, __LINE__) = (expr);                          \
+  if (!PB_CONCAT_(pb_result_, __LINE__).ok())                              \
     return ::privbench::Error(PB_CONCAT_(pb_result_, __LINE__).message()); \
   lhs = std::move(PB_CONCAT_(pb_result_, __LINE__)).value()
 

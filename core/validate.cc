@@ -16,8 +16,7 @@ std::string FormatDouble(double x) {
 
 namespace {
 Error RangeError(std::string_view name, std::string_view range, double x) {
-  return Error(std::string(name) + " must be " + std::string(range) + ", got " +
-               FormatDouble(x));
+  return Error(std::string(name) + " must be " + std::string(range) + ", got " + FormatDouble(x));
 }
 }  // namespace
 

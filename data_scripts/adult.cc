@@ -1,11 +1,11 @@
 #include "data_scripts/adult.h"
 
-#include "data_scripts/idx.h"
-
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
 #include <map>
+
+#include "data_scripts/idx.h"
 
 namespace privbench {
 
@@ -19,8 +19,8 @@ constexpr std::array<const char*, kAdultNumericColumns> kNumericNames = {
 constexpr std::array<int, kAdultCategoricalColumns> kCategoricalIndex = {1, 3, 5, 6, 7, 8, 9, 13};
 const std::array<std::string, kAdultCategoricalColumns>& CategoricalNames() {
   static const std::array<std::string, kAdultCategoricalColumns> names = {
-      "workclass",    "education", "marital-status", "occupation",
-      "relationship", "race",      "sex",            "native-country"};
+      "workclass", "education", "marital-status", "occupation", "relationship",
+      "race",      "sex",       "native-country"};
   return names;
 }
 constexpr int kLabelIndex = 14;
@@ -85,8 +85,8 @@ Result<std::vector<AdultRecord>> ParseAdultFile(std::string_view text, std::stri
       start = comma + 1;
     }
     if (fields.size() != kFields) {
-      return Error(where + "expected " + std::to_string(kFields) +
-                   " comma-separated fields, got " + std::to_string(fields.size()));
+      return Error(where + "expected " + std::to_string(kFields) + " comma-separated fields, got " +
+                   std::to_string(fields.size()));
     }
     AdultRecord r;
     for (int c = 0; c < kAdultNumericColumns; ++c) {
@@ -156,15 +156,15 @@ std::vector<std::string> VendoredAdultDirs() {
 Result<Dataset> LoadAdult(const AdultOptions& options) {
   const char* env = std::getenv("PRIVBENCH_DATA_DIR");
   const bool defaults_only = options.data_dir.empty() && (env == nullptr || *env == '\0');
-  auto found = FindDataDir("adult", options.data_dir, {"adult.data", "adult.test"},
-                           options.fallback_dirs,
-                           "Pass the directory explicitly, set PRIVBENCH_DATA_DIR, or fetch the "
-                           "files with `/usr/bin/python3 data_scripts/download_adult.py "
-                           "--target-dir DIR`");
+  auto found =
+      FindDataDir("adult", options.data_dir, {"adult.data", "adult.test"}, options.fallback_dirs,
+                  "Pass the directory explicitly, set PRIVBENCH_DATA_DIR, or fetch the "
+                  "files with `/usr/bin/python3 data_scripts/download_adult.py "
+                  "--target-dir DIR`");
   bool gzipped = false;
   if (!found.ok() && defaults_only) {
-    auto vendored = FindDataDir("adult", "", {"adult.data.gz", "adult.test.gz"},
-                                options.vendored_dirs, "");
+    auto vendored =
+        FindDataDir("adult", "", {"adult.data.gz", "adult.test.gz"}, options.vendored_dirs, "");
     if (vendored.ok()) {
       found = vendored;
       gzipped = true;
@@ -177,8 +177,8 @@ Result<Dataset> LoadAdult(const AdultOptions& options) {
   d.name = "adult";
   d.provenance = "uci-adult";
   d.source = gzipped ? dir + " (vendored gzip copy)" : dir;
-  PB_ASSIGN_OR_RETURN(auto train, ReadVerifyParse(dir, "adult.data", options.train_digests,
-                                                  false, kAdultTrainRows, gzipped, &d.checksums));
+  PB_ASSIGN_OR_RETURN(auto train, ReadVerifyParse(dir, "adult.data", options.train_digests, false,
+                                                  kAdultTrainRows, gzipped, &d.checksums));
   PB_ASSIGN_OR_RETURN(auto test, ReadVerifyParse(dir, "adult.test", options.test_digests, true,
                                                  kAdultPopulationRows, gzipped, &d.checksums));
 
@@ -253,8 +253,10 @@ Result<Dataset> LoadAdult(const AdultOptions& options) {
   d.notes.push_back(
       "numeric columns standardised with the training mean and sd (divisor n); categoricals "
       "one-hot with training categories sorted by byte value; '?' kept as its own category");
-  std::string unseen_note = "population values of categories unseen in training (encoded as "
-                            "all zeros): " + std::to_string(unseen);
+  std::string unseen_note =
+      "population values of categories unseen in training (encoded as "
+      "all zeros): " +
+      std::to_string(unseen);
   for (int c = 0; c < kAdultCategoricalColumns; ++c) {
     if (unseen_by_column[c] > 0) {
       unseen_note += "; " + CategoricalNames()[c] + ": " + std::to_string(unseen_by_column[c]);

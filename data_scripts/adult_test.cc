@@ -1,12 +1,11 @@
 #include "data_scripts/adult.h"
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 
 #include <cmath>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "data_scripts/data_files.h"
 #include "data_scripts/sha256.h"
@@ -15,10 +14,10 @@
 namespace privbench {
 namespace {
 
+using ::privbench::testing::HasSubstr;
 using ::privbench::testing::MakeScratchDir;
 using ::privbench::testing::ReplaceLine;
 using ::privbench::testing::WriteFile;
-using ::privbench::testing::HasSubstr;
 
 // Loaded once: the shipped offline copy (found through the fallbacks).
 const Dataset& Adult() {
@@ -127,7 +126,7 @@ TEST(AdultTest, CorruptedByteIsRefusedWithChecksumMessage) {
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(HasSubstr(r.message(), "adult.data (" + dir + "/adult.data"));
   EXPECT_TRUE(HasSubstr(r.message(), "SHA-256 mismatch: expected " + AdultTrainDigests().sha256 +
-                                     ", got " + Sha256Hex(data)));
+                                         ", got " + Sha256Hex(data)));
   EXPECT_TRUE(HasSubstr(r.message(), "download_adult.py"));
 }
 
@@ -147,9 +146,10 @@ TEST(AdultTest, MalformedLineIsRefusedWithLineNumber) {
   const std::string data = ReadOrDie(AdultDir() + "/adult.data");
   const std::string test = ReadOrDie(AdultDir() + "/adult.test");
   // Line 124 loses its last field.
-  const std::string bad = ReplaceLine(
-      data, 124, "29, State-gov, 267989, Bachelors, 13, Married-civ-spouse, Prof-specialty, "
-                 "Husband, White, Male, 0, 0, 50, United-States");
+  const std::string bad =
+      ReplaceLine(data, 124,
+                  "29, State-gov, 267989, Bachelors, 13, Married-civ-spouse, Prof-specialty, "
+                  "Husband, White, Male, 0, 0, 50, United-States");
   const std::string dir = CopyWith(bad, test);
   AdultOptions options{dir};
   options.train_digests = {Sha256Hex(bad), ""};
@@ -230,8 +230,9 @@ TEST(AdultTest, MissingDirectoryListsPlacesSearched) {
   unsetenv("PRIVBENCH_DATA_DIR");
   ASSERT_FALSE(env.ok());
   EXPECT_TRUE(HasSubstr(env.message(), "PRIVBENCH_DATA_DIR=/nonexistent/tree"));
-  EXPECT_TRUE(HasSubstr(env.message(), "/nonexistent/tree/adult (no such directory); "
-                                       "/nonexistent/tree (no such directory)"));
+  EXPECT_TRUE(HasSubstr(env.message(),
+                        "/nonexistent/tree/adult (no such directory); "
+                        "/nonexistent/tree (no such directory)"));
 
   // The fallback list is searched in order and every entry is reported.
   auto fb = FindDataDir("adult", "", {"adult.data"}, {"/nonexistent/a", "/nonexistent/b"}, "");

@@ -32,11 +32,10 @@ Result<std::string> ReadFileBytes(const std::string& path) {
 Status VerifyDigests(std::string_view label, const std::string& path, std::string_view bytes,
                      const PinnedDigests& expected, std::string_view remedy) {
   if (expected.sha256.empty()) {
-    return Error(std::string(label) + ": no pinned SHA-256 digest to verify " + path +
-                 " against");
+    return Error(std::string(label) + ": no pinned SHA-256 digest to verify " + path + " against");
   }
-  const std::string where = std::string(label) + " (" + path + ", " +
-                            std::to_string(bytes.size()) + " bytes)";
+  const std::string where =
+      std::string(label) + " (" + path + ", " + std::to_string(bytes.size()) + " bytes)";
   const std::string suffix = remedy.empty() ? std::string() : "; " + std::string(remedy);
   const std::string sha = Sha256Hex(bytes);
   if (sha != expected.sha256) {

@@ -64,9 +64,9 @@ std::string JoinPath(std::string_view a, std::string_view b);
 std::vector<std::string> DefaultFallbackDirs(std::string_view name);
 
 // The first directory containing all `required_files`, searched as in the
-// file comment, as an absolute path (symbolic links resolved). `name` is the dataset's sub-directory name ("adult"),
-// `explicit_dir` may be empty. `how_to_get` is appended to the error (e.g.
-// "run data_scripts/download_adult.py --target-dir=DIR").
+// file comment, as an absolute path (symbolic links resolved). `name` is the dataset's
+// sub-directory name ("adult"), `explicit_dir` may be empty. `how_to_get` is appended to the error
+// (e.g. "run data_scripts/download_adult.py --target-dir=DIR").
 Result<std::string> FindDataDir(std::string_view name, const std::string& explicit_dir,
                                 const std::vector<std::string>& required_files,
                                 const std::vector<std::string>& fallbacks,

@@ -13,9 +13,8 @@ Status CheckSplit(const char* split, const std::vector<float>& x, const std::vec
                   const Dataset& d) {
   const auto n = static_cast<int64_t>(y.size());
   if (static_cast<int64_t>(x.size()) != n * d.num_features) {
-    return Error(std::string(split) + "_x has " + std::to_string(x.size()) +
-                 " values, expected " + std::to_string(n) + " rows x " +
-                 std::to_string(d.num_features) + " features");
+    return Error(std::string(split) + "_x has " + std::to_string(x.size()) + " values, expected " +
+                 std::to_string(n) + " rows x " + std::to_string(d.num_features) + " features");
   }
   for (int64_t i = 0; i < n; ++i) {
     if (y[i] < 0 || y[i] >= d.num_classes) {
@@ -37,8 +36,7 @@ Status CheckDataset(const Dataset& d) {
   if (d.provenance.empty()) return Error("dataset provenance must be set");
   PB_RETURN_IF_ERROR(CheckPositiveCount("num_features", d.num_features));
   PB_RETURN_IF_ERROR(CheckPositiveCount("num_classes", d.num_classes));
-  if (!d.feature_names.empty() &&
-      static_cast<int64_t>(d.feature_names.size()) != d.num_features) {
+  if (!d.feature_names.empty() && static_cast<int64_t>(d.feature_names.size()) != d.num_features) {
     return Error("feature_names has " + std::to_string(d.feature_names.size()) +
                  " entries, expected " + std::to_string(d.num_features));
   }

@@ -45,9 +45,7 @@ struct Dataset {
   int64_t n_train() const { return static_cast<int64_t>(train_y.size()); }
   int64_t n_population() const { return static_cast<int64_t>(population_y.size()); }
   const float* train_row(int64_t i) const { return train_x.data() + i * num_features; }
-  const float* population_row(int64_t i) const {
-    return population_x.data() + i * num_features;
-  }
+  const float* population_row(int64_t i) const { return population_x.data() + i * num_features; }
 };
 
 // Shapes agree (x sizes = n * num_features, feature_names empty or

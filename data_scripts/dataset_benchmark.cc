@@ -8,9 +8,9 @@
 
 #include "data_scripts/adult.h"
 #include "data_scripts/fashion_mnist.h"
+#include "data_scripts/md5.h"
 #include "data_scripts/purchase100_surrogate.h"
 #include "data_scripts/sha256.h"
-#include "data_scripts/md5.h"
 
 namespace privbench {
 namespace {

@@ -1,8 +1,8 @@
 #include "data_scripts/dataset.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "data_scripts/test_util.h"
 

@@ -10,32 +10,40 @@ namespace privbench {
 namespace {
 
 struct FileSpec {
-  const char* name;          // without .gz
-  int rank;                  // IDX rank: 3 images, 1 labels
-  int64_t rows;              // first dimension
-  PinnedDigests payload;     // decompressed IDX: SHA-256 (ours), MD5 (upstream)
+  const char* name;              // without .gz
+  int rank;                      // IDX rank: 3 images, 1 labels
+  int64_t rows;                  // first dimension
+  PinnedDigests payload;         // decompressed IDX: SHA-256 (ours), MD5 (upstream)
   const char* debian_gz_sha256;  // dataset-fashion-mnist 0.0~git20200523.55506a9-1
   const char* zalando_gz_md5;    // github.com/zalandoresearch/fashion-mnist README
 };
 
 const std::array<FileSpec, 4>& Specs() {
   static const std::array<FileSpec, 4> specs = {{
-      {"train-images-idx3-ubyte", 3, kFashionMnistTrainRows,
+      {"train-images-idx3-ubyte",
+       3,
+       kFashionMnistTrainRows,
        {"c59f468a2f672dc815687fe0f83887768d799fd8a3f3276145d20f83aa44d888",
         "f4a8712d7a061bf5bd6d2ca38dc4d50a"},
        "b0564c3eedabfbf835052cff8503ea422014ce006caf5b757f851416ee8300c7",
        "8d4fb7e6c68d591d4c3dfef9ec88bf0d"},
-      {"train-labels-idx1-ubyte", 1, kFashionMnistTrainRows,
+      {"train-labels-idx1-ubyte",
+       1,
+       kFashionMnistTrainRows,
        {"bad3541b69d912435c50bb6ba87bec294ff4f6a2e1246121d8633921760443d9",
         "9018921c3c673c538a1fc5bad174d6f9"},
        "0ae29f65d86684f32d1b9c85147786c547b9c6aebcaf235f0400a0cce308b056",
        "25c81989df183df01b3e8a0aad5dffbe"},
-      {"t10k-images-idx3-ubyte", 3, kFashionMnistPopulationRows,
+      {"t10k-images-idx3-ubyte",
+       3,
+       kFashionMnistPopulationRows,
        {"5b4141f0afbad91edebe8549f8fcffe087ea10ca49f1dbef5c9a5cd8815ce37b",
         "8181f5470baa50b63fa0f6fddb340f0a"},
        "cc1d090a38ace84dfa1aa66e3ada7c336ef481a96936906477e6dd344da56eaa",
        "bef4ecab320f06d8554ea6380940ec79"},
-      {"t10k-labels-idx1-ubyte", 1, kFashionMnistPopulationRows,
+      {"t10k-labels-idx1-ubyte",
+       1,
+       kFashionMnistPopulationRows,
        {"0402a96d92fd2663957122ceb108a494c5af83dab82d92729df917d7dec38c34",
         "15d484375f8d13e6eb1aabb0c3f46965"},
        "8d3605d196f4be44669e46906da9733c8131fef761fdbfec72c424d5222f1a05",
@@ -54,8 +62,8 @@ Result<IdxArray> LoadFile(const std::string& dir, const FileSpec& spec, std::str
   PB_ASSIGN_OR_RETURN(std::string gz, ReadFileBytes(path));
   const ComputedDigests gz_digests = ComputeDigests(gz);
   PB_ASSIGN_OR_RETURN(std::string payload, Gunzip(gz, path));
-  PB_RETURN_IF_ERROR(VerifyDigests(std::string(spec.name) + " (decompressed " + gz_name + ")",
-                                   path, payload, spec.payload, kRemedy));
+  PB_RETURN_IF_ERROR(VerifyDigests(std::string(spec.name) + " (decompressed " + gz_name + ")", path,
+                                   payload, spec.payload, kRemedy));
   std::string packaging = "unrecognised .gz packaging";
   if (gz_digests.sha256 == spec.debian_gz_sha256) packaging = "Debian dataset-fashion-mnist .gz";
   if (gz_digests.md5 == spec.zalando_gz_md5) packaging = "Zalando original .gz";

@@ -29,8 +29,8 @@ Result<IdxArray> ParseIdxUbyte(std::string_view bytes, std::string_view name, in
   const uint32_t expected_magic = 0x00000800u | static_cast<uint32_t>(expected_rank);
   if (magic != expected_magic) {
     return Error(file + ": bad IDX magic number " + Hex32(magic) + ", expected " +
-                 Hex32(expected_magic) + " (unsigned bytes, rank " +
-                 std::to_string(expected_rank) + ")");
+                 Hex32(expected_magic) + " (unsigned bytes, rank " + std::to_string(expected_rank) +
+                 ")");
   }
   const size_t header = 4 + 4 * static_cast<size_t>(expected_rank);
   if (bytes.size() < header) {
@@ -102,8 +102,8 @@ Result<std::string> Gunzip(std::string_view compressed, std::string_view name,
 Result<std::string> Gzip(std::string_view data) {
   z_stream zs;
   std::memset(&zs, 0, sizeof(zs));
-  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8,
-                   Z_DEFAULT_STRATEGY) != Z_OK) {
+  if (deflateInit2(&zs, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY) !=
+      Z_OK) {
     return Error("zlib deflate init failed");
   }
   std::string out(deflateBound(&zs, static_cast<uLong>(data.size())) + 32, '\0');

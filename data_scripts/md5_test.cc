@@ -1,8 +1,8 @@
 #include "data_scripts/md5.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace privbench {
 namespace {

@@ -1,11 +1,10 @@
 #include "data_scripts/purchase100.h"
 
 #include <algorithm>
+#include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
 #include <cstdio>
 #include <numeric>
-
-#include <boost/random/uniform_int_distribution.hpp>
 
 #include "core/seeding.h"
 #include "core/validate.h"
@@ -80,8 +79,7 @@ Status ParsePurchase100(std::string_view text, std::string_view file_name,
     const int64_t fields = 1 + std::count(line.begin(), line.end(), ',');
     if (fields != 1 + kPurchase100Features) {
       return Error(where + "expected " + std::to_string(1 + kPurchase100Features) +
-                   " comma-separated fields (label + 600 features), got " +
-                   std::to_string(fields));
+                   " comma-separated fields (label + 600 features), got " + std::to_string(fields));
     }
     const size_t comma = line.find(',');
     const std::string_view label_text = line.substr(0, comma);
@@ -129,8 +127,8 @@ Result<Dataset> LoadPurchase100(const Purchase100Options& options) {
   const int64_t n_train =
       options.n_train >= 0
           ? options.n_train
-          : static_cast<int64_t>(std::llround(static_cast<double>(rows) * kEpsilonStarTrain /
-                                              kEpsilonStarTotal));
+          : static_cast<int64_t>(
+                std::llround(static_cast<double>(rows) * kEpsilonStarTrain / kEpsilonStarTotal));
   const int64_t n_population = options.n_population >= 0 ? options.n_population : rows - n_train;
   if (n_train + n_population > rows) {
     return Error("n_train + n_population must be <= " + std::to_string(rows) +
@@ -154,8 +152,7 @@ Result<Dataset> LoadPurchase100(const Purchase100Options& options) {
   std::string expected = options.expected_sha256;
   std::string expected_from = "given expected_sha256";
   if (expected.empty()) {
-    PB_ASSIGN_OR_RETURN(std::string manifest,
-                        ReadFileBytes(JoinPath(dir, kPurchase100Manifest)));
+    PB_ASSIGN_OR_RETURN(std::string manifest, ReadFileBytes(JoinPath(dir, kPurchase100Manifest)));
     PB_ASSIGN_OR_RETURN(expected, ManifestDigest(manifest, kPurchase100File));
     expected_from = std::string("trust-on-first-use record in ") + kPurchase100Manifest;
   }

@@ -1,14 +1,13 @@
 #include "data_scripts/purchase100_surrogate.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <string>
-
 #include <boost/math/distributions/normal.hpp>
 #include <boost/random/bernoulli_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
+#include <cmath>
+#include <cstdio>
+#include <string>
 
 #include "core/seeding.h"
 #include "core/validate.h"
@@ -46,8 +45,8 @@ void SampleRows(const std::vector<uint32_t>& thresholds, uint64_t seed, uint64_t
       const int k = profile_dist(rng);
       const int l = level_dist(rng);
       const uint32_t* t =
-          thresholds.data() + (static_cast<int64_t>(k) * kSurrogateActivityLevels + l) *
-                                  kPurchase100Features;
+          thresholds.data() +
+          (static_cast<int64_t>(k) * kSurrogateActivityLevels + l) * kPurchase100Features;
       float* row = x + i * kPurchase100Features;
       for (int64_t j = 0; j < kPurchase100Features; j += 2) {
         const uint64_t w = rng();
@@ -62,12 +61,11 @@ void SampleRows(const std::vector<uint32_t>& thresholds, uint64_t seed, uint64_t
 
 std::string Params(const SurrogateOptions& o) {
   return "seed=" + std::to_string(o.seed) + " sample_stream=" + std::to_string(o.sample_stream) +
-         " base_logit=N(" + FormatDouble(o.base_logit_mean) + "," +
-         FormatDouble(o.base_logit_sd) + "^2) segments=" + std::to_string(o.num_segments) +
+         " base_logit=N(" + FormatDouble(o.base_logit_mean) + "," + FormatDouble(o.base_logit_sd) +
+         "^2) segments=" + std::to_string(o.num_segments) +
          " segment_items=" + FormatDouble(o.segment_item_fraction) + "/+" +
-         FormatDouble(o.segment_boost) + " profile_items=" +
-         FormatDouble(o.profile_item_fraction) + "/+" + FormatDouble(o.profile_boost) +
-         " activity_sd=" + FormatDouble(o.activity_sd);
+         FormatDouble(o.segment_boost) + " profile_items=" + FormatDouble(o.profile_item_fraction) +
+         "/+" + FormatDouble(o.profile_boost) + " activity_sd=" + FormatDouble(o.activity_sd);
 }
 
 }  // namespace
@@ -116,14 +114,13 @@ Result<SurrogateModel> MakeSurrogateModel(const SurrogateOptions& o) {
     const double q = (2.0 * l + 1.0) / (2.0 * kSurrogateActivityLevels);
     model.activity_offsets.push_back(o.activity_sd * boost::math::quantile(std_normal, q));
   }
-  model.probability.resize(kPurchase100Classes * kSurrogateActivityLevels *
-                           kPurchase100Features);
+  model.probability.resize(kPurchase100Classes * kSurrogateActivityLevels * kPurchase100Features);
   for (int64_t k = 0; k < kPurchase100Classes; ++k) {
     const auto& seg = segment[static_cast<size_t>(k * o.num_segments / kPurchase100Classes)];
     std::vector<double> logit(kPurchase100Features);
     for (int64_t j = 0; j < kPurchase100Features; ++j) {
-      logit[j] = base[j] + (seg[j] ? o.segment_boost : 0.0) +
-                 (profile_item(rng) ? o.profile_boost : 0.0);
+      logit[j] =
+          base[j] + (seg[j] ? o.segment_boost : 0.0) + (profile_item(rng) ? o.profile_boost : 0.0);
     }
     for (int l = 0; l < kSurrogateActivityLevels; ++l) {
       for (int64_t j = 0; j < kPurchase100Features; ++j) {
@@ -150,8 +147,7 @@ Result<Dataset> MakePurchase100Surrogate(const SurrogateOptions& o) {
   d.train_y.resize(static_cast<size_t>(o.n_train));
   d.population_x.resize(static_cast<size_t>(o.n_population * kPurchase100Features));
   d.population_y.resize(static_cast<size_t>(o.n_population));
-  SampleRows(thresholds, o.seed, o.sample_stream, 0, o.n_train, d.train_x.data(),
-             d.train_y.data());
+  SampleRows(thresholds, o.seed, o.sample_stream, 0, o.n_train, d.train_x.data(), d.train_y.data());
   SampleRows(thresholds, o.seed, o.sample_stream, 1, o.n_population, d.population_x.data(),
              d.population_y.data());
   for (int64_t j = 0; j < kPurchase100Features; ++j) {
@@ -161,9 +157,10 @@ Result<Dataset> MakePurchase100Surrogate(const SurrogateOptions& o) {
   }
   d.source = "MakePurchase100Surrogate(" + Params(o) + ")";
   d.checksums = "none: generated deterministically (no input files)";
-  d.notes.push_back("SURROGATE for Purchase-100 (Shokri et al. 2017): binary purchase vectors "
-                    "from 100 latent shopper profiles; label = generating profile; label it "
-                    "'purchase100-surrogate' in every table and figure");
+  d.notes.push_back(
+      "SURROGATE for Purchase-100 (Shokri et al. 2017): binary purchase vectors "
+      "from 100 latent shopper profiles; label = generating profile; label it "
+      "'purchase100-surrogate' in every table and figure");
   d.notes.push_back("model expected density " + FormatDouble(model.ExpectedDensity()));
   PB_RETURN_IF_ERROR(CheckDataset(d));
   return d;

@@ -71,8 +71,7 @@ struct SurrogateModel {
   std::vector<double> probability;
   std::vector<double> activity_offsets;  // a_l
   double Probability(int64_t profile, int level, int64_t item) const {
-    return probability[(profile * kSurrogateActivityLevels + level) * kPurchase100Features +
-                       item];
+    return probability[(profile * kSurrogateActivityLevels + level) * kPurchase100Features + item];
   }
   // Expected fraction of ones per record.
   double ExpectedDensity() const;

@@ -1,10 +1,10 @@
 #include "data_scripts/purchase100_surrogate.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "data_scripts/test_util.h"
 

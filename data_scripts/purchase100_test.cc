@@ -1,10 +1,10 @@
 #include "data_scripts/purchase100.h"
 
+#include <gtest/gtest.h>
+
 #include <set>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "data_scripts/data_files.h"
 #include "data_scripts/sha256.h"
@@ -34,9 +34,10 @@ std::string FixtureText(int rows) {
 std::string FixtureDir(const std::string& text, const std::string& recorded) {
   const std::string dir = MakeScratchDir("purchase");
   WriteFile(dir + "/dataset_purchase", text);
-  WriteFile(dir + "/SHA256SUMS", "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
-                                 "  dataset_purchase.tgz\n" +
-                                     Sha256Hex(recorded) + "  dataset_purchase\n");
+  WriteFile(dir + "/SHA256SUMS",
+            "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+            "  dataset_purchase.tgz\n" +
+                Sha256Hex(recorded) + "  dataset_purchase\n");
   return dir;
 }
 
@@ -69,7 +70,8 @@ TEST(Purchase100Test, LoadsAndSplits) {
   auto find_row = [&](const float* x, int64_t label) {
     for (int i = static_cast<int>(label); i < 250; i += 100) {
       bool same = true;
-      for (int j = 0; j < 600 && same; ++j) same = (x[j] == (((i * 7 + j * 13) % 11 == 0) ? 1.f : 0.f));
+      for (int j = 0; j < 600 && same; ++j)
+        same = (x[j] == (((i * 7 + j * 13) % 11 == 0) ? 1.f : 0.f));
       if (same) return i;
     }
     return -1;
@@ -171,8 +173,9 @@ TEST(Purchase100Test, ManifestParsing) {
 TEST(Purchase100Test, MissingDataListsPlacesSearched) {
   auto r = LoadPurchase100(Options("/nonexistent/purchase", kPurchase100Rows));
   ASSERT_FALSE(r.ok());
-  EXPECT_TRUE(HasSubstr(r.message(), "purchase100 data not found: need dataset_purchase, "
-                                     "SHA256SUMS"));
+  EXPECT_TRUE(HasSubstr(r.message(),
+                        "purchase100 data not found: need dataset_purchase, "
+                        "SHA256SUMS"));
   EXPECT_TRUE(HasSubstr(r.message(), "MakePurchase100Surrogate"));
 }
 

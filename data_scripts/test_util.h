@@ -2,14 +2,13 @@
 #ifndef PRIVBENCH_DATA_SCRIPTS_TEST_UTIL_H_
 #define PRIVBENCH_DATA_SCRIPTS_TEST_UTIL_H_
 
+#include <gtest/gtest.h>
 #include <stdlib.h>
 
 #include <cstdio>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-
-#include <gtest/gtest.h>
 
 namespace privbench::testing {
 

@@ -38,8 +38,8 @@ struct ConfusionCounts {
   }
 
   std::string ToString() const {
-    return "tp=" + std::to_string(tp) + " fn=" + std::to_string(fn) +
-           " fp=" + std::to_string(fp) + " tn=" + std::to_string(tn);
+    return "tp=" + std::to_string(tp) + " fn=" + std::to_string(fn) + " fp=" + std::to_string(fp) +
+           " tn=" + std::to_string(tn);
   }
 };
 

@@ -1,9 +1,9 @@
 #include "estimators/eps_from_rates.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 namespace privbench {
 namespace {
@@ -12,7 +12,8 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 TEST(EpsFromRatesTest, BetterThanChanceIsEquationOne) {
   // Bayesian paper Eq. 1 at FNR = 0.35, FPR = 0.25, delta = 0.05.
-  const double want = std::max(std::log((1 - 0.05 - 0.25) / 0.35), std::log((1 - 0.05 - 0.35) / 0.25));
+  const double want =
+      std::max(std::log((1 - 0.05 - 0.25) / 0.35), std::log((1 - 0.05 - 0.35) / 0.25));
   EXPECT_NEAR(EpsFromRates(0.35, 0.25, 0.05).value(), want, 1e-15);
 }
 

@@ -11,10 +11,9 @@
 #include <cstdio>
 #include <iostream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <string>
-
-#include <nlohmann/json.hpp>
 
 #include "core/result.h"
 #include "core/validate.h"
@@ -255,7 +254,8 @@ Result<Json> AccountantOp(Request& r) {
 }
 
 Result<Json> Calibrate(Request& r) {
-  PB_RETURN_IF_ERROR(r.CheckFields({"method", "target_epsilon", "q", "steps", "delta"}, {"orders"}));
+  PB_RETURN_IF_ERROR(
+      r.CheckFields({"method", "target_epsilon", "q", "steps", "delta"}, {"orders"}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
   PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method));
   PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r));
@@ -286,8 +286,9 @@ Json Serve(const std::string& line, int64_t line_number) {
   try {
     Request r(request);
     if (!request.contains("op") || !request["op"].is_string()) {
-      result = Error("missing field 'op' (a string: interval, eps_from_rates, katz, "
-                     "epsilon_star, accountant, calibrate)");
+      result = Error(
+          "missing field 'op' (a string: interval, eps_from_rates, katz, "
+          "epsilon_star, accountant, calibrate)");
     } else {
       const std::string op = request["op"].get<std::string>();
       if (op == "interval") {

@@ -13,13 +13,12 @@
 // plus both ends gives one confusion matrix (delta = 1e-5, alpha = 0.1).
 #include <algorithm>
 #include <atomic>
+#include <boost/random/normal_distribution.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <thread>
 #include <vector>
-
-#include <boost/random/normal_distribution.hpp>
 
 #include "core/seeding.h"
 #include "estimators/accountants/accountant.h"
@@ -80,11 +79,12 @@ int Main(bool quick) {
   std::vector<double> sorted = times;
   std::sort(sorted.begin(), sorted.end());
   const double median_ms = sorted[sorted.size() / 2];
-  std::printf("  sweep thresholds: n=%zu median %.2f ms (target <= 10 ms: %s), p90 %.2f ms, "
-              "max %.2f ms\n",
-              times.size(), median_ms, median_ms <= 10 ? "met" : "MISSED",
-              sorted[sorted.size() * 9 / 10], sorted.back());
-  const ConfusionCounts examples[] = {{65, 35, 25, 75}, {487, 0, 512, 1},  {1000, 0, 0, 1000},
+  std::printf(
+      "  sweep thresholds: n=%zu median %.2f ms (target <= 10 ms: %s), p90 %.2f ms, "
+      "max %.2f ms\n",
+      times.size(), median_ms, median_ms <= 10 ? "met" : "MISSED", sorted[sorted.size() * 9 / 10],
+      sorted.back());
+  const ConfusionCounts examples[] = {{65, 35, 25, 75}, {487, 0, 512, 1},     {1000, 0, 0, 1000},
                                       {90, 10, 0, 100}, {300, 200, 200, 300}, {0, 1000, 0, 1000}};
   std::vector<double> ex_times;
   for (const auto& c : examples) {
@@ -105,27 +105,30 @@ int Main(bool quick) {
   for (size_t i = 0; i < sweep.size(); i += stride) {
     const double lo = ReferenceBayesianQuantile(sweep[i], delta, alpha / 2);
     const double hi = ReferenceBayesianQuantile(sweep[i], delta, 1 - alpha / 2);
-    max_err = std::max({max_err, std::abs(lo - results[i].lower),
-                        std::abs(hi - *results[i].upper)});
+    max_err =
+        std::max({max_err, std::abs(lo - results[i].lower), std::abs(hi - *results[i].upper)});
     ++checked;
   }
-  std::printf("  max |error| vs independent reference over %zu thresholds: %.2e "
-              "(target <= 1e-4: %s)\n",
-              checked, max_err, max_err <= 1e-4 ? "met" : "MISSED");
+  std::printf(
+      "  max |error| vs independent reference over %zu thresholds: %.2e "
+      "(target <= 1e-4: %s)\n",
+      checked, max_err, max_err <= 1e-4 ? "met" : "MISSED");
 
   // 2. The whole sweep on 2 threads.
   std::atomic<size_t> next{0};
   const auto t0 = Clock::now();
   auto worker = [&] {
-    for (size_t i = next++; i < sweep.size(); i = next++) (void)est->Estimate(sweep[i], delta, alpha);
+    for (size_t i = next++; i < sweep.size(); i = next++)
+      (void)est->Estimate(sweep[i], delta, alpha);
   };
   std::thread other(worker);
   worker();
   other.join();
   const double sweep_s = Seconds(t0, Clock::now());
-  std::printf("  whole 1,001-threshold sweep on 2 threads: %.2f s (target <= 5 s: %s; "
-              "privacy-estimates: about 7 hours per the issue)\n",
-              sweep_s, sweep_s <= 5 ? "met" : "MISSED");
+  std::printf(
+      "  whole 1,001-threshold sweep on 2 threads: %.2f s (target <= 5 s: %s; "
+      "privacy-estimates: about 7 hours per the issue)\n",
+      sweep_s, sweep_s <= 5 ? "met" : "MISSED");
 
   // 3. Accountants.
   auto rdp = MakeAccountant("rdp").value();
@@ -145,10 +148,11 @@ int Main(bool quick) {
     (void)CalibrateSigma(*rdp, 1.0, s);
     cal_ms.push_back(1e3 * Seconds(a, Clock::now()));
   }
-  std::printf("RDP accountant, default orders (%zu): eps median %.3f ms (target <= 1 ms: %s); "
-              "calibration median %.2f ms (target <= 50 ms: %s)\n",
-              DefaultRdpOrders().size(), Median(rdp_ms), Median(rdp_ms) <= 1 ? "met" : "MISSED",
-              Median(cal_ms), Median(cal_ms) <= 50 ? "met" : "MISSED");
+  std::printf(
+      "RDP accountant, default orders (%zu): eps median %.3f ms (target <= 1 ms: %s); "
+      "calibration median %.2f ms (target <= 50 ms: %s)\n",
+      DefaultRdpOrders().size(), Median(rdp_ms), Median(rdp_ms) <= 1 ? "met" : "MISSED",
+      Median(cal_ms), Median(cal_ms) <= 50 ? "met" : "MISSED");
   return 0;
 }
 

@@ -14,8 +14,8 @@ Result<EpsInterval> IntervalEstimator::Estimate(const ConfusionCounts& counts, d
   PB_RETURN_IF_ERROR(CheckDelta(delta));
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
   if (requires_zero_delta() && delta != 0.0) {
-    return Error(std::string(name()) + " is defined for delta = 0 only, got delta=" +
-                 FormatDouble(delta));
+    return Error(std::string(name()) +
+                 " is defined for delta = 0 only, got delta=" + FormatDouble(delta));
   }
   PB_RETURN_IF_ERROR(ValidateMethodArguments(counts, delta, alpha));
   Result<EpsInterval> result = Error("");

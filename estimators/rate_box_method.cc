@@ -10,8 +10,8 @@ RateBox MakeRateBox(const ConfusionCounts& c, double s, RateIntervalFn fn) {
   return RateBox{fnr.lo, fnr.hi, fpr.lo, fpr.hi};
 }
 
-EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double alpha,
-                               bool one_sided, RateIntervalFn fn) {
+EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double alpha, bool one_sided,
+                               RateIntervalFn fn) {
   if (one_sided) {
     // Lower end of the two-sided interval at confidence 1 - 2*alpha, whose
     // per-rate significance is (2*alpha)/2 = alpha. For alpha >= 0.5 the

@@ -23,8 +23,8 @@ using RateIntervalFn = RateInterval (*)(int64_t k, int64_t n, double significanc
 RateBox MakeRateBox(const ConfusionCounts& c, double per_rate_significance, RateIntervalFn fn);
 
 // The eps interval of the rate-box method (arguments already validated).
-EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double alpha,
-                               bool one_sided, RateIntervalFn fn);
+EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double alpha, bool one_sided,
+                               RateIntervalFn fn);
 
 }  // namespace privbench
 

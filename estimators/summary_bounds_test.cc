@@ -1,9 +1,9 @@
 #include "estimators/summary_bounds.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 namespace privbench {
 namespace {

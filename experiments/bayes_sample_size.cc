@@ -187,12 +187,12 @@ Status Run(const Config& c, StudyContext& ctx) {
       PB_RETURN_IF_ERROR(out.SetAttribute(grp, "samples_needed", needed[m].stays));
       PB_RETURN_IF_ERROR(out.SetAttribute(grp, "first_n_within_target", needed[m].first));
       // Verify reads scalars; "not reached" is NaN there (and in the table).
-      PB_RETURN_IF_ERROR(out.WriteScalar(
-          "/numbers/samples_needed_" + methods[m].name,
-          needed[m].stays < 0 ? kNan : static_cast<double>(needed[m].stays)));
-      PB_RETURN_IF_ERROR(out.WriteScalar(
-          "/numbers/first_n_within_target_" + methods[m].name,
-          needed[m].first < 0 ? kNan : static_cast<double>(needed[m].first)));
+      PB_RETURN_IF_ERROR(
+          out.WriteScalar("/numbers/samples_needed_" + methods[m].name,
+                          needed[m].stays < 0 ? kNan : static_cast<double>(needed[m].stays)));
+      PB_RETURN_IF_ERROR(
+          out.WriteScalar("/numbers/first_n_within_target_" + methods[m].name,
+                          needed[m].first < 0 ? kNan : static_cast<double>(needed[m].first)));
     }
   }
   const double true_eps = EpsFromRatesUnchecked(c.fnr, c.fpr, c.delta);
@@ -206,8 +206,7 @@ Status Run(const Config& c, StudyContext& ctx) {
     for (size_t m = 0; m < M; ++m) {
       kind.push_back(methods[m].one_sided ? "one-sided lower bound (no width)" : "two-sided");
       delta_col.push_back(methods[m].delta);
-      needed_text.push_back(methods[m].one_sided ? "n/a"
-                                                 : NeededText(needed[m].stays, c.n_max));
+      needed_text.push_back(methods[m].one_sided ? "n/a" : NeededText(needed[m].stays, c.n_max));
       first_text.push_back(methods[m].one_sided ? "n/a" : NeededText(needed[m].first, c.n_max));
       w_first.push_back(width[m].front());
       w_last.push_back(width[m].back());
@@ -220,9 +219,9 @@ Status Run(const Config& c, StudyContext& ctx) {
              ", delta = " + FormatDouble(c.delta) + "; n = " + std::to_string(c.n_min) + ".." +
              std::to_string(c.n_max) + " step " + std::to_string(c.n_step) +
              " total samples, n/2 per class, counts = round(rate * n/2). 'samples needed' = "
-             "smallest grid n from which upper - lower stays <= " + Fmt(target) +
-             " to the end of the grid; 'first n' = first grid n with width <= " + Fmt(target) +
-             ". Widths in eps units (nats).",
+             "smallest grid n from which upper - lower stays <= " +
+             Fmt(target) + " to the end of the grid; 'first n' = first grid n with width <= " +
+             Fmt(target) + ". Widths in eps units (nats).",
          {Column::Strings("method", labels), Column::Strings("kind", kind),
           Column::Doubles("delta", delta_col), Column::Strings("samples_needed", needed_text),
           Column::Strings("first_n_within_target", first_text),
@@ -231,8 +230,8 @@ Status Run(const Config& c, StudyContext& ctx) {
   // Summary: endpoints at a few n.
   {
     std::vector<int64_t> picks;
-    for (int64_t want : {c.n_min, int64_t{500}, int64_t{1000}, int64_t{1500}, int64_t{2000},
-                         c.n_max}) {
+    for (int64_t want :
+         {c.n_min, int64_t{500}, int64_t{1000}, int64_t{1500}, int64_t{2000}, c.n_max}) {
       const bool on_grid = std::find(ns.begin(), ns.end(), want) != ns.end();
       if (on_grid && std::find(picks.begin(), picks.end(), want) == picks.end()) {
         picks.push_back(want);
@@ -253,10 +252,11 @@ Status Run(const Config& c, StudyContext& ctx) {
       }
     }
     PB_RETURN_IF_ERROR(out.WriteTable(
-        {"endpoints", "Interval endpoints at selected n (Bayesian paper Fig. 4)",
+        {"endpoints",
+         "Interval endpoints at selected n (Bayesian paper Fig. 4)",
          "Every registered estimator at n in {n_min, 500, 1000, 1500, 2000, n_max} (those on "
-         "the grid). True eps = " + Fmt(true_eps) +
-             ". Upper and width are NaN for one-sided methods (lower bound only).",
+         "the grid). True eps = " +
+             Fmt(true_eps) + ". Upper and width are NaN for one-sided methods (lower bound only).",
          {Column::Strings("method", method_col), Column::Ints("n", n_col),
           Column::Doubles("eps_lower", lo_col), Column::Doubles("eps_upper", hi_col),
           Column::Doubles("width", w_col)}}));

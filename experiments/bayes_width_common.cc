@@ -65,12 +65,12 @@ Result<std::vector<MethodInterval>> EstimateAll(const std::vector<WidthMethod>& 
 Result<SamplesNeeded> FindSamplesNeeded(const std::vector<int64_t>& n,
                                         const std::vector<double>& widths, double target) {
   if (n.empty() || n.size() != widths.size()) {
-    return Error("n and widths must have equal, non-zero sizes, got " +
-                 std::to_string(n.size()) + " and " + std::to_string(widths.size()));
+    return Error("n and widths must have equal, non-zero sizes, got " + std::to_string(n.size()) +
+                 " and " + std::to_string(widths.size()));
   }
   for (size_t i = 1; i < n.size(); ++i) {
-    if (n[i] <= n[i - 1]) return Error("n must be strictly increasing, at index " +
-                                       std::to_string(i));
+    if (n[i] <= n[i - 1])
+      return Error("n must be strictly increasing, at index " + std::to_string(i));
   }
   PB_RETURN_IF_ERROR(CheckFinite("target", target));
   SamplesNeeded out;

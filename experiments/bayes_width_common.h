@@ -26,8 +26,8 @@ namespace privbench {
 
 // One registered interval estimator as the group runs it.
 struct WidthMethod {
-  std::string name;   // registry name, e.g. "clopper_pearson"
-  std::string label;  // name, plus " (delta=0)" when run at delta = 0 by necessity
+  std::string name;        // registry name, e.g. "clopper_pearson"
+  std::string label;       // name, plus " (delta=0)" when run at delta = 0 by necessity
   bool one_sided = false;  // contributes its lower bound only (upper = NaN)
   double delta = 0.0;      // the delta it is actually run at
 };

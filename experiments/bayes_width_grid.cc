@@ -74,9 +74,9 @@ struct Config {
   // Sub-grids reported besides the whole grid: groups of four numbers
   // fpr_lo, fpr_hi, fnr_lo, fnr_hi (inclusive boxes).
   std::vector<double> subgrids = {
-      0.0, 0.5, 0.0, 0.5,   // both rates <= 0.5
-      0.0, 0.1, 0.5, 1.0,   // the low-FPR / high-FNR corner the paper names
-      0.1, 0.4, 0.1, 0.4,   // interior, away from every edge
+      0.0, 0.5, 0.0, 0.5,  // both rates <= 0.5
+      0.0, 0.1, 0.5, 1.0,  // the low-FPR / high-FNR corner the paper names
+      0.1, 0.4, 0.1, 0.4,  // interior, away from every edge
   };
 };
 
@@ -128,8 +128,10 @@ Status Validate(const Config& c) {
   PB_RETURN_IF_ERROR(CheckAxis("fpr", c.fpr_min, c.fpr_max, c.fpr_points));
   PB_RETURN_IF_ERROR(CheckAxis("fnr", c.fnr_min, c.fnr_max, c.fnr_points));
   if (c.below_chance_only && c.fpr_min + c.fnr_min >= 1.0 - kEps) {
-    return Error("fpr_min + fnr_min must be < 1 when below_chance_only (the grid would have no "
-                 "better-than-chance point), got " + FormatDouble(c.fpr_min + c.fnr_min));
+    return Error(
+        "fpr_min + fnr_min must be < 1 when below_chance_only (the grid would have no "
+        "better-than-chance point), got " +
+        FormatDouble(c.fpr_min + c.fnr_min));
   }
   if (c.subgrids.size() % 4 != 0) {
     return Error("subgrids must hold groups of four numbers (fpr_lo,fpr_hi,fnr_lo,fnr_hi), got " +
@@ -137,8 +139,8 @@ Status Validate(const Config& c) {
   }
   for (size_t k = 0; k < c.subgrids.size(); k += 4) {
     for (size_t t = 0; t < 4; ++t) {
-      PB_RETURN_IF_ERROR(CheckProbability("subgrids[" + std::to_string(k + t) + "]",
-                                          c.subgrids[k + t]));
+      PB_RETURN_IF_ERROR(
+          CheckProbability("subgrids[" + std::to_string(k + t) + "]", c.subgrids[k + t]));
     }
     if (c.subgrids[k + 1] < c.subgrids[k] || c.subgrids[k + 3] < c.subgrids[k + 2]) {
       return Error("subgrids box " + std::to_string(k / 4) + " must have lo <= hi, got " +
@@ -207,8 +209,9 @@ Status Run(const Config& c, StudyContext& ctx) {
     }
   }
   if (points.empty()) {
-    return Error("the grid has no better-than-chance point (FPR + FNR < 1); widen it or pass "
-                 "--below_chance_only=false");
+    return Error(
+        "the grid has no better-than-chance point (FPR + FNR < 1); widen it or pass "
+        "--below_chance_only=false");
   }
 
   // results[p][m] for p in the full grid (NaN where not valid).
@@ -297,8 +300,8 @@ Status Run(const Config& c, StudyContext& ctx) {
   PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/jeffreys_to_cp_width_ratio_max", ratio_jc.max));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/reduction/vs_clopper_pearson", red_cp, shape));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/reduction/vs_jeffreys", red_jf, shape));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/reduction", "units",
-                                      "percent: 100 (1 - W_bayesian / W_reference)"));
+  PB_RETURN_IF_ERROR(
+      out.SetAttribute("/reduction", "units", "percent: 100 (1 - W_bayesian / W_reference)"));
 
   // Ranges over the whole grid and the sub-grids.
   std::vector<Box> boxes = {{"all", fpr.front(), fpr.back(), fnr.front(), fnr.back()}};
@@ -343,11 +346,10 @@ Status Run(const Config& c, StudyContext& ctx) {
     jf_max.push_back(rj.max);
     cp_min.push_back(rc.min);
     cp_max.push_back(rc.max);
-    narrowest_col.push_back(count == 0 ? "no points"
-                            : violations == 0
-                                ? "yes"
-                                : "no: " + std::to_string(violations) + " points, e.g. " +
-                                      first_violation);
+    narrowest_col.push_back(count == 0        ? "no points"
+                            : violations == 0 ? "yes"
+                                              : "no: " + std::to_string(violations) +
+                                                    " points, e.g. " + first_violation);
     const std::string prefix = b == 0 ? "/numbers/" : "/numbers/subgrid" + std::to_string(b) + "_";
     PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "reduction_vs_jeffreys_min", rj.min));
     PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "reduction_vs_jeffreys_max", rj.max));
@@ -374,29 +376,31 @@ Status Run(const Config& c, StudyContext& ctx) {
     PB_RETURN_IF_ERROR(out.WriteDoubles("/subgrids/fnr_lo", cc));
     PB_RETURN_IF_ERROR(out.WriteDoubles("/subgrids/fnr_hi", d));
   }
-  const std::string grid_text =
-      "n = " + std::to_string(c.n) + " (" + std::to_string(c.n / 2) + " + " +
-      std::to_string(c.n / 2) + "), alpha = " + Fmt(c.alpha) + ", delta = " +
-      FormatDouble(c.delta) + "; FPR " + Fmt(c.fpr_min) + ".." + Fmt(c.fpr_max) + " (" +
-      std::to_string(c.fpr_points) + " points), FNR " + Fmt(c.fnr_min) + ".." + Fmt(c.fnr_max) +
-      " (" + std::to_string(c.fnr_points) + " points)" +
-      (c.below_chance_only ? ", only FPR + FNR < 1" : "") + "; " +
-      std::to_string(points.size()) + " grid points evaluated";
+  const std::string grid_text = "n = " + std::to_string(c.n) + " (" + std::to_string(c.n / 2) +
+                                " + " + std::to_string(c.n / 2) + "), alpha = " + Fmt(c.alpha) +
+                                ", delta = " + FormatDouble(c.delta) + "; FPR " + Fmt(c.fpr_min) +
+                                ".." + Fmt(c.fpr_max) + " (" + std::to_string(c.fpr_points) +
+                                " points), FNR " + Fmt(c.fnr_min) + ".." + Fmt(c.fnr_max) + " (" +
+                                std::to_string(c.fnr_points) + " points)" +
+                                (c.below_chance_only ? ", only FPR + FNR < 1" : "") + "; " +
+                                std::to_string(points.size()) + " grid points evaluated";
   PB_RETURN_IF_ERROR(out.WriteTable(
       {"reduction_ranges",
        "Bayesian width reduction vs Jeffreys and Clopper-Pearson (Bayesian paper Fig. 5)",
-       grid_text + ". Reduction = 100 (1 - W_bayesian / W_ref) in percent, W = upper - lower "
-                   "of the 90% intervals; range over the grid points inside each box (row 'all' "
-                   "= the whole grid; the published 20-32% vs Jeffreys and 36-52% vs CP are "
-                   "'for the FPR and FNR ranges in Figure 5', which the paper's text lost). "
-                   "Jeffreys / CP width ratio over the grid: " + Fmt(ratio_jc.min) + " to " +
-           Fmt(ratio_jc.max) + ". Points where a reduction is not finite (an infinite width): vs CP " +
+       grid_text +
+           ". Reduction = 100 (1 - W_bayesian / W_ref) in percent, W = upper - lower "
+           "of the 90% intervals; range over the grid points inside each box (row 'all' "
+           "= the whole grid; the published 20-32% vs Jeffreys and 36-52% vs CP are "
+           "'for the FPR and FNR ranges in Figure 5', which the paper's text lost). "
+           "Jeffreys / CP width ratio over the grid: " +
+           Fmt(ratio_jc.min) + " to " + Fmt(ratio_jc.max) +
+           ". Points where a reduction is not finite (an infinite width): vs CP " +
            std::to_string(undefined_cp) + ", vs Jeffreys " + std::to_string(undefined_jf) + ".",
        {Column::Strings("subgrid", box_names), Column::Strings("fpr_range", fpr_range),
         Column::Strings("fnr_range", fnr_range), Column::Ints("points", box_points),
         Column::Doubles("vs_jeffreys_min_pct", jf_min),
-        Column::Doubles("vs_jeffreys_max_pct", jf_max),
-        Column::Doubles("vs_cp_min_pct", cp_min), Column::Doubles("vs_cp_max_pct", cp_max),
+        Column::Doubles("vs_jeffreys_max_pct", jf_max), Column::Doubles("vs_cp_min_pct", cp_min),
+        Column::Doubles("vs_cp_max_pct", cp_max),
         Column::Strings("bayesian_narrowest_everywhere", narrowest_col)}}));
 
   // Width summary per two-sided method.
@@ -422,7 +426,8 @@ Status Run(const Config& c, StudyContext& ctx) {
       narrower_than_bayes.push_back(narrower);
     }
     PB_RETURN_IF_ERROR(out.WriteTable(
-        {"widths", "Interval width over the grid per two-sided method (Bayesian paper Fig. 5)",
+        {"widths",
+         "Interval width over the grid per two-sided method (Bayesian paper Fig. 5)",
          grid_text + ". Width = upper - lower in eps units (nats); one-sided methods have no "
                      "width. 'points narrower than bayesian' counts grid points where the method "
                      "is strictly narrower than the Bayesian interval.",
@@ -439,10 +444,9 @@ Status Run(const Config& c, StudyContext& ctx) {
        "Bayesian paper Sec. 3.4, Fig. 5", all_violations == 0,
        std::to_string(all_violations) + " of " + std::to_string(points.size()) +
            " grid points where the Bayesian width is not strictly below both CP and Jeffreys" +
-           (all_violations ? " (e.g. " + all_violation_text + ")" : "") +
-           "; reductions vs CP " + Pct(all_cp.min) + " to " + Pct(all_cp.max) +
-           ", vs Jeffreys " + Pct(all_jf.min) + " to " + Pct(all_jf.max) + " (" + grid_text +
-           ")"}));
+           (all_violations ? " (e.g. " + all_violation_text + ")" : "") + "; reductions vs CP " +
+           Pct(all_cp.min) + " to " + Pct(all_cp.max) + ", vs Jeffreys " + Pct(all_jf.min) +
+           " to " + Pct(all_jf.max) + " (" + grid_text + ")"}));
   {
     // "Most prevalent differences at the corners of the region": the grid
     // point with the largest absolute width difference (CP - Bayesian, and
@@ -494,8 +498,8 @@ Status Run(const Config& c, StudyContext& ctx) {
          "Bayesian paper Sec. 3.4, Fig. 5", !cc.empty() && !cj.empty(),
          describe("CP - Bayesian width difference", dc, cc) + "; " +
              describe("Jeffreys - Bayesian", dj, cj) + "; largest relative reduction vs CP " +
-             Pct(all_cp.max) + " at " + where(all_cp.argmax) + ", vs Jeffreys " +
-             Pct(all_jf.max) + " at " + where(all_jf.argmax) +
+             Pct(all_cp.max) + " at " + where(all_cp.argmax) + ", vs Jeffreys " + Pct(all_jf.max) +
+             " at " + where(all_jf.argmax) +
              "; criterion: both largest absolute differences within 0.1 (in FPR and FNR) of a "
              "vertex of the evaluated region. With n/2 trials per class the widths are "
              "symmetric under FPR <-> FNR (to solver accuracy), so high FPR / low FNR is the "
@@ -507,7 +511,8 @@ Status Run(const Config& c, StudyContext& ctx) {
       "paper's text. Chosen: alpha = 0.1 and delta = 1e-5 as in Fig. 4; FPR and FNR each "
       "evenly spaced over [0.01, 0.99] (quick 50 points = step 0.02, paper 99 points = step "
       "0.01), only better-than-chance attacks FPR + FNR < 1; counts = round(rate * 500) half "
-      "away from zero. This run: " + grid_text);
+      "away from zero. This run: " +
+          grid_text);
 }
 
 }  // namespace

@@ -499,8 +499,8 @@ Status Run(const Config& c, StudyContext& ctx) {
           WindowText(prim, EpsilonStarWindow::kRate) +
           "; PRIMARY analysis: each estimator's bias against the exact value on its own window; "
           "SECONDARY: every estimator and the exact value on the common window " +
-          WindowText(analyses[1].options, EpsilonStarWindow::kClip) +
-          "; " + EstimationSizesText(c.est, ctx.scale()));
+          WindowText(analyses[1].options, EpsilonStarWindow::kClip) + "; " +
+          EstimationSizesText(c.est, ctx.scale()));
 }
 
 }  // namespace

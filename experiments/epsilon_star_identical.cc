@@ -289,8 +289,8 @@ Status Run(const Config& c, StudyContext& ctx) {
           WindowText(prim, EpsilonStarWindow::kClip) +
           " (library default; the empirical and exact variants use the paper's " +
           WindowText(prim, EpsilonStarWindow::kRate) + "); secondary analysis on a common window " +
-          WindowText(analyses[1].options, EpsilonStarWindow::kClip) +
-          "; " + EstimationSizesText(c.est, ctx.scale()));
+          WindowText(analyses[1].options, EpsilonStarWindow::kClip) + "; " +
+          EstimationSizesText(c.est, ctx.scale()));
 }
 
 }  // namespace

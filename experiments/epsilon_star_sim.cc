@@ -292,8 +292,8 @@ std::string EstimationSizesText(const EstimationConfig& c, Scale scale) {
   std::string ns;
   for (size_t i = 0; i < c.n.size(); ++i) ns += (i ? "," : "") + std::to_string(c.n[i]);
   return "delta of the simulations (not stated): " + FormatDouble(c.delta) + "; n = {" + ns +
-         "} at scale " + ScaleName(scale) + " (paper: 1e3..1e6), " +
-         std::to_string(c.repetitions) + " repetitions; quantiles_per_distribution m = " +
+         "} at scale " + ScaleName(scale) + " (paper: 1e3..1e6), " + std::to_string(c.repetitions) +
+         " repetitions; quantiles_per_distribution m = " +
          std::to_string(c.quantiles_per_distribution) +
          " (paper: 1e6; at n <= m the empirical value does not depend on m, and the "
          "exact and parametric variants evaluate the window ends, so m = 1e5 and 1e6 gave "

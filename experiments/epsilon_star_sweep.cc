@@ -1,5 +1,7 @@
 #include "experiments/epsilon_star_sweep.h"
 
+#include <torch/torch.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -8,8 +10,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-
-#include <torch/torch.h>
 
 #include "attacks/roc.h"
 #include "core/seeding.h"
@@ -46,8 +46,8 @@ Result<Tensors> MakeTensors(const Dataset& d) {
     // The dataset outlives the sweep and is never written: no copies.
     t.train_x = torch::from_blob(const_cast<float*>(d.train_x.data()),
                                  {d.n_train(), d.num_features}, torch::kFloat32);
-    t.train_y = torch::from_blob(const_cast<int64_t*>(d.train_y.data()), {d.n_train()},
-                                 torch::kInt64);
+    t.train_y =
+        torch::from_blob(const_cast<int64_t*>(d.train_y.data()), {d.n_train()}, torch::kInt64);
     t.population_x = torch::from_blob(const_cast<float*>(d.population_x.data()),
                                       {d.n_population(), d.num_features}, torch::kFloat32);
     t.population_y = torch::from_blob(const_cast<int64_t*>(d.population_y.data()),
@@ -133,14 +133,14 @@ Result<std::vector<PointAccounting>> PlanAccounting(const std::vector<SweepPoint
     auto sigma = CalibrateSigma(*acc, p.target_eps, s);
     if (!sigma.ok()) return Error("calibrating " + p.label + ": " + sigma.message());
     DpSgdConfig t = TrainingConfig(p, c, 1.0, 0);
-    a.noise_multiplier = c.calibration_rule == "sound" ? NoiseMultiplierForAccounting(*sigma, t)
-                                                       : *sigma;
+    a.noise_multiplier =
+        c.calibration_rule == "sound" ? NoiseMultiplierForAccounting(*sigma, t) : *sigma;
     t.noise_multiplier = a.noise_multiplier;
     a.accounting_noise_multiplier = AccountingNoiseMultiplier(t);
-    PB_ASSIGN_OR_RETURN(a.eps_sound, RdpEpsilon(a.accounting_noise_multiplier, a.q, a.steps,
-                                                delta));
-    PB_ASSIGN_OR_RETURN(a.eps_tf_privacy_0_5_1, RdpEpsilon(a.noise_multiplier, a.q, a.steps,
-                                                           delta));
+    PB_ASSIGN_OR_RETURN(a.eps_sound,
+                        RdpEpsilon(a.accounting_noise_multiplier, a.q, a.steps, delta));
+    PB_ASSIGN_OR_RETURN(a.eps_tf_privacy_0_5_1,
+                        RdpEpsilon(a.noise_multiplier, a.q, a.steps, delta));
   }
   return out;
 }
@@ -314,8 +314,7 @@ Status RunUnit(const UnitContext& u, int64_t point_index, int64_t rep, ResultWri
                           RdpEpsilon(r.tf_privacy_0_5_1_noise_multiplier, r.q, r.steps, a.delta));
     }
     // Losses and utility: one forward pass per split.
-    PB_ASSIGN_OR_RETURN(Evaluation et,
-                        Evaluate(model, u.tensors->train_x, u.tensors->train_y));
+    PB_ASSIGN_OR_RETURN(Evaluation et, Evaluate(model, u.tensors->train_x, u.tensors->train_y));
     PB_ASSIGN_OR_RETURN(Evaluation ep,
                         Evaluate(model, u.tensors->population_x, u.tensors->population_y));
     const std::vector<double>& train_losses = et.losses;
@@ -336,8 +335,7 @@ Status RunUnit(const UnitContext& u, int64_t point_index, int64_t rep, ResultWri
       PB_ASSIGN_OR_RETURN(RocCurve roc, ComputeRoc(pos, neg));
       v["auroc"] = roc.auc;
     }
-    v["utility"] =
-        u.study->utility == SweepUtility::kAuroc ? v["auroc"] : v["population_accuracy"];
+    v["utility"] = u.study->utility == SweepUtility::kAuroc ? v["auroc"] : v["population_accuracy"];
     // Membership: lower loss = member.
     {
       std::vector<double> mt(train_losses.size()), mp(population_losses.size());
@@ -357,9 +355,9 @@ Status RunUnit(const UnitContext& u, int64_t point_index, int64_t rep, ResultWri
       if (!value.ok()) return Error("Epsilon* (" + e.name + "): " + value.message());
       v["epsilon_star_" + e.name] = *value;
     }
-    PB_ASSIGN_OR_RETURN(ParametricFits fits,
-                        FitParametricEpsilonStar(train_losses, population_losses,
-                                                 u.options.transform));
+    PB_ASSIGN_OR_RETURN(
+        ParametricFits fits,
+        FitParametricEpsilonStar(train_losses, population_losses, u.options.transform));
     v["fit_train_mean"] = fits.train.mean;
     v["fit_train_sd"] = fits.train.sd;
     v["fit_population_mean"] = fits.population.mean;
@@ -471,12 +469,10 @@ Result<Probe> MeasureProbe(const UnitContext& u, int64_t probe_steps) {
     DpSgdConfig tc = TrainingConfig(p, *u.config, 1.0, 1);
     tc.epochs = 1;
     tc.batch_size = std::min<int64_t>(p.batch_size, rows);
-    auto x = GuardTorch("probe", [&]() -> Result<torch::Tensor> {
-      return t.train_x.narrow(0, 0, rows);
-    });
-    auto y = GuardTorch("probe", [&]() -> Result<torch::Tensor> {
-      return t.train_y.narrow(0, 0, rows);
-    });
+    auto x = GuardTorch("probe",
+                        [&]() -> Result<torch::Tensor> { return t.train_x.narrow(0, 0, rows); });
+    auto y = GuardTorch("probe",
+                        [&]() -> Result<torch::Tensor> { return t.train_y.narrow(0, 0, rows); });
     if (!x.ok() || !y.ok()) return Error("probe: " + x.message() + y.message());
     const auto t0 = std::chrono::steady_clock::now();
     PB_ASSIGN_OR_RETURN(TrainingRecord r, TrainDpSgd(model, *x, *y, tc));
@@ -520,25 +516,28 @@ void PrintPlan(const SweepStudy& study, const EpsilonStarSweepConfig& c,
   for (size_t i = 0; i < points.size(); ++i) {
     double unit_seconds = kNaN;
     if (probe != nullptr) {
-      unit_seconds = static_cast<double>(acc[i].steps) * probe->step_seconds.at(KindKey(points[i])) +
-                     probe->eval_seconds;
+      unit_seconds =
+          static_cast<double>(acc[i].steps) * probe->step_seconds.at(KindKey(points[i])) +
+          probe->eval_seconds;
       total += unit_seconds * static_cast<double>(c.repetitions);
     }
-    std::fprintf(stderr, "  %-40s steps %8lld  q %.3g  sigma %-10s eps(sound) %-8s eps(TF 0.5.1) %-8s%s\n",
-                 points[i].label.c_str(), static_cast<long long>(acc[i].steps), acc[i].q,
-                 points[i].private_training ? ShortNumber(acc[i].noise_multiplier).c_str() : "-",
-                 points[i].private_training ? ShortNumber(acc[i].eps_sound).c_str() : "-",
-                 points[i].private_training ? ShortNumber(acc[i].eps_tf_privacy_0_5_1).c_str()
-                                            : "-",
-                 probe ? (" ~" + Hours(unit_seconds) + "/model").c_str() : "");
+    std::fprintf(
+        stderr, "  %-40s steps %8lld  q %.3g  sigma %-10s eps(sound) %-8s eps(TF 0.5.1) %-8s%s\n",
+        points[i].label.c_str(), static_cast<long long>(acc[i].steps), acc[i].q,
+        points[i].private_training ? ShortNumber(acc[i].noise_multiplier).c_str() : "-",
+        points[i].private_training ? ShortNumber(acc[i].eps_sound).c_str() : "-",
+        points[i].private_training ? ShortNumber(acc[i].eps_tf_privacy_0_5_1).c_str() : "-",
+        probe ? (" ~" + Hours(unit_seconds) + "/model").c_str() : "");
   }
   if (probe != nullptr) {
     for (const auto& [kind, seconds] : probe->step_seconds) {
       std::fprintf(stderr, "%s: measured %.3g ms per step for %s (1 LibTorch thread)\n",
                    study.name.c_str(), 1e3 * seconds, kind.c_str());
     }
-    std::fprintf(stderr, "%s: measured %.3g s per model evaluation (losses, accuracies, AUCs, "
-                 "every Epsilon* variant)\n", study.name.c_str(), probe->eval_seconds);
+    std::fprintf(stderr,
+                 "%s: measured %.3g s per model evaluation (losses, accuracies, AUCs, "
+                 "every Epsilon* variant)\n",
+                 study.name.c_str(), probe->eval_seconds);
     std::fprintf(stderr,
                  "%s: projected %s of one core (%s on %d threads here; measured on %s-scale "
                  "data from a few steps of each kind and one evaluation)\n",
@@ -579,7 +578,8 @@ std::string SharedLostParameters(const EpsilonStarSweepConfig& c, int64_t n_trai
   EpsilonStarOptions o;
   std::string s;
   s += "delta (the paper's expression was lost in extraction; '1/n, n = training set size' "
-       "read): " + std::string(c.delta > 0 ? "set to " : "1/n_train = ") + Num(delta, 4) + "; ";
+       "read): " +
+       std::string(c.delta > 0 ? "set to " : "1/n_train = ") + Num(delta, 4) + "; ";
   s += "epochs of the DP runs (lost): " + std::to_string(c.dp_epochs) + "; ";
   s += "batch size of the baselines (lost): " + std::to_string(c.baseline_batch_size) +
        " (the smallest DP batch size), same optimiser (SGD lr " + Num(c.learning_rate) +
@@ -591,7 +591,8 @@ std::string SharedLostParameters(const EpsilonStarSweepConfig& c, int64_t n_trai
        "(mechanisms/dpsgd.h), TF Privacy cuts the shuffled batch into m contiguous parts; ";
   s += "noise calibration: CalibrateSigma (rdp accountant, classic conversion, "
        "DefaultRdpOrders 1.01..16384; TF Privacy 0.5.1's order list lost) with calibration_rule "
-       "= " + c.calibration_rule +
+       "= " +
+       c.calibration_rule +
        (c.calibration_rule == "tf_privacy_0_5_1"
             ? " (the paper's library accounted microbatched runs like per-example ones, so this "
               "trains with the paper's noise; every run's sound eps, with sigma/2 for "
@@ -601,7 +602,8 @@ std::string SharedLostParameters(const EpsilonStarSweepConfig& c, int64_t n_trai
        "; ";
   s += "Epsilon*: library defaults (" + EpsilonStarOptionsText(o) +
        "; the parametric clip window was lost, default [1e-6, 1-1e-6]), quantiles per "
-       "distribution " + std::to_string(c.epsilon_star_quantiles) + "; ";
+       "distribution " +
+       std::to_string(c.epsilon_star_quantiles) + "; ";
   s += "weights: Glorot-uniform (Keras default), biases 0";
   return s;
 }
@@ -656,9 +658,8 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   so.quiet = ctx.quiet();
 
   if (c.plan_only || (ctx.scale() == Scale::kPaper && !c.merge_only && !ctx.quiet())) {
-    PB_ASSIGN_OR_RETURN(Probe probe, GuardTorch("probe", [&]() -> Result<Probe> {
-                          return MeasureProbe(u, 20);
-                        }));
+    PB_ASSIGN_OR_RETURN(
+        Probe probe, GuardTorch("probe", [&]() -> Result<Probe> { return MeasureProbe(u, 20); }));
     PrintPlan(study, c, points, accounting, units, &probe, ctx.threads(), ctx.scale());
     if (c.plan_only) {
       ctx.SkipOutput("--plan_only: nothing trained");
@@ -667,14 +668,13 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   }
   if (!c.merge_only) {
     const auto t0 = std::chrono::steady_clock::now();
-    PB_ASSIGN_OR_RETURN(SweepReport report,
-                        RunSweep(sweep_units, so, [&](int64_t, const SweepUnit& su,
-                                                      ResultWriter& part) {
-                          const Unit* x = by_id.at(su.id);
-                          return GuardTorch("unit " + su.id, [&]() -> Status {
-                            return RunUnit(u, x->point, x->rep, part);
-                          });
-                        }));
+    PB_ASSIGN_OR_RETURN(
+        SweepReport report,
+        RunSweep(sweep_units, so, [&](int64_t, const SweepUnit& su, ResultWriter& part) {
+          const Unit* x = by_id.at(su.id);
+          return GuardTorch("unit " + su.id,
+                            [&]() -> Status { return RunUnit(u, x->point, x->rep, part); });
+        }));
     if (!ctx.quiet()) {
       std::fprintf(stderr, "%s: shard %s ran %lld units in %.1f s; %lld of %lld complete\n",
                    study.name.c_str(), c.shard.c_str(), static_cast<long long>(report.ran),
@@ -683,7 +683,8 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
     }
     if (!report.all_complete()) {
       ctx.SkipOutput(std::to_string(report.total - report.complete) + " of " +
-                     std::to_string(report.total) + " units pending: run the other shards, "
+                     std::to_string(report.total) +
+                     " units pending: run the other shards, "
                      "then --merge_only");
       return std::optional<SweepOutcome>();
     }
@@ -731,14 +732,30 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
     sc.second += 1;
     std::string* rec = points[x.point].private_training ? &record_dp : &record_baseline;
     if (rec->empty() && part.Exists("/record")) {
-      for (const char* key : {"model", "architecture", "num_parameters", "sampling",
-                              "dataset_size", "batch_size", "q", "steps", "epochs",
-                              "noise_multiplier", "clip_norm", "num_microbatches", "microbatched",
-                              "expected_microbatch_size", "gradient_normaliser",
-                              "accounting_noise_multiplier", "tf_privacy_0_5_1_noise_multiplier",
-                              "accounting_rule", "microbatch_rule", "learning_rate", "optimizer",
+      for (const char* key : {"model",
+                              "architecture",
+                              "num_parameters",
+                              "sampling",
+                              "dataset_size",
+                              "batch_size",
+                              "q",
+                              "steps",
+                              "epochs",
+                              "noise_multiplier",
+                              "clip_norm",
+                              "num_microbatches",
+                              "microbatched",
+                              "expected_microbatch_size",
+                              "gradient_normaliser",
+                              "accounting_noise_multiplier",
+                              "tf_privacy_0_5_1_noise_multiplier",
+                              "accounting_rule",
+                              "microbatch_rule",
+                              "learning_rate",
+                              "optimizer",
                               "momentum",
-                              "eps_reportable", "threads"}) {
+                              "eps_reportable",
+                              "threads"}) {
         auto val = part.ReadStringAttribute("/record", key);
         if (val.ok()) *rec += std::string(rec->empty() ? "" : "; ") + key + "=" + *val;
       }
@@ -776,7 +793,8 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
     PB_RETURN_IF_ERROR(w.WriteDoubles("/models/" + f, model_fields[f]));
   }
   for (const std::string& e : variant_names) {
-    PB_RETURN_IF_ERROR(w.WriteDoubles("/models/epsilon_star/" + e, model_fields["epsilon_star_" + e]));
+    PB_RETURN_IF_ERROR(
+        w.WriteDoubles("/models/epsilon_star/" + e, model_fields["epsilon_star_" + e]));
   }
   const uint64_t nm = units.size();
   PB_RETURN_IF_ERROR(w.WriteDoubles("/models/loss_quantiles/train", lq_train,
@@ -860,13 +878,13 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   for (size_t e = 0; e < E; ++e) {
     std::vector<std::vector<double>> per_point;
     for (size_t i = 0; i < P; ++i) per_point.push_back(out.epsilon_star[i][e]);
-    PB_RETURN_IF_ERROR(write_stats("/configs/epsilon_star/" + variant_names[e], per_point,
-                                   &es_stats[e]));
+    PB_RETURN_IF_ERROR(
+        write_stats("/configs/epsilon_star/" + variant_names[e], per_point, &es_stats[e]));
   }
   std::vector<MinMeanMax> util_stats, popacc_stats, trainacc_stats;
   PB_RETURN_IF_ERROR(write_stats("/configs/utility", out.utility, &util_stats));
-  PB_RETURN_IF_ERROR(write_stats("/configs/population_accuracy", out.population_accuracy,
-                                 &popacc_stats));
+  PB_RETURN_IF_ERROR(
+      write_stats("/configs/population_accuracy", out.population_accuracy, &popacc_stats));
   PB_RETURN_IF_ERROR(write_stats("/configs/train_accuracy", out.train_accuracy, &trainacc_stats));
   const int ip = out.EstimatorIndex("parametric");
   const int ie = out.EstimatorIndex("empirical");
@@ -897,7 +915,8 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   {
     std::string text;
     for (const Variant& e : u.variants) {
-      text += e.name + ": estimator " + e.estimator + ", " + EpsilonStarOptionsText(e.options) + "\n";
+      text +=
+          e.name + ": estimator " + e.estimator + ", " + EpsilonStarOptionsText(e.options) + "\n";
     }
     PB_RETURN_IF_ERROR(w.SetAttribute("/epsilon_star_variants", "options", text));
   }
@@ -963,17 +982,25 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
     PB_RETURN_IF_ERROR(w.WriteTable(
         {"configurations",
          "Privacy-utility landscape (" + study.dataset_label + "): every configuration",
-         data_note + "One row per configuration; mean/min/max over its models (repetitions that "
-         "did not diverge; 'models' = how many). Epsilon*: parametric and empirical variants "
-         "(library defaults, " + EpsilonStarOptionsText(u.options) + ") on training vs "
-         "population losses; parametric_common_window: the parametric variant on the empirical "
-         "variant's window [0.001, 0.999] instead of its default clip window [1e-6, 1-1e-6] "
-         "(the paper lost its window). Utility: " + study.utility_label + ". target_eps: the DP target; "
-         "noise_multiplier: sigma trained with (calibration_rule " + c.calibration_rule +
-         "); eps_sound: RDP eps of the run with the sound microbatch rule (sigma/2 for "
-         "microbatches of size > 1); eps_tf_privacy_0_5_1: the same with sigma (the paper's "
-         "library); delta = " + Num(out.delta, 4) + ". pareto: non-dominated (lower Epsilon*, "
-         "higher utility); 'convex' = also on the convex-hull frontier of the paper.",
+         data_note +
+             "One row per configuration; mean/min/max over its models (repetitions that "
+             "did not diverge; 'models' = how many). Epsilon*: parametric and empirical variants "
+             "(library defaults, " +
+             EpsilonStarOptionsText(u.options) +
+             ") on training vs "
+             "population losses; parametric_common_window: the parametric variant on the empirical "
+             "variant's window [0.001, 0.999] instead of its default clip window [1e-6, 1-1e-6] "
+             "(the paper lost its window). Utility: " +
+             study.utility_label +
+             ". target_eps: the DP target; "
+             "noise_multiplier: sigma trained with (calibration_rule " +
+             c.calibration_rule +
+             "); eps_sound: RDP eps of the run with the sound microbatch rule (sigma/2 for "
+             "microbatches of size > 1); eps_tf_privacy_0_5_1: the same with sigma (the paper's "
+             "library); delta = " +
+             Num(out.delta, 4) +
+             ". pareto: non-dominated (lower Epsilon*, "
+             "higher utility); 'convex' = also on the convex-hull frontier of the paper.",
          cols}));
   }
   {
@@ -996,10 +1023,14 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
     }
     if (!bl.empty()) {
       PB_RETURN_IF_ERROR(w.WriteTable(
-          {"baselines", "Non-private baselines by epochs (" + study.dataset_label + ")",
+          {"baselines",
+           "Non-private baselines by epochs (" + study.dataset_label + ")",
            data_note + "Non-private momentum SGD, batch " + std::to_string(c.baseline_batch_size) +
-               ", " + std::to_string(c.repetitions) + " models each; Epsilon* (parametric "
-               "mean/min/max, empirical mean, parametric on the window [0.001, 0.999] mean) and utility (" + study.utility_label +
+               ", " + std::to_string(c.repetitions) +
+               " models each; Epsilon* (parametric "
+               "mean/min/max, empirical mean, parametric on the window [0.001, 0.999] mean) and "
+               "utility (" +
+               study.utility_label +
                ") mean/min/max; train_accuracy: mean accuracy on the training rows.",
            {Column::Ints("epochs", be), Column::Doubles("epsilon_star_parametric_mean", m),
             Column::Doubles("epsilon_star_parametric_min", mn),
@@ -1048,17 +1079,19 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
     PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/corr_parametric_vs_log_sd_ratio", c_sd));
     PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/corr_parametric_vs_membership_auc", c_mia));
     PB_RETURN_IF_ERROR(w.WriteTable(
-        {"diagnostics", "What drives the parametric Epsilon* (" + study.dataset_label + ")",
-         data_note + "Over the " + std::to_string(es.size()) + " models that did not diverge: "
-         "the loss-threshold membership AUC (members = training rows, lower loss = member; "
-         "0.5 = no membership signal) and the Pearson correlation of the parametric Epsilon* "
-         "with |ln(sd_train / sd_population)| of the Normal fits to the transformed losses "
-         "and with the membership AUC. A correlation near 1 with the sd ratio means the value "
-         "is set by the fitted tails at the clip window's edges.",
-         {Column::Strings("quantity", {"membership AUC, minimum", "membership AUC, mean",
-                                       "membership AUC, maximum",
-                                       "corr(parametric Epsilon*, |ln sd ratio|)",
-                                       "corr(parametric Epsilon*, membership AUC)"}),
+        {"diagnostics",
+         "What drives the parametric Epsilon* (" + study.dataset_label + ")",
+         data_note + "Over the " + std::to_string(es.size()) +
+             " models that did not diverge: "
+             "the loss-threshold membership AUC (members = training rows, lower loss = member; "
+             "0.5 = no membership signal) and the Pearson correlation of the parametric Epsilon* "
+             "with |ln(sd_train / sd_population)| of the Normal fits to the transformed losses "
+             "and with the membership AUC. A correlation near 1 with the sd ratio means the value "
+             "is set by the fitted tails at the clip window's edges.",
+         {Column::Strings("quantity",
+                          {"membership AUC, minimum", "membership AUC, mean",
+                           "membership AUC, maximum", "corr(parametric Epsilon*, |ln sd ratio|)",
+                           "corr(parametric Epsilon*, membership AUC)"}),
           Column::Doubles("value", {m.min, m.mean, m.max, c_sd, c_mia})}}));
   }
 
@@ -1075,15 +1108,16 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "model_architecture", DescribeModel(u.spec)));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "utility", study.utility_label));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "delta", out.delta));
-  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "epsilon_star_options",
-                                    EpsilonStarOptionsText(u.options)));
+  PB_RETURN_IF_ERROR(
+      w.SetAttribute("/meta", "epsilon_star_options", EpsilonStarOptionsText(u.options)));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "calibration_rule", c.calibration_rule));
   PB_RETURN_IF_ERROR(w.SetAttribute(
       "/meta", "accounting",
       "RDP accountant of the Poisson-sampled Gaussian mechanism (estimators/accountants rdp, "
       "classic conversion, DefaultRdpOrders 1.01..16384), add/remove adjacency; sigma per DP "
       "configuration by CalibrateSigma on its q, steps and delta; calibration_rule " +
-          c.calibration_rule + "; eps_sound uses the run's accounting_noise_multiplier (sigma/2 "
+          c.calibration_rule +
+          "; eps_sound uses the run's accounting_noise_multiplier (sigma/2 "
           "for microbatches of size > 1), eps_tf_privacy_0_5_1 uses sigma (TF Privacy 0.5.1)"));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "training_record_baseline", record_baseline));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "training_record_dp", record_dp));

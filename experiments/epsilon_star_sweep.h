@@ -94,7 +94,7 @@ enum class SweepModel { kAdultMlp, kPurchaseMlp };
 enum class SweepUtility { kAuroc, kAccuracy };
 
 struct SweepStudy {
-  std::string name;           // study name (parts go to <parts_dir>/<name>.<hash>/)
+  std::string name;  // study name (parts go to <parts_dir>/<name>.<hash>/)
   SweepModel model = SweepModel::kAdultMlp;
   SweepUtility utility = SweepUtility::kAuroc;
   std::string utility_label;  // e.g. "AUROC on the population set"
@@ -141,8 +141,7 @@ struct SweepOutcome {
 // trains (error listing the missing units if some are missing).
 Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
                                                         const EpsilonStarSweepConfig& config,
-                                                        const Dataset& dataset,
-                                                        StudyContext& ctx);
+                                                        const Dataset& dataset, StudyContext& ctx);
 
 // Shared paragraphs of the studies' lost_parameters metadata and verify
 // entries: the parameters both studies chose (delta, DP epochs, baseline

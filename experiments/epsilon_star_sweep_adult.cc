@@ -56,9 +56,9 @@ constexpr char kStudy[] = "epsilon_star_sweep_adult";
 
 struct Config {
   EpsilonStarSweepConfig sweep;
-  std::string data_dir;      // adult.data / adult.test; empty: PRIVBENCH_DATA_DIR, fallbacks
-  int64_t n_train = -1;      // -1: all 32,561 rows; else the first n_train rows
-  int64_t n_population = -1; // -1: all 16,281 rows; else the first n_population rows
+  std::string data_dir;       // adult.data / adult.test; empty: PRIVBENCH_DATA_DIR, fallbacks
+  int64_t n_train = -1;       // -1: all 32,561 rows; else the first n_train rows
+  int64_t n_population = -1;  // -1: all 16,281 rows; else the first n_population rows
 };
 
 Config Defaults(Scale scale) {
@@ -150,8 +150,9 @@ std::string Reductions(const Config& c, Scale scale) {
        "} of {" + ints(paper.sweep.baseline_epochs) + "}; repetitions " +
        std::to_string(c.sweep.repetitions) + " of 5; dp_epochs " +
        std::to_string(c.sweep.dp_epochs) + "; data " +
-       (c.n_train < 0 ? std::string("all rows") : std::to_string(c.n_train) + " / " +
-                                                       std::to_string(c.n_population) + " rows") +
+       (c.n_train < 0
+            ? std::string("all rows")
+            : std::to_string(c.n_train) + " / " + std::to_string(c.n_population) + " rows") +
        "; Epsilon* quantiles per distribution " + std::to_string(c.sweep.epsilon_star_quantiles);
   return s;
 }
@@ -188,14 +189,16 @@ Status WriteClaims(const SweepOutcome& o, int iv, const std::string& suffix,
     }
   }
   PB_RETURN_IF_ERROR(w.WriteScalar(num + "max_model_epsilon_star", max_all));
-  PB_RETURN_IF_ERROR(w.WriteClaim(
-      {id + "all_below_0_3" + suffix,
-       "All Adult model instances have Epsilon* below 0.3 (" + variant + ")", source,
-       models > 0 && max_all < 0.3,
-       "largest Epsilon* over " + std::to_string(models) + " models: " + Num(max_all) + " (" +
-           where_all + "); " + std::to_string(at_or_above) + " models at or above 0.3; largest "
-           "DP model " + Num(max_dp) + ", largest baseline model " + Num(max_base) +
-           "; the empirical variant's largest " + Num(max_emp) + "; " + data}));
+  PB_RETURN_IF_ERROR(
+      w.WriteClaim({id + "all_below_0_3" + suffix,
+                    "All Adult model instances have Epsilon* below 0.3 (" + variant + ")", source,
+                    models > 0 && max_all < 0.3,
+                    "largest Epsilon* over " + std::to_string(models) + " models: " + Num(max_all) +
+                        " (" + where_all + "); " + std::to_string(at_or_above) +
+                        " models at or above 0.3; largest "
+                        "DP model " +
+                        Num(max_dp) + ", largest baseline model " + Num(max_base) +
+                        "; the empirical variant's largest " + Num(max_emp) + "; " + data}));
 
   // Baselines by epochs.
   std::vector<std::pair<int64_t, double>> base;  // (epochs, mean)
@@ -217,8 +220,8 @@ Status WriteClaims(const SweepOutcome& o, int iv, const std::string& suffix,
     }
     PB_RETURN_IF_ERROR(w.WriteClaim(
         {id + "baselines_rise_with_epochs" + suffix,
-         "Baseline Epsilon* increases with the number of training epochs (" + variant + ")",
-         source, rises,
+         "Baseline Epsilon* increases with the number of training epochs (" + variant + ")", source,
+         rises,
          "mean Epsilon* of the baselines: " + ev + " (strictly increasing required); " + data}));
   }
   // DP configurations vs baselines of >= 5 epochs.
@@ -261,13 +264,13 @@ Status WriteClaims(const SweepOutcome& o, int iv, const std::string& suffix,
              variant + ")",
          source, max_dp_mean < min_base5_mean,
          "criterion: largest mean Epsilon* of a DP configuration < smallest mean of the "
-         "baselines with >= 5 epochs: " + Num(max_dp_mean) + " (" + max_dp_label + ") vs " +
-             Num(min_base5_mean) + " (" + min_base5_label + "); " +
-             std::to_string(dp_configs_below) + " of " + std::to_string(dp_configs) +
-             " DP configurations below; model level: " + std::to_string(dp_models_below) +
-             " of " + std::to_string(dp_models) +
-             " DP models below the smallest such baseline model (" + Num(min_base5_model) +
-             "); " + data}));
+         "baselines with >= 5 epochs: " +
+             Num(max_dp_mean) + " (" + max_dp_label + ") vs " + Num(min_base5_mean) + " (" +
+             min_base5_label + "); " + std::to_string(dp_configs_below) + " of " +
+             std::to_string(dp_configs) +
+             " DP configurations below; model level: " + std::to_string(dp_models_below) + " of " +
+             std::to_string(dp_models) + " DP models below the smallest such baseline model (" +
+             Num(min_base5_model) + "); " + data}));
   }
   return Status::Ok();
 }
@@ -278,16 +281,15 @@ Status Run(const Config& c, StudyContext& ctx) {
   PB_ASSIGN_OR_RETURN(Dataset full, LoadAdult(opts));
   Dataset data = std::move(full);
   if (c.n_train > 0 || c.n_population > 0) {
-    PB_ASSIGN_OR_RETURN(data, HeadSubset(data, c.n_train > 0 ? c.n_train : data.n_train(),
-                                         c.n_population > 0 ? c.n_population
-                                                            : data.n_population()));
+    PB_ASSIGN_OR_RETURN(data,
+                        HeadSubset(data, c.n_train > 0 ? c.n_train : data.n_train(),
+                                   c.n_population > 0 ? c.n_population : data.n_population()));
   }
   SweepStudy study;
   study.name = kStudy;
   study.model = SweepModel::kAdultMlp;
   study.utility = SweepUtility::kAuroc;
-  study.utility_label =
-      "AUROC of the predicted probability of income > 50K on the population set";
+  study.utility_label = "AUROC of the predicted probability of income > 50K on the population set";
   study.dataset_label = data.provenance;
   PB_ASSIGN_OR_RETURN(auto outcome, RunEpsilonStarSweep(study, c.sweep, data, ctx));
   if (!outcome) return Status::Ok();  // shard incomplete or plan only: no study file
@@ -297,10 +299,9 @@ Status Run(const Config& c, StudyContext& ctx) {
   PB_RETURN_IF_ERROR(WriteClaims(*outcome, outcome->EstimatorIndex("parametric"), "",
                                  "parametric Epsilon*, clip window [1e-6, 1-1e-6]", data_text,
                                  ctx));
-  PB_RETURN_IF_ERROR(WriteClaims(*outcome, outcome->EstimatorIndex(kCommonWindowVariant),
-                                 "_common_window",
-                                 "parametric Epsilon*, clip window [0.001, 0.999]", data_text,
-                                 ctx));
+  PB_RETURN_IF_ERROR(
+      WriteClaims(*outcome, outcome->EstimatorIndex(kCommonWindowVariant), "_common_window",
+                  "parametric Epsilon*, clip window [0.001, 0.999]", data_text, ctx));
   const std::string reductions = Reductions(c, ctx.scale());
   PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "quick_scale_reductions", reductions));
   return ctx.out().SetAttribute(
@@ -311,7 +312,8 @@ Status Run(const Config& c, StudyContext& ctx) {
           "preprocessing (not described): standardised numeric columns, one-hot categoricals "
           "(data_scripts/adult.h); population rows 16,281 (UCI adult.test; the paper says "
           "16,280); utility AUROC ranked by the logit difference (= by the predicted "
-          "probability); " + reductions);
+          "probability); " +
+          reductions);
 }
 
 }  // namespace
@@ -320,9 +322,10 @@ Status Run(const Config& c, StudyContext& ctx) {
 int main(int argc, char** argv) {
   using namespace privbench;
   Study<Config> study;
-  study.info = {kStudy, "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "Sec. 4, Fig. 2; STUDIES.md C2",
-                "Privacy-utility landscape of Adult models: Epsilon* vs AUROC, baselines vs DP-SGD"};
+  study.info = {
+      kStudy, "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
+      "Sec. 4, Fig. 2; STUDIES.md C2",
+      "Privacy-utility landscape of Adult models: Epsilon* vs AUROC, baselines vs DP-SGD"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;
   study.validate = Validate;

@@ -131,8 +131,8 @@ Status ValidateSweepConfig(const EpsilonStarSweepConfig& c) {
     return Error("delta must be in [0, 1) (0: 1/n_train), got " + FormatDouble(c.delta));
   }
   if (c.calibration_rule != "tf_privacy_0_5_1" && c.calibration_rule != "sound") {
-    return Error("calibration_rule must be tf_privacy_0_5_1 or sound, got '" +
-                 c.calibration_rule + "'");
+    return Error("calibration_rule must be tf_privacy_0_5_1 or sound, got '" + c.calibration_rule +
+                 "'");
   }
   if (c.epsilon_star_quantiles < 1 || c.epsilon_star_quantiles > 1000000000) {
     return Error("epsilon_star_quantiles must be in [1, 1e9], got " +

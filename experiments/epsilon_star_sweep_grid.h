@@ -82,9 +82,9 @@ struct SweepPoint {
   bool private_training = false;
   int64_t epochs = 0;
   int64_t batch_size = 0;
-  double target_eps = 0.0;        // DP only (0 for baselines)
-  double clip_norm = 0.0;         // DP only
-  int64_t num_microbatches = 0;   // DP only
+  double target_eps = 0.0;       // DP only (0 for baselines)
+  double clip_norm = 0.0;        // DP only
+  int64_t num_microbatches = 0;  // DP only
   std::string id;     // file-name safe: "baseline_epochs=5", "dp_eps=1_clip=10_batch=64_mb=32"
   std::string label;  // "baseline, 5 epochs", "DP eps=1, C=10, B=64, m=32"
   std::string kind() const { return private_training ? "dp" : "baseline"; }

@@ -1,10 +1,10 @@
 #include "experiments/epsilon_star_sweep_grid.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <set>
-
-#include <gtest/gtest.h>
 
 namespace privbench {
 namespace {

@@ -179,15 +179,15 @@ std::string Reductions(const Config& c, Scale scale) {
     for (double x : v) t += (t.empty() ? "" : ",") + ShortNumber(x);
     return t;
   };
-  return std::string(scale == Scale::kQuick ? "quick scale: " : "test scale: ") +
-         "data " + std::to_string(c.n_train) + " training / " + std::to_string(c.n_population) +
-         " population rows (paper 208,731 / 102,809); target_eps {" +
-         dbls(c.sweep.target_eps) + "} of {" + dbls(paper.sweep.target_eps) + "}; clip_norms {" +
-         dbls(c.sweep.clip_norms) + "} of {" + dbls(paper.sweep.clip_norms) + "}; batch_sizes {" +
-         ints(c.sweep.batch_sizes) + "} of {" + ints(paper.sweep.batch_sizes) +
-         "}; microbatches {" + ints(c.sweep.microbatches) + "} of {" +
-         ints(paper.sweep.microbatches) + "}; baseline_epochs {" + ints(c.sweep.baseline_epochs) +
-         "} of {" + ints(paper.sweep.baseline_epochs) + "}; repetitions " +
+  return std::string(scale == Scale::kQuick ? "quick scale: " : "test scale: ") + "data " +
+         std::to_string(c.n_train) + " training / " + std::to_string(c.n_population) +
+         " population rows (paper 208,731 / 102,809); target_eps {" + dbls(c.sweep.target_eps) +
+         "} of {" + dbls(paper.sweep.target_eps) + "}; clip_norms {" + dbls(c.sweep.clip_norms) +
+         "} of {" + dbls(paper.sweep.clip_norms) + "}; batch_sizes {" + ints(c.sweep.batch_sizes) +
+         "} of {" + ints(paper.sweep.batch_sizes) + "}; microbatches {" +
+         ints(c.sweep.microbatches) + "} of {" + ints(paper.sweep.microbatches) +
+         "}; baseline_epochs {" + ints(c.sweep.baseline_epochs) + "} of {" +
+         ints(paper.sweep.baseline_epochs) + "}; repetitions " +
          std::to_string(c.sweep.repetitions) + " of 5; dp_epochs " +
          std::to_string(c.sweep.dp_epochs) + "; Epsilon* quantiles per distribution " +
          std::to_string(c.sweep.epsilon_star_quantiles);
@@ -223,8 +223,7 @@ Status WriteResults(const SweepOutcome& o, const std::string& data, StudyContext
     std::string ev;
     for (size_t k = 0; k < base.size(); ++k) {
       ev += (k ? ", " : "") + std::to_string(std::get<0>(base[k])) + " epochs: Epsilon* " +
-            Num(std::get<1>(base[k])) + ", test accuracy " + Num(100 * std::get<2>(base[k])) +
-            "%";
+            Num(std::get<1>(base[k])) + ", test accuracy " + Num(100 * std::get<2>(base[k])) + "%";
       if (k > 0 && !(std::get<1>(base[k]) > std::get<1>(base[k - 1]) &&
                      std::get<2>(base[k]) > std::get<2>(base[k - 1]))) {
         rises = false;
@@ -263,8 +262,8 @@ Status WriteResults(const SweepOutcome& o, const std::string& data, StudyContext
       }
     }
     if (dp_models == 0) continue;
-    PB_RETURN_IF_ERROR(w.WriteScalar(
-        "/numbers/purchase" + var.suffix + "_max_dp_model_epsilon_star", max_dp));
+    PB_RETURN_IF_ERROR(
+        w.WriteScalar("/numbers/purchase" + var.suffix + "_max_dp_model_epsilon_star", max_dp));
     PB_RETURN_IF_ERROR(w.WriteClaim(
         {"epsilon_star_sweep_purchase_dp_below_1" + var.suffix,
          "Every model trained with DP has Epsilon* below 1 (" + var.text + ")", source,
@@ -307,9 +306,12 @@ Status Run(const Config& c, StudyContext& ctx) {
       SharedLostParameters(c.sweep, data.n_train()) +
           "; data: the paper's ~311k-row Purchase-100 version (208,731 / 102,809 split) is not "
           "the published 197,324-row file: real data is split with the paper's ratio, offline "
-          "the purchase100-surrogate is used (" + data.provenance + " here); baselines train "
+          "the purchase100-surrogate is used (" +
+          data.provenance +
+          " here); baselines train "
           "for fixed epochs (the paper: 'trained until the training accuracy was 100%'); hidden "
-          "activation Tanh (Shokri et al.'s Purchase model); " + reductions);
+          "activation Tanh (Shokri et al.'s Purchase model); " +
+          reductions);
 }
 
 }  // namespace
@@ -318,7 +320,8 @@ Status Run(const Config& c, StudyContext& ctx) {
 int main(int argc, char** argv) {
   using namespace privbench;
   Study<Config> study;
-  study.info = {kStudy, "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
+  study.info = {kStudy,
+                "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
                 "Sec. 4, Fig. 1; STUDIES.md C3",
                 "Privacy-utility landscape of Purchase-100 models: Epsilon* vs test accuracy, "
                 "baselines vs DP-SGD"};

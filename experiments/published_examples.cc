@@ -68,7 +68,9 @@ Status AllMethodsTable(Writer& w, const std::string& example, const std::string&
   PB_RETURN_IF_ERROR(w.out().WriteStrings("/" + example + "/method", names));
   PB_RETURN_IF_ERROR(w.out().WriteDoubles("/" + example + "/eps_lo", lower));
   PB_RETURN_IF_ERROR(w.out().WriteDoubles("/" + example + "/eps_hi", upper));
-  return w.out().WriteTable({example, title, caption,
+  return w.out().WriteTable({example,
+                             title,
+                             caption,
                              {Column::Strings("method", names), Column::Doubles("lower", lower),
                               Column::Doubles("upper", upper), Column::Strings("kind", notes)}});
 }
@@ -85,8 +87,8 @@ Status WorkedExample(Writer& w) {
   const double delta = 0.05, alpha = 0.05;
   PB_RETURN_IF_ERROR(AllMethodsTable(
       w, "worked_example", "Bayesian paper Sec. 3.2 worked example",
-      "FN=35, TP=65, FP=25, TN=75, delta=0.05, 95% intervals from every registered estimator.",
-      c, delta, alpha));
+      "FN=35, TP=65, FP=25, TN=75, delta=0.05, 95% intervals from every registered estimator.", c,
+      delta, alpha));
   for (const char* m : {"bayesian", "jeffreys", "clopper_pearson"}) {
     PB_ASSIGN_OR_RETURN(EpsInterval r, Interval(m, c, delta, alpha));
     PB_RETURN_IF_ERROR(w.Number(std::string("worked_") + m + "_lower", r.lower));
@@ -118,7 +120,8 @@ Status FootnoteOne(Writer& w) {
   PB_RETURN_IF_ERROR(w.Number("footnote1_exact_min", exact_min));
   PB_RETURN_IF_ERROR(w.Number("footnote1_dropped_term", paper_rule));
   return w.out().WriteTable(
-      {"footnote1", "Bayesian paper footnote 1: minimum of Eq. 1 over a CP rectangle",
+      {"footnote1",
+       "Bayesian paper footnote 1: minimum of Eq. 1 over a CP rectangle",
        "TP, FP, TN, FN = 90, 0, 100, 10; delta = 1e-5; 90% two-sided Clopper-Pearson "
        "rectangle. At FPR = 0 the term ln((1-delta-FNR)/FPR) is +inf, so the exact minimum "
        "is at (FNR+, FPR+); dropping that term reproduces the paper's 1.736.",
@@ -146,7 +149,8 @@ Status PerfectAttack(Writer& w) {
     }
   }
   return w.out().WriteTable(
-      {"perfect_attack", "Perfect attack: 90% lower bounds (Bayesian paper Sec. 3.1, fn. 3)",
+      {"perfect_attack",
+       "Perfect attack: 90% lower bounds (Bayesian paper Sec. 3.1, fn. 3)",
        "No errors in n trials split evenly; delta = 1e-5. Footnote 3: Carlini et al.'s 5.6 "
        "needs 2000 trials, not 1000.",
        {Column::Strings("method", names), Column::Ints("trials", trials),
@@ -157,9 +161,9 @@ Status PerfectAttack(Writer& w) {
 Status PrivacyEstimatesReadme(Writer& w) {
   const ConfusionCounts c{/*tp=*/487, /*fn=*/0, /*fp=*/512, /*tn=*/1};
   const double delta = 1e-5, alpha = 0.1;
-  PB_RETURN_IF_ERROR(AllMethodsTable(
-      w, "privacy_estimates_readme", "privacy-estimates README example",
-      "TP=487, TN=1, FP=512, FN=0, alpha=0.1, delta=1e-5.", c, delta, alpha));
+  PB_RETURN_IF_ERROR(
+      AllMethodsTable(w, "privacy_estimates_readme", "privacy-estimates README example",
+                      "TP=487, TN=1, FP=512, FN=0, alpha=0.1, delta=1e-5.", c, delta, alpha));
   for (const char* m : {"bayesian", "jeffreys", "clopper_pearson"}) {
     PB_ASSIGN_OR_RETURN(EpsInterval r, Interval(m, c, delta, alpha));
     PB_RETURN_IF_ERROR(w.Number(std::string("readme_") + m + "_lower", r.lower));
@@ -182,7 +186,8 @@ Status CeilingAndAdvantage(Writer& w) {
     PB_RETURN_IF_ERROR(w.Number("erlingsson_t2_row" + std::to_string(i + 1), eps));
   }
   return w.out().WriteTable(
-      {"erlingsson_table2", "Attack-derived lower bounds (that_which_we_call_private Table 2)",
+      {"erlingsson_table2",
+       "Attack-derived lower bounds (that_which_we_call_private Table 2)",
        "Prop. 3, eps >= log((1-delta)/(1-gamma)), gamma = TPR - 5% at 5% FPR, delta = 1e-5, "
        "from Table 1's attack TPRs.",
        {Column::Strings("noise_multiplier", sigma),
@@ -195,8 +200,8 @@ Status CeilingAndAdvantage(Writer& w) {
 Status AccountantTable(Writer& w) {
   const double sigmas[] = {136.67, 13.76, 6.99, 1.06, 0.44};
   DpSgdAccounting setting;
-  setting.q = 0.02;       // batch 200 of 10,000
-  setting.steps = 5000;   // 100 epochs
+  setting.q = 0.02;      // batch 200 of 10,000
+  setting.steps = 5000;  // 100 epochs
   setting.delta = 1e-5;
   setting.orders = TableOneRdpOrders();
   std::vector<double> sigma_col;

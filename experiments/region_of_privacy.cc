@@ -195,8 +195,8 @@ std::vector<double> SortedNoise(const Config& c) {
 // ---------------------------------------------------------------- data --
 
 struct DataChoice {
-  bool real = false;          // real Purchase-100, else the surrogate
-  std::string resolution;     // how --data was resolved, for /meta
+  bool real = false;       // real Purchase-100, else the surrogate
+  std::string resolution;  // how --data was resolved, for /meta
 };
 
 Purchase100Options RealOptions(const Config& c, uint64_t seed, int64_t rep) {
@@ -269,8 +269,8 @@ Result<DataChoice> ResolveData(const Config& c, uint64_t seed, DataCache* real_c
     real_cache->Put(0, std::move(d).value());
     return choice;
   }
-  return Error("--data=" + c.data + ": the real Purchase-100 is present but did not load: " +
-               d.message());
+  return Error("--data=" + c.data +
+               ": the real Purchase-100 is present but did not load: " + d.message());
 }
 
 // ---------------------------------------------------------------- units --
@@ -319,8 +319,8 @@ std::string SweepConfigText(const Config& c, uint64_t seed, const DataChoice& da
   return t;
 }
 
-Status RunUnit(const Config& c, uint64_t seed, const std::vector<double>& noise,
-               const UnitKey& k, DataCache& cache, ResultWriter& part) {
+Status RunUnit(const Config& c, uint64_t seed, const std::vector<double>& noise, const UnitKey& k,
+               DataCache& cache, ResultWriter& part) {
   const auto start = std::chrono::steady_clock::now();
   PB_ASSIGN_OR_RETURN(std::shared_ptr<const Dataset> data, cache.Get(k.rep));
   RopTrainingOptions o;
@@ -444,8 +444,7 @@ Result<Model> ReadModel(const ResultReader& p, const Config& c) {
   m.avg_loss_tpr = a.average_loss.tpr();
   m.avg_loss_fpr = a.average_loss.fpr();
   PB_ASSIGN_OR_RETURN(m.eps_lower_best, EpsFromAdvantage(m.best_advantage, c.delta));
-  PB_ASSIGN_OR_RETURN(m.eps_lower_target,
-                      EpsFromAdvantage(a.at_target_fpr.advantage(), c.delta));
+  PB_ASSIGN_OR_RETURN(m.eps_lower_target, EpsFromAdvantage(a.at_target_fpr.advantage(), c.delta));
   return m;
 }
 
@@ -495,8 +494,8 @@ Result<Bounds> Account(double sigma, double q, int64_t steps, double delta) {
 std::string LostParameters(const Config& c, const DataChoice& data) {
   std::string s =
       "optimizer: not stated in the paper; J&E's code trains with Adam (TF Privacy "
-      "DPAdamGaussianOptimizer), used here: " + c.optimizer + " (momentum " +
-      FormatDouble(c.momentum) + " if momentum_sgd), learning rate " +
+      "DPAdamGaussianOptimizer), used here: " +
+      c.optimizer + " (momentum " + FormatDouble(c.momentum) + " if momentum_sgd), learning rate " +
       FormatDouble(c.learning_rate) +
       " (the eps upper bounds do not depend on the optimiser; accuracy and attack rates "
       "do); sampling: Poisson at q = batch/N (what every accountant assumes) instead of J&E's "
@@ -512,9 +511,8 @@ std::string LostParameters(const Config& c, const DataChoice& data) {
       "% FPR uses the threshold chosen on the same non-member sample it is evaluated on (J&E's "
       "reporting), the best-advantage threshold is chosen on the same members and "
       "non-members (Sec. 5.3-5.4: uses the labels); rates averaged over " +
-      std::to_string(c.repetitions) +
-      " repetitions (paper: 5 trials), each a fresh draw of " + std::to_string(c.n_train) +
-      " training and " + std::to_string(c.n_population) +
+      std::to_string(c.repetitions) + " repetitions (paper: 5 trials), each a fresh draw of " +
+      std::to_string(c.n_train) + " training and " + std::to_string(c.n_population) +
       " population records with its own initialisation and batches, shared by the noise "
       "levels of that repetition (common random numbers); Prop. 3 lower bounds from the "
       "advantage averaged over repetitions; accuracy relative to baseline = mean DP training "
@@ -595,8 +593,8 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
   // ---- every level's training record (repetition 0; the repetitions differ
   // only in their seeds), from TrainingRecord::Metadata()
   for (int64_t l = 0; l <= L; ++l) {
-    const std::string g = "/training/" + (l == 0 ? std::string("baseline")
-                                                 : "sigma=" + NoiseText(noise[l - 1]));
+    const std::string g =
+        "/training/" + (l == 0 ? std::string("baseline") : "sigma=" + NoiseText(noise[l - 1]));
     for (const auto& [key, value] : models[l][0].record) {
       PB_RETURN_IF_ERROR(out.SetAttribute(g, key, value));
     }
@@ -696,23 +694,23 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
     return v;
   };
   for (const std::string& name : accountants) {
-    PB_RETURN_IF_ERROR(out.WriteDoubles(
-        "/accounting/table_one_orders/" + name + "/epsilon",
-        column([&](const Bounds& b) { return b.table_one.at(name); })));
-    PB_RETURN_IF_ERROR(out.WriteDoubles(
-        "/accounting/table_one_orders/" + name + "/order",
-        column([&](const Bounds& b) { return b.table_one_order.at(name); })));
+    PB_RETURN_IF_ERROR(
+        out.WriteDoubles("/accounting/table_one_orders/" + name + "/epsilon",
+                         column([&](const Bounds& b) { return b.table_one.at(name); })));
+    PB_RETURN_IF_ERROR(
+        out.WriteDoubles("/accounting/table_one_orders/" + name + "/order",
+                         column([&](const Bounds& b) { return b.table_one_order.at(name); })));
   }
   PB_RETURN_IF_ERROR(out.WriteDoubles("/accounting/default_orders/rdp/epsilon",
                                       column([](const Bounds& b) { return b.rdp_default; })));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/accounting/default_orders/rdp/order",
                                       column([](const Bounds& b) { return b.rdp_default_order; })));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(
-      "/accounting/default_orders/rdp_improved/epsilon",
-      column([](const Bounds& b) { return b.rdp_improved_default; })));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(
-      "/accounting/default_orders/rdp_improved/order",
-      column([](const Bounds& b) { return b.rdp_improved_default_order; })));
+  PB_RETURN_IF_ERROR(
+      out.WriteDoubles("/accounting/default_orders/rdp_improved/epsilon",
+                       column([](const Bounds& b) { return b.rdp_improved_default; })));
+  PB_RETURN_IF_ERROR(
+      out.WriteDoubles("/accounting/default_orders/rdp_improved/order",
+                       column([](const Bounds& b) { return b.rdp_improved_default_order; })));
   {
     std::vector<double> acc_sigma;
     for (int64_t l = 1; l <= L; ++l) acc_sigma.push_back(models[l][0].accounting_sigma);
@@ -748,11 +746,10 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
   PB_ASSIGN_OR_RETURN(double base_eps_best, EpsFromAdvantage(base_best, c.delta));
   PB_ASSIGN_OR_RETURN(double base_eps_target, EpsFromAdvantage(base_target_adv, c.delta));
   PB_ASSIGN_OR_RETURN(double null_mean, NullMeanBestAdvantage(c.n_train, c.n_population));
-  PB_ASSIGN_OR_RETURN(double null_q95,
-                      NullQuantileBestAdvantage(c.n_train, c.n_population, 0.95));
+  PB_ASSIGN_OR_RETURN(double null_q95, NullQuantileBestAdvantage(c.n_train, c.n_population, 0.95));
 
-  std::vector<double> acc_mean, acc_se, acc_rel, pacc_mean, tpr_mean, tpr_se, recovered,
-      loss_mean, best_mean, target_adv_mean, eps_lo_best, eps_lo_target, eps_lo_best_max_rep;
+  std::vector<double> acc_mean, acc_se, acc_rel, pacc_mean, tpr_mean, tpr_se, recovered, loss_mean,
+      best_mean, target_adv_mean, eps_lo_best, eps_lo_target, eps_lo_best_max_rep;
   for (int64_t l = 1; l <= L; ++l) {
     PB_ASSIGN_OR_RETURN(RateSummary a, SummariseRate(dp_values(l, acc_get), c.n_train));
     PB_ASSIGN_OR_RETURN(RateSummary t, SummariseRate(dp_values(l, tpr_get), c.n_train));
@@ -794,8 +791,8 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
   PB_RETURN_IF_ERROR(out.WriteDoubles("/aggregate/advantage_at_target_fpr_mean", target_adv_mean));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/aggregate/eps_lower_best_advantage", eps_lo_best));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/aggregate/eps_lower_target_fpr", eps_lo_target));
-  PB_RETURN_IF_ERROR(out.WriteDoubles("/aggregate/eps_lower_best_advantage_max_over_reps",
-                                      eps_lo_best_max_rep));
+  PB_RETURN_IF_ERROR(
+      out.WriteDoubles("/aggregate/eps_lower_best_advantage_max_over_reps", eps_lo_best_max_rep));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/aggregate/mean_train_loss", loss_mean));
   PB_RETURN_IF_ERROR(out.WriteScalar("/aggregate/baseline_train_accuracy_mean", base_acc.mean));
   PB_RETURN_IF_ERROR(out.WriteScalar("/aggregate/baseline_tpr_at_target_fpr_mean", base_tpr.mean));
@@ -833,9 +830,11 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
                 : prov;
   const std::string setup =
       "Data: " + data_label + ". Logistic regression, " + std::to_string(c.n_train) +
-      " training / " + std::to_string(c.n_population) + " population records, DP-SGD with "
-      "POISSON sampling (q = " + FormatDouble(models[1][0].q) + ", " +
-      std::to_string(models[1][0].steps) + " steps = " + std::to_string(c.epochs) +
+      " training / " + std::to_string(c.n_population) +
+      " population records, DP-SGD with "
+      "POISSON sampling (q = " +
+      FormatDouble(models[1][0].q) + ", " + std::to_string(models[1][0].steps) +
+      " steps = " + std::to_string(c.epochs) +
       " epochs; Jayaraman & Evans used shuffled passes), optimizer " + c.optimizer + ", clip " +
       FormatDouble(c.clip_norm) + ", delta = " + FormatDouble(c.delta) + "; means over " +
       std::to_string(R) + " repetitions (paper: 5).";
@@ -857,20 +856,24 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
     PB_RETURN_IF_ERROR(out.WriteTable(
         {"table1",
          "Table 1 re-run: accuracy, attack TPR and eps upper bounds at each training noise "
-         "(that_which_we_call_private Table 1; " + prov + ")",
-         setup + " Rows: noise multiplier sigma. train_accuracy_pct: training accuracy (%); "
-         "accuracy_rel_baseline_pct: its ratio to the non-private model's (%), the paper's "
-         "'Accuracy'; population_accuracy_pct: accuracy on the non-members (%); "
-         "attack_tpr_pct: Yeom loss-threshold attack TPR (%) at " +
-         FormatDouble(100 * c.target_fpr) + "% FPR, threshold chosen on the same non-member "
-         "sample; eps_*: upper bounds at delta = " + FormatDouble(c.delta) + " for the noise "
-         "actually used (RDP with Table 1's orders, and with the default orders).",
+         "(that_which_we_call_private Table 1; " +
+             prov + ")",
+         setup +
+             " Rows: noise multiplier sigma. train_accuracy_pct: training accuracy (%); "
+             "accuracy_rel_baseline_pct: its ratio to the non-private model's (%), the paper's "
+             "'Accuracy'; population_accuracy_pct: accuracy on the non-members (%); "
+             "attack_tpr_pct: Yeom loss-threshold attack TPR (%) at " +
+             FormatDouble(100 * c.target_fpr) +
+             "% FPR, threshold chosen on the same non-member "
+             "sample; eps_*: upper bounds at delta = " +
+             FormatDouble(c.delta) +
+             " for the noise "
+             "actually used (RDP with Table 1's orders, and with the default orders).",
          {Column::Strings("noise_multiplier", level), Column::Doubles("train_accuracy_pct", acc),
           Column::Doubles("accuracy_rel_baseline_pct", rel),
-          Column::Doubles("population_accuracy_pct", pacc),
-          Column::Doubles("attack_tpr_pct", tpr), Column::Doubles("eps_naive", n1),
-          Column::Doubles("eps_advanced", a1), Column::Doubles("eps_rdp", r1),
-          Column::Doubles("eps_rdp_default_orders", rd)}}));
+          Column::Doubles("population_accuracy_pct", pacc), Column::Doubles("attack_tpr_pct", tpr),
+          Column::Doubles("eps_naive", n1), Column::Doubles("eps_advanced", a1),
+          Column::Doubles("eps_rdp", r1), Column::Doubles("eps_rdp_default_orders", rd)}}));
   }
   {
     std::vector<std::string> level;
@@ -882,15 +885,19 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
     PB_RETURN_IF_ERROR(out.WriteTable(
         {"rotated",
          "The rotated table (Sec. 3): at equal training noise, every analysis' eps upper bound "
-         "next to the attack's success (" + prov + ")",
-         setup + " Rows: one trained noise level; the models (and so the attack) are the same "
-         "across the columns, only the analysis changes. train_loss: mean training "
-         "cross-entropy (the paper's noise proxy); eps_*: upper bounds at delta = " +
-         FormatDouble(c.delta) + " (zCDP as J&E, without sampling amplification; RDP with "
-         "Table 1's orders); attack_tpr_pct and members_recovered: Yeom attack at " +
-         FormatDouble(100 * c.target_fpr) + "% FPR (mean TPR in %, mean count of the " +
-         std::to_string(c.n_train) + " members flagged); eps_lower_target_fpr: Prop. 3 at the "
-         "mean advantage TPR - FPR of that operating point (Table 2's lower bound).",
+         "next to the attack's success (" +
+             prov + ")",
+         setup +
+             " Rows: one trained noise level; the models (and so the attack) are the same "
+             "across the columns, only the analysis changes. train_loss: mean training "
+             "cross-entropy (the paper's noise proxy); eps_*: upper bounds at delta = " +
+             FormatDouble(c.delta) +
+             " (zCDP as J&E, without sampling amplification; RDP with "
+             "Table 1's orders); attack_tpr_pct and members_recovered: Yeom attack at " +
+             FormatDouble(100 * c.target_fpr) + "% FPR (mean TPR in %, mean count of the " +
+             std::to_string(c.n_train) +
+             " members flagged); eps_lower_target_fpr: Prop. 3 at the "
+             "mean advantage TPR - FPR of that operating point (Table 2's lower bound).",
          {Column::Strings("noise_multiplier", level), Column::Doubles("train_loss", loss_mean),
           Column::Doubles("eps_naive", eps_naive), Column::Doubles("eps_advanced", eps_adv),
           Column::Doubles("eps_zcdp", eps_zcdp), Column::Doubles("eps_rdp", eps_rdp),
@@ -914,44 +921,46 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
     }
     PB_RETURN_IF_ERROR(out.WriteTable(
         {"region",
-         "Region of privacy (Sec. 5.3, Fig. 1-2): attack lower bound vs RDP upper bound (" +
-             prov + ")",
-         setup + " best_advantage: mean over repetitions of max over thresholds of TPR - FPR "
-         "(threshold chosen with the labels, Sec. 5.3-5.4); null_best_advantage_mean / _q95: "
-         "what that maximum is (mean, 95% quantile of one repetition) when members and "
-         "non-members are indistinguishable, at these sample sizes: advantages at this level "
-         "are not evidence of leakage; eps_lower_best: Prop. 3 at the mean best advantage; "
-         "eps_lower_target_fpr: Prop. 3 at the " + FormatDouble(100 * c.target_fpr) +
-         "% FPR point; eps_upper_rdp: the smaller RDP bound of the two order lists; ratio: "
-         "upper / lower (the width of the region).",
+         "Region of privacy (Sec. 5.3, Fig. 1-2): attack lower bound vs RDP upper bound (" + prov +
+             ")",
+         setup +
+             " best_advantage: mean over repetitions of max over thresholds of TPR - FPR "
+             "(threshold chosen with the labels, Sec. 5.3-5.4); null_best_advantage_mean / _q95: "
+             "what that maximum is (mean, 95% quantile of one repetition) when members and "
+             "non-members are indistinguishable, at these sample sizes: advantages at this level "
+             "are not evidence of leakage; eps_lower_best: Prop. 3 at the mean best advantage; "
+             "eps_lower_target_fpr: Prop. 3 at the " +
+             FormatDouble(100 * c.target_fpr) +
+             "% FPR point; eps_upper_rdp: the smaller RDP bound of the two order lists; ratio: "
+             "upper / lower (the width of the region).",
          {Column::Strings("noise_multiplier", level), Column::Doubles("best_advantage", best),
           Column::Doubles("null_best_advantage_mean", nullm),
           Column::Doubles("null_best_advantage_q95", nullq),
-          Column::Doubles("eps_lower_best", lo_best),
-          Column::Doubles("eps_lower_target_fpr", lo_t),
+          Column::Doubles("eps_lower_best", lo_best), Column::Doubles("eps_lower_target_fpr", lo_t),
           Column::Doubles("eps_upper_rdp", up), Column::Doubles("ratio", ratio)}}));
   }
 
   // ---- claims
   const std::string src = "that_which_we_call_private.txt";
   {
-    PB_ASSIGN_OR_RETURN(RiseCheck rc,
-                        CheckRisesAsNoiseFalls(noise, acc_mean, acc_se,
-                                               "training accuracy (%)", 100.0));
+    PB_ASSIGN_OR_RETURN(RiseCheck rc, CheckRisesAsNoiseFalls(noise, acc_mean, acc_se,
+                                                             "training accuracy (%)", 100.0));
     PB_RETURN_IF_ERROR(out.WriteClaim(
         {"region_of_privacy_accuracy_rises",
          "Training accuracy rises as the training noise falls (Table 1, 'Accuracy' column)",
          src + " Sec. 4, Table 1", rc.holds,
-         rc.evidence + " Criterion: no step to a smaller noise lowers the mean by more than 2 "
-         "standard errors, and the smallest noise beats the largest by more than 2 se (se: "
-         "larger of binomial and between-repetition). Data: " + prov + "."}));
+         rc.evidence +
+             " Criterion: no step to a smaller noise lowers the mean by more than 2 "
+             "standard errors, and the smallest noise beats the largest by more than 2 se (se: "
+             "larger of binomial and between-repetition). Data: " +
+             prov + "."}));
   }
   {
-    PB_ASSIGN_OR_RETURN(RiseCheck rc,
-                        CheckRisesAsNoiseFalls(noise, tpr_mean, tpr_se,
-                                               "attack TPR at " + FormatDouble(100 * c.target_fpr) +
-                                                   "% FPR (%)",
-                                               100.0));
+    PB_ASSIGN_OR_RETURN(
+        RiseCheck rc,
+        CheckRisesAsNoiseFalls(noise, tpr_mean, tpr_se,
+                               "attack TPR at " + FormatDouble(100 * c.target_fpr) + "% FPR (%)",
+                               100.0));
     PB_RETURN_IF_ERROR(out.WriteClaim(
         {"region_of_privacy_tpr_rises",
          "The loss-threshold attack's TPR at 5% FPR rises as the training noise falls "
@@ -962,8 +971,7 @@ Status Merge(const Config& c, const std::vector<double>& noise, const std::vecto
   {
     PB_ASSIGN_OR_RETURN(OrderCheck mean_check,
                         CheckBelow(noise, eps_lo_best, eps_rdp_best,
-                                   "Prop. 3 lower bound (mean best advantage)",
-                                   "RDP upper bound"));
+                                   "Prop. 3 lower bound (mean best advantage)", "RDP upper bound"));
     PB_ASSIGN_OR_RETURN(OrderCheck rep_check,
                         CheckBelow(noise, eps_lo_best_max_rep, eps_rdp_best,
                                    "largest single-repetition lower bound", "RDP upper bound"));
@@ -1012,11 +1020,10 @@ Status Run(const Config& c, StudyContext& ctx) {
   o.threads = ctx.threads();
   o.quiet = ctx.quiet();
   if (!c.merge_only) {
-    PB_ASSIGN_OR_RETURN(
-        SweepReport report,
-        RunSweep(units, o, [&](int64_t k, const SweepUnit&, ResultWriter& part) {
-          return RunUnit(c, ctx.seed(), noise, keys[k], cache, part);
-        }));
+    PB_ASSIGN_OR_RETURN(SweepReport report,
+                        RunSweep(units, o, [&](int64_t k, const SweepUnit&, ResultWriter& part) {
+                          return RunUnit(c, ctx.seed(), noise, keys[k], cache, part);
+                        }));
     if (!report.all_complete()) {
       ctx.SkipOutput(std::to_string(report.total - report.complete) + " of " +
                      std::to_string(report.total) +
@@ -1034,8 +1041,7 @@ Status Run(const Config& c, StudyContext& ctx) {
 int main(int argc, char** argv) {
   using namespace privbench;
   Study<Config> study;
-  study.info = {kStudy,
-                "That which we call private (Erlingsson, Mironov, Raghunathan & Song 2019)",
+  study.info = {kStudy, "That which we call private (Erlingsson, Mironov, Raghunathan & Song 2019)",
                 "Sec. 3-5, Tables 1-2, Fig. 1-2; STUDIES.md C1",
                 "Region of privacy: DP-SGD logistic regression on Purchase-100 at five noise "
                 "levels, loss-threshold attack lower bounds vs naive/advanced/RDP upper bounds"};

@@ -1,12 +1,11 @@
 #include "experiments/region_of_privacy_analysis.h"
 
 #include <algorithm>
+#include <boost/math/constants/constants.hpp>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <sstream>
-
-#include <boost/math/constants/constants.hpp>
 
 #include "core/validate.h"
 
@@ -34,8 +33,8 @@ Status CheckLevels(const std::vector<double>& noise, size_t n, const std::string
                  std::to_string(noise.size()));
   }
   if (n != noise.size()) {
-    return Error(what + ": " + std::to_string(n) + " values for " +
-                 std::to_string(noise.size()) + " noise levels");
+    return Error(what + ": " + std::to_string(n) + " values for " + std::to_string(noise.size()) +
+                 " noise levels");
   }
   return Status::Ok();
 }
@@ -86,8 +85,7 @@ Result<RiseCheck> CheckRisesAsNoiseFalls(const std::vector<double>& noise,
     if (diff < -2.0 * sd) {
       no_drop = false;
       drops += " sigma " + FormatDouble(noise[i]) + " -> " + FormatDouble(noise[i + 1]) +
-               " drops by " + Fixed(-scale * diff, 2) + " > 2 se " + Fixed(2 * scale * sd, 2) +
-               ";";
+               " drops by " + Fixed(-scale * diff, 2) + " > 2 se " + Fixed(2 * scale * sd, 2) + ";";
     }
   }
   const double overall = means.back() - means.front();
@@ -103,8 +101,7 @@ Result<RiseCheck> CheckRisesAsNoiseFalls(const std::vector<double>& noise,
   return c;
 }
 
-Result<OrderCheck> CheckBelow(const std::vector<double>& noise,
-                              const std::vector<double>& lower,
+Result<OrderCheck> CheckBelow(const std::vector<double>& noise, const std::vector<double>& lower,
                               const std::vector<double>& upper, const std::string& lower_name,
                               const std::string& upper_name) {
   const std::string what = lower_name + " <= " + upper_name;
@@ -121,11 +118,11 @@ Result<OrderCheck> CheckBelow(const std::vector<double>& noise,
     }
     const bool ok = lower[i] <= upper[i];
     c.holds = c.holds && ok;
-    const double ratio = lower[i] > 0.0 ? upper[i] / lower[i]
-                                        : std::numeric_limits<double>::infinity();
+    const double ratio =
+        lower[i] > 0.0 ? upper[i] / lower[i] : std::numeric_limits<double>::infinity();
     c.min_ratio = std::min(c.min_ratio, ratio);
-    ev << (i ? ";" : "") << " sigma " << FormatDouble(noise[i]) << ": " << Sig(lower[i])
-       << " vs " << Sig(upper[i]) << " (" << Sig(ratio) << "x)" << (ok ? "" : " VIOLATED");
+    ev << (i ? ";" : "") << " sigma " << FormatDouble(noise[i]) << ": " << Sig(lower[i]) << " vs "
+       << Sig(upper[i]) << " (" << Sig(ratio) << "x)" << (ok ? "" : " VIOLATED");
   }
   ev << ". Holds at every level: " << (c.holds ? "yes" : "no") << ".";
   c.evidence = ev.str();

@@ -25,7 +25,7 @@ namespace privbench {
 // values non-empty, finite, in [0, 1]; n >= 1.
 struct RateSummary {
   double mean = 0.0;
-  double sd = 0.0;   // sample sd over repetitions (0 if R = 1)
+  double sd = 0.0;  // sample sd over repetitions (0 if R = 1)
   double se = 0.0;
 };
 Result<RateSummary> SummariseRate(const std::vector<double>& values, int64_t n);
@@ -61,8 +61,7 @@ struct OrderCheck {
   double min_ratio = 0.0;  // min over levels of upper / lower (+inf if a lower is 0)
   std::string evidence;
 };
-Result<OrderCheck> CheckBelow(const std::vector<double>& noise,
-                              const std::vector<double>& lower,
+Result<OrderCheck> CheckBelow(const std::vector<double>& noise, const std::vector<double>& lower,
                               const std::vector<double>& upper, const std::string& lower_name,
                               const std::string& upper_name);
 

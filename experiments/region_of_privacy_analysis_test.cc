@@ -1,8 +1,8 @@
 #include "experiments/region_of_privacy_analysis.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace privbench {
 namespace {
@@ -39,16 +39,15 @@ TEST(CheckRisesAsNoiseFalls, StrictRiseHolds) {
 
 TEST(CheckRisesAsNoiseFalls, DipWithinNoiseStillHoldsButIsNotStrict) {
   // 0.050 -> 0.049 is a drop of 0.001 < 2 * sqrt(2) * 0.002.
-  auto c = CheckRisesAsNoiseFalls({100, 10, 1}, {0.050, 0.049, 0.09}, {0.002, 0.002, 0.002},
-                                  "tpr", 100);
+  auto c =
+      CheckRisesAsNoiseFalls({100, 10, 1}, {0.050, 0.049, 0.09}, {0.002, 0.002, 0.002}, "tpr", 100);
   ASSERT_TRUE(c.ok());
   EXPECT_TRUE(c->holds);
   EXPECT_FALSE(c->strictly_increasing);
 }
 
 TEST(CheckRisesAsNoiseFalls, SignificantDropFails) {
-  auto c = CheckRisesAsNoiseFalls({100, 10, 1}, {0.05, 0.30, 0.20}, {0.01, 0.01, 0.01}, "acc",
-                                  100);
+  auto c = CheckRisesAsNoiseFalls({100, 10, 1}, {0.05, 0.30, 0.20}, {0.01, 0.01, 0.01}, "acc", 100);
   ASSERT_TRUE(c.ok());
   EXPECT_FALSE(c->holds);
   EXPECT_NE(c->evidence.find("sigma 10 -> 1 drops by 10.00"), std::string::npos) << c->evidence;

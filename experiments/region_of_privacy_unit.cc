@@ -18,11 +18,9 @@ Result<std::pair<torch::Tensor, torch::Tensor>> ToTensors(const std::vector<floa
                                                           int64_t num_features) {
   return GuardTorch("TrainRegionUnit", [&]() -> Result<std::pair<torch::Tensor, torch::Tensor>> {
     const int64_t n = static_cast<int64_t>(y.size());
-    torch::Tensor xt = torch::from_blob(const_cast<float*>(x.data()), {n, num_features},
-                                        torch::kFloat)
-                           .clone();
-    torch::Tensor yt =
-        torch::from_blob(const_cast<int64_t*>(y.data()), {n}, torch::kLong).clone();
+    torch::Tensor xt =
+        torch::from_blob(const_cast<float*>(x.data()), {n, num_features}, torch::kFloat).clone();
+    torch::Tensor yt = torch::from_blob(const_cast<int64_t*>(y.data()), {n}, torch::kLong).clone();
     return std::make_pair(xt, yt);
   });
 }
@@ -44,14 +42,13 @@ Result<RopUnitOutcome> TrainRegionUnit(const Dataset& dataset, const RopTraining
   if (dataset.n_train() < 1 || dataset.n_population() < 1) {
     return Error("dataset must have at least one training and one population row");
   }
-  PB_ASSIGN_OR_RETURN(auto train, ToTensors(dataset.train_x, dataset.train_y,
-                                            dataset.num_features));
-  PB_ASSIGN_OR_RETURN(auto population, ToTensors(dataset.population_x, dataset.population_y,
-                                                 dataset.num_features));
-  PB_ASSIGN_OR_RETURN(
-      DpModel model,
-      DpModel::Create(LogisticRegressionSpec(dataset.num_features, dataset.num_classes),
-                      o.init_seed));
+  PB_ASSIGN_OR_RETURN(auto train,
+                      ToTensors(dataset.train_x, dataset.train_y, dataset.num_features));
+  PB_ASSIGN_OR_RETURN(auto population,
+                      ToTensors(dataset.population_x, dataset.population_y, dataset.num_features));
+  PB_ASSIGN_OR_RETURN(DpModel model, DpModel::Create(LogisticRegressionSpec(dataset.num_features,
+                                                                            dataset.num_classes),
+                                                     o.init_seed));
   DpSgdConfig config;
   config.private_training = o.private_training;
   config.noise_multiplier = o.private_training ? o.noise_multiplier : 0.0;

@@ -38,10 +38,10 @@ struct RopTrainingOptions {
   int64_t epochs = 100;           // steps = ceil(epochs / q)
   double learning_rate = 0.01;
   std::string optimizer = "adam";  // or "momentum_sgd"; J&E: DPAdamGaussianOptimizer
-  double momentum = 0.9;                           // momentum_sgd only
+  double momentum = 0.9;           // momentum_sgd only
   double weight_decay = 1e-5;
-  uint64_t train_seed = 0;        // TrainDpSgd's seed: batches and noise
-  uint64_t init_seed = 0;         // DpModel::Create's seed: initial weights
+  uint64_t train_seed = 0;  // TrainDpSgd's seed: batches and noise
+  uint64_t init_seed = 0;   // DpModel::Create's seed: initial weights
 };
 
 struct RopUnitOutcome {

@@ -1,13 +1,13 @@
 #include "experiments/study.h"
 
-#include "core/files.h"
-
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include "core/files.h"
 
 namespace privbench {
 
@@ -65,8 +65,9 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   int64_t threads = 2;
   bool quiet = false;
   FlagSet flags(prog, info.description + "\nReproduces: " + info.paper + ", " + info.section);
-  flags.AddString("scale", &scale_text, "quick (default; minutes), paper (the paper's sizes) "
-                                        "or test (tiny, for smoke tests)");
+  flags.AddString("scale", &scale_text,
+                  "quick (default; minutes), paper (the paper's sizes) "
+                  "or test (tiny, for smoke tests)");
   flags.AddInt("seed", &seed, "base seed; per-unit seeds derive from it (SplitMix64)");
   flags.AddString("output_dir", &output_dir, "directory for <study>.h5");
   flags.AddInt("threads", &threads, "worker threads");
@@ -102,8 +103,8 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   auto writer = ResultWriter::Create(path, meta);
   if (!writer.ok()) return usage_error(writer.message());
 
-  std::fprintf(stderr, "%s: scale=%s seed=%lld commit=%s%s\n%s", prog.c_str(),
-               meta.scale.c_str(), static_cast<long long>(seed), GitCommit().c_str(),
+  std::fprintf(stderr, "%s: scale=%s seed=%lld commit=%s%s\n%s", prog.c_str(), meta.scale.c_str(),
+               static_cast<long long>(seed), GitCommit().c_str(),
                GitDirty() ? " (uncommitted changes)" : "", meta.config_text.c_str());
   StudyContext ctx(writer.value().get(), meta.seed, *scale, static_cast<int>(threads), quiet);
   if (Status s = hooks.run(ctx); !s.ok()) {

@@ -91,7 +91,8 @@ Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOpt
     }
   }
   if (!o.quiet) {
-    std::fprintf(stderr, "%s: shard %lld/%lld owns %lld of %lld units; %lld already complete, "
+    std::fprintf(stderr,
+                 "%s: shard %lld/%lld owns %lld of %lld units; %lld already complete, "
                  "%zu to run\n",
                  o.study.c_str(), static_cast<long long>(o.shard.index),
                  static_cast<long long>(o.shard.count), static_cast<long long>(report.owned),
@@ -170,7 +171,8 @@ Result<std::vector<std::unique_ptr<ResultReader>>> OpenSweepParts(
   }
   const PartVersions versions = DescribePartVersions(out);
   if (versions.mixed && !o.quiet) {
-    std::fprintf(stderr, "%s: warning: the parts were made by different code versions (%s); "
+    std::fprintf(stderr,
+                 "%s: warning: the parts were made by different code versions (%s); "
                  "rerun in a fresh --parts_dir if the code change affects results\n",
                  o.study.c_str(), versions.description.c_str());
   }
@@ -189,12 +191,12 @@ PartVersions DescribePartVersions(const std::vector<std::unique_ptr<ResultReader
   PartVersions out;
   out.mixed = count.size() > 1;
   if (count.size() == 1) {
-    out.description = std::to_string(parts.size()) + " parts, all from commit " +
-                      count.begin()->first;
+    out.description =
+        std::to_string(parts.size()) + " parts, all from commit " + count.begin()->first;
   } else {
     for (const auto& [v, n] : count) {
-      out.description += (out.description.empty() ? "" : "; ") + v + ": " + std::to_string(n) +
-                         " parts";
+      out.description +=
+          (out.description.empty() ? "" : "; ") + v + ": " + std::to_string(n) + " parts";
     }
   }
   return out;

@@ -46,16 +46,16 @@ struct SweepOptions {
   std::string parts_dir;    // parts go to <parts_dir>/<study>/
   std::string config_text;  // the sweep configuration; parts must match it
   Shard shard;
-  int threads = 1;          // units run concurrently (each may use its own threads)
+  int threads = 1;  // units run concurrently (each may use its own threads)
   bool quiet = false;
 };
 
 struct SweepReport {
-  int64_t total = 0;      // units in the sweep
-  int64_t owned = 0;      // units of this shard
-  int64_t skipped = 0;    // already complete, not redone
-  int64_t ran = 0;        // computed now
-  int64_t complete = 0;   // parts present after the run (all shards)
+  int64_t total = 0;     // units in the sweep
+  int64_t owned = 0;     // units of this shard
+  int64_t skipped = 0;   // already complete, not redone
+  int64_t ran = 0;       // computed now
+  int64_t complete = 0;  // parts present after the run (all shards)
   bool all_complete() const { return complete == total; }
 };
 

@@ -1,8 +1,8 @@
 #include "experiments/sweep.h"
 
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 namespace privbench {
 namespace {
@@ -47,14 +47,13 @@ TEST(SweepTest, RunsOnceSkipsAfterwardsAndRefusesForeignParts) {
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.message().find("different sweep configuration"), std::string::npos);
 
-  EXPECT_FALSE(RunSweep({{"x/y"}}, o, fn).ok());          // unsafe id
-  EXPECT_FALSE(RunSweep({{"a"}, {"a"}}, o, fn).ok());     // duplicate ids
-  auto failing = RunSweep({{"f=1"}}, o, [](int64_t, const SweepUnit&, ResultWriter&) {
-    return Status(Error("boom"));
-  });
+  EXPECT_FALSE(RunSweep({{"x/y"}}, o, fn).ok());       // unsafe id
+  EXPECT_FALSE(RunSweep({{"a"}, {"a"}}, o, fn).ok());  // duplicate ids
+  auto failing = RunSweep(
+      {{"f=1"}}, o, [](int64_t, const SweepUnit&, ResultWriter&) { return Status(Error("boom")); });
   ASSERT_FALSE(failing.ok());
   EXPECT_NE(failing.message().find("unit f=1: boom"), std::string::npos);
-  EXPECT_FALSE(OpenSweepParts({{"f=1"}}, o).ok());       // the failed unit left no part
+  EXPECT_FALSE(OpenSweepParts({{"f=1"}}, o).ok());  // the failed unit left no part
 }
 
 TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {

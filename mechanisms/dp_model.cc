@@ -1,14 +1,14 @@
 #include "mechanisms/dp_model.h"
 
+#include <ATen/ATen.h>
+#include <torch/csrc/autograd/custom_function.h>
+
 #include <algorithm>
+#include <boost/random/uniform_real_distribution.hpp>
 #include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <ATen/ATen.h>
-#include <torch/csrc/autograd/custom_function.h>
-#include <boost/random/uniform_real_distribution.hpp>
 
 #include "core/seeding.h"
 #include "core/validate.h"
@@ -123,9 +123,15 @@ ModelSpec FashionMnistCnnSpec(Activation activation) {
   spec.input_shape = {1, 28, 28};
   spec.num_classes = 10;
   spec.layers = {
-      LayerSpec::Conv2d(1, 16, 8, 2, 3),  LayerSpec::Act(activation), LayerSpec::MaxPool2d(2, 1),
-      LayerSpec::Conv2d(16, 32, 4, 2, 0), LayerSpec::Act(activation), LayerSpec::MaxPool2d(2, 1),
-      LayerSpec::Flatten(),               LayerSpec::Linear(512, 32),  LayerSpec::Act(activation),
+      LayerSpec::Conv2d(1, 16, 8, 2, 3),
+      LayerSpec::Act(activation),
+      LayerSpec::MaxPool2d(2, 1),
+      LayerSpec::Conv2d(16, 32, 4, 2, 0),
+      LayerSpec::Act(activation),
+      LayerSpec::MaxPool2d(2, 1),
+      LayerSpec::Flatten(),
+      LayerSpec::Linear(512, 32),
+      LayerSpec::Act(activation),
       LayerSpec::Linear(32, 10),
   };
   return spec;
@@ -152,8 +158,8 @@ Status CheckSpec(const ModelSpec& spec) {
   std::vector<int64_t> shape = spec.input_shape;
   for (size_t i = 0; i < spec.layers.size(); ++i) {
     const LayerSpec& l = spec.layers[i];
-    const std::string where = "layer " + std::to_string(i) + " (" +
-                              DescribeModel(ModelSpec{"", {}, 2, {l}}) + ")";
+    const std::string where =
+        "layer " + std::to_string(i) + " (" + DescribeModel(ModelSpec{"", {}, 2, {l}}) + ")";
     switch (l.kind) {
       case LayerKind::kLinear:
         if (l.in < 1 || l.out < 1) return Error(where + ": sizes must be >= 1");
@@ -168,8 +174,8 @@ Status CheckSpec(const ModelSpec& spec) {
           return Error(where + ": channels, kernel and stride must be >= 1, padding >= 0");
         }
         if (shape.size() != 3 || shape[0] != l.in) {
-          return Error(where + " expects input shape (" + std::to_string(l.in) +
-                       ", H, W), got " + ShapeText(shape));
+          return Error(where + " expects input shape (" + std::to_string(l.in) + ", H, W), got " +
+                       ShapeText(shape));
         }
         const int64_t h = (shape[1] + 2 * l.padding - l.kernel) / l.stride + 1;
         const int64_t w = (shape[2] + 2 * l.padding - l.kernel) / l.stride + 1;
@@ -230,9 +236,9 @@ class MaxPool2dFunction : public torch::autograd::Function<MaxPool2dFunction> {
  public:
   static torch::Tensor forward(torch::autograd::AutogradContext* ctx, const torch::Tensor& input,
                                int64_t kernel, int64_t stride) {
-    auto [out, indices] = at::max_pool2d_with_indices(
-        input.contiguous(at::MemoryFormat::ChannelsLast), {kernel, kernel}, {stride, stride},
-        {0, 0}, {1, 1}, false);
+    auto [out, indices] =
+        at::max_pool2d_with_indices(input.contiguous(at::MemoryFormat::ChannelsLast),
+                                    {kernel, kernel}, {stride, stride}, {0, 0}, {1, 1}, false);
     indices = indices.contiguous();
     ctx->save_for_backward({input, indices});
     ctx->saved_data["kernel"] = kernel;
@@ -329,10 +335,10 @@ Result<torch::Tensor> DpModel::PrepareInputs(const torch::Tensor& x) const {
       std::vector<int64_t> shown = want;
       std::string expected = "(N";
       for (size_t i = 1; i < shown.size(); ++i) expected += ", " + std::to_string(shown[i]);
-      return Error("x must have shape " + expected + ")" +
-                   (spec_.input_shape.size() > 1 ? " or (N, " + std::to_string(per_example) + ")"
-                                                 : "") +
-                   ", got " + TensorShapeText(x));
+      return Error(
+          "x must have shape " + expected + ")" +
+          (spec_.input_shape.size() > 1 ? " or (N, " + std::to_string(per_example) + ")" : "") +
+          ", got " + TensorShapeText(x));
     }
     if (out.size(0) < 1) return Error("x must have at least one row, got 0");
     if (out.is_complex() || out.scalar_type() == torch::kBool) {
@@ -355,8 +361,7 @@ Result<torch::Tensor> DpModel::PrepareLabels(const torch::Tensor& y, int64_t n) 
       return Error("y must have shape (" + std::to_string(n) + "), one label per row of x, got " +
                    TensorShapeText(y));
     }
-    if (at::isFloatingType(y.scalar_type()) || y.is_complex() ||
-        y.scalar_type() == torch::kBool) {
+    if (at::isFloatingType(y.scalar_type()) || y.is_complex() || y.scalar_type() == torch::kBool) {
       return Error("y must hold integer labels");
     }
     torch::Tensor out = y.to(torch::kLong).contiguous();

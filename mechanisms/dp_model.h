@@ -49,11 +49,11 @@
 #ifndef PRIVBENCH_MECHANISMS_DP_MODEL_H_
 #define PRIVBENCH_MECHANISMS_DP_MODEL_H_
 
+#include <torch/types.h>
+
 #include <cstdint>
 #include <string>
 #include <vector>
-
-#include <torch/types.h>
 
 #include "core/result.h"
 
@@ -65,16 +65,15 @@ enum class LayerKind { kLinear, kConv2d, kActivation, kMaxPool2d, kFlatten };
 
 struct LayerSpec {
   LayerKind kind = LayerKind::kLinear;
-  int64_t in = 0;       // Linear: input features; Conv2d: input channels
-  int64_t out = 0;      // Linear: output features; Conv2d: output channels
-  int64_t kernel = 0;   // Conv2d, MaxPool2d: square kernel size
-  int64_t stride = 1;   // Conv2d, MaxPool2d
-  int64_t padding = 0;  // Conv2d: zero padding on every side
+  int64_t in = 0;                             // Linear: input features; Conv2d: input channels
+  int64_t out = 0;                            // Linear: output features; Conv2d: output channels
+  int64_t kernel = 0;                         // Conv2d, MaxPool2d: square kernel size
+  int64_t stride = 1;                         // Conv2d, MaxPool2d
+  int64_t padding = 0;                        // Conv2d: zero padding on every side
   Activation activation = Activation::kTanh;  // kActivation
 
   static LayerSpec Linear(int64_t in, int64_t out);
-  static LayerSpec Conv2d(int64_t in, int64_t out, int64_t kernel, int64_t stride,
-                          int64_t padding);
+  static LayerSpec Conv2d(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t padding);
   static LayerSpec Act(Activation activation);
   static LayerSpec MaxPool2d(int64_t kernel, int64_t stride);
   static LayerSpec Flatten();

@@ -1,11 +1,11 @@
 #include "mechanisms/dp_model.h"
 
-#include <cmath>
-#include <limits>
-
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/autograd.h>
+
+#include <cmath>
+#include <limits>
 
 #include "mechanisms/testing.h"
 #include "mechanisms/torch_boundary.h"
@@ -67,9 +67,10 @@ TEST(DpModelTest, MaxPoolMatchesLibTorchValuesAndGradients) {
       DpModel model = DpModel::Create(spec, 4).value();
       const torch::Tensor x = testing::NormalTensor({4, 2, 9, 9}, 3);
       const auto& p = model.parameters();
-      const torch::Tensor z = at::conv2d(x, p[0], p[1], at::IntArrayRef{1, 1},
-                                         at::IntArrayRef{1, 1});
-      const torch::Tensor want = at::linear(at::max_pool2d(z, {k, k}, {s, s}).flatten(1), p[2], p[3]);
+      const torch::Tensor z =
+          at::conv2d(x, p[0], p[1], at::IntArrayRef{1, 1}, at::IntArrayRef{1, 1});
+      const torch::Tensor want =
+          at::linear(at::max_pool2d(z, {k, k}, {s, s}).flatten(1), p[2], p[3]);
       const torch::Tensor got = model.Forward(x);
       EXPECT_TRUE(at::equal(got, want)) << "k=" << k << " s=" << s;
       const auto g_want = torch::autograd::grad({want.pow(2).sum()}, {p[0]});
@@ -117,8 +118,8 @@ TEST(DpModelTest, PerExampleLossesAreCrossEntropyInDouble) {
   auto losses = PerExampleLosses(*model, x, y);
   ASSERT_TRUE(losses.ok()) << losses.message();
   EXPECT_EQ(losses->scalar_type(), torch::kDouble);
-  torch::Tensor logits = at::linear(x, model->parameters()[0], model->parameters()[1])
-                             .detach().to(torch::kDouble);
+  torch::Tensor logits =
+      at::linear(x, model->parameters()[0], model->parameters()[1]).detach().to(torch::kDouble);
   for (int64_t i = 0; i < 6; ++i) {
     const double lse = logits[i].exp().sum().log().item<double>();
     const double want = lse - logits[i][y[i].item<int64_t>()].item<double>();
@@ -126,8 +127,8 @@ TEST(DpModelTest, PerExampleLossesAreCrossEntropyInDouble) {
   }
   // A confident correct prediction keeps a tiny positive loss (float32
   // log-softmax would round it to 0 and break Epsilon*'s transform).
-  ASSERT_TRUE(model->SetParameters({torch::zeros({4, 3}), torch::tensor({20.f, 0.f, 0.f, 0.f})})
-                  .ok());
+  ASSERT_TRUE(
+      model->SetParameters({torch::zeros({4, 3}), torch::tensor({20.f, 0.f, 0.f, 0.f})}).ok());
   auto tiny = PerExampleLosses(*model, x.narrow(0, 0, 1), torch::tensor({0}, torch::kLong));
   ASSERT_TRUE(tiny.ok());
   EXPECT_NEAR((*tiny)[0].item<double>(), 3 * std::exp(-20.0), 1e-15);
@@ -144,8 +145,7 @@ TEST(DpModelTest, RefusesBadSpecs) {
             "layer 2 (Linear(9->2)) expects input shape (9), got (8)");
   spec = LogisticRegressionSpec(5, 3);
   spec.num_classes = 4;
-  EXPECT_EQ(DpModel::Create(spec, 0).message(),
-            "the last layer must output (4) logits, got (3)");
+  EXPECT_EQ(DpModel::Create(spec, 0).message(), "the last layer must output (4) logits, got (3)");
   EXPECT_EQ(DpModel::Create(LogisticRegressionSpec(5, 1), 0).message(),
             "num_classes must be >= 2, got 1");
   spec = FashionMnistCnnSpec();
@@ -170,8 +170,7 @@ TEST(DpModelTest, RefusesBadInputs) {
             "labels must be in [0, 2), got 2 in row 3");
   EXPECT_EQ(Accuracy(*model, x, torch::zeros({5}, torch::kFloat)).message(),
             "y must hold integer labels");
-  EXPECT_EQ(Logits(*model, torch::zeros({0, 4})).message(),
-            "x must have at least one row, got 0");
+  EXPECT_EQ(Logits(*model, torch::zeros({0, 4})).message(), "x must have at least one row, got 0");
   auto cnn = DpModel::Create(FashionMnistCnnSpec(), 0);
   ASSERT_TRUE(cnn.ok());
   EXPECT_EQ(Logits(*cnn, torch::zeros({2, 783})).message(),

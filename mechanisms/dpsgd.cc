@@ -1,17 +1,17 @@
 #include "mechanisms/dpsgd.h"
 
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+#include <torch/csrc/autograd/autograd.h>
+
 #include <algorithm>
+#include <boost/random/geometric_distribution.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <boost/random/uniform_int_distribution.hpp>
 #include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <ATen/ATen.h>
-#include <ATen/Parallel.h>
-#include <boost/random/geometric_distribution.hpp>
-#include <boost/random/normal_distribution.hpp>
-#include <boost/random/uniform_int_distribution.hpp>
-#include <torch/csrc/autograd/autograd.h>
 
 #include "core/validate.h"
 #include "mechanisms/math_threads.h"
@@ -402,9 +402,9 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
                                   std::to_string(rec.steps) + " (epoch " +
                                   std::to_string(epoch + 1) + ")";
         if (!step.loss_finite) {
-          return Error((std::isnan(step.loss_sum) ? std::string("NaN loss ")
-                                                  : "non-finite loss " +
-                                                        FormatDouble(step.loss_sum) + " ") +
+          return Error((std::isnan(step.loss_sum)
+                            ? std::string("NaN loss ")
+                            : "non-finite loss " + FormatDouble(step.loss_sum) + " ") +
                        where);
         }
         return Error(std::string(priv ? "non-finite noisy gradient " : "non-finite gradient ") +

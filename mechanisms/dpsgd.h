@@ -90,13 +90,13 @@
 #ifndef PRIVBENCH_MECHANISMS_DPSGD_H_
 #define PRIVBENCH_MECHANISMS_DPSGD_H_
 
+#include <torch/types.h>
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include <torch/types.h>
 
 #include "core/progress.h"
 #include "core/result.h"
@@ -125,15 +125,15 @@ struct DpSgdConfig {
   double clip_norm = 1.0;         // C
   int64_t num_microbatches = 0;   // m; 0 = per-example clipping
   Sampling sampling = Sampling::kPoisson;
-  int64_t batch_size = 256;       // shuffle: exact; poisson: expected (q = batch_size / N)
+  int64_t batch_size = 256;  // shuffle: exact; poisson: expected (q = batch_size / N)
   int64_t epochs = 1;
   double learning_rate = 0.01;
   OptimizerKind optimizer = OptimizerKind::kMomentumSgd;
-  double momentum = 0.9;          // momentum_sgd only
+  double momentum = 0.9;                                             // momentum_sgd only
   double adam_beta1 = 0.9, adam_beta2 = 0.999, adam_epsilon = 1e-8;  // adam only (TF1 defaults)
-  double weight_decay = 0.0;      // L2 coefficient, added to the privatised gradient
+  double weight_decay = 0.0;  // L2 coefficient, added to the privatised gradient
   uint64_t seed = 0;
-  int threads = 1;                // at::set_num_threads; 0 = leave unchanged
+  int threads = 1;  // at::set_num_threads; 0 = leave unchanged
 };
 
 // True if the run clips microbatch means of (expected) size > 1.
@@ -150,32 +150,32 @@ Status ValidateDpSgdConfig(const DpSgdConfig& config, int64_t dataset_size);
 // Everything the caller needs to account for and describe a run.
 struct TrainingRecord {
   bool private_training = true;
-  std::string sampling;                      // "poisson" / "shuffle"
+  std::string sampling;  // "poisson" / "shuffle"
   bool sampling_matches_poisson_accountant = false;
-  bool eps_reportable = false;               // private && Poisson: an accountant eps is valid
-  int64_t dataset_size = 0;                  // N
-  int64_t batch_size = 0;                    // exact (shuffle) or expected (poisson)
-  double q = 0.0;                            // batch_size / N
+  bool eps_reportable = false;  // private && Poisson: an accountant eps is valid
+  int64_t dataset_size = 0;     // N
+  int64_t batch_size = 0;       // exact (shuffle) or expected (poisson)
+  double q = 0.0;               // batch_size / N
   int64_t steps = 0;
   int64_t epochs = 0;
-  double noise_multiplier = 0.0;             // sigma as trained (0 if not private)
+  double noise_multiplier = 0.0;  // sigma as trained (0 if not private)
   double clip_norm = 0.0;
-  int64_t num_microbatches = 0;              // as configured (0 = per-example)
-  bool microbatched = false;                 // microbatch size > 1
+  int64_t num_microbatches = 0;  // as configured (0 = per-example)
+  bool microbatched = false;     // microbatch size > 1
   double expected_microbatch_size = 1.0;
   double gradient_normaliser = 1.0;
-  double accounting_noise_multiplier = 0.0;  // feed THIS to the accountant
+  double accounting_noise_multiplier = 0.0;        // feed THIS to the accountant
   double tf_privacy_0_5_1_noise_multiplier = 0.0;  // = sigma: the paper's (unsound) rule
   std::string accounting_rule;
   std::string microbatch_rule;
   double learning_rate = 0.0;
-  std::string optimizer;                     // "momentum_sgd" / "adam"
+  std::string optimizer;  // "momentum_sgd" / "adam"
   double momentum = 0.0;
   double weight_decay = 0.0;
   uint64_t seed = 0;
   int threads = 0;
-  std::string model;                         // spec name
-  std::string architecture;                  // DescribeModel()
+  std::string model;         // spec name
+  std::string architecture;  // DescribeModel()
   int64_t num_parameters = 0;
   int64_t empty_batches = 0;
   double mean_batch_size = 0.0;
@@ -190,8 +190,7 @@ struct TrainingRecord {
 // Trains `model` in place on (x, y) (see the header comment). The model is
 // not re-initialised. On error the model's parameters are unspecified.
 Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const torch::Tensor& y,
-                                  const DpSgdConfig& config,
-                                  ProgressReporter* progress = nullptr);
+                                  const DpSgdConfig& config, ProgressReporter* progress = nullptr);
 
 namespace internal {
 

@@ -24,16 +24,16 @@
 // --clock=wall gives wall-clock medians.
 //
 //   bazel run //mechanisms:dpsgd_benchmark -- --threads=1 --repeats=200
+#include <ATen/ATen.h>
+#include <ATen/Parallel.h>
+
 #include <algorithm>
 #include <chrono>
-#include <ctime>
 #include <cstdio>
+#include <ctime>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <ATen/ATen.h>
-#include <ATen/Parallel.h>
 
 #include "core/flags.h"
 #include "core/seeding.h"
@@ -83,8 +83,7 @@ double Now() {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
   }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 double Seconds(const std::function<void()>& f) {
@@ -140,22 +139,23 @@ struct Row {
 };
 
 void PrintRow(const Row& r) {
-  std::printf("%-52s %10.3f %10.3f %8.2fx %9s  %s\n", r.what.c_str(), r.base_ms, r.test_ms,
-              r.ratio, r.target.c_str(),
-              r.target == "(info)" ? "-" : (r.met ? "met" : "MISSED"));
+  std::printf("%-52s %10.3f %10.3f %8.2fx %9s  %s\n", r.what.c_str(), r.base_ms, r.test_ms, r.ratio,
+              r.target.c_str(), r.target == "(info)" ? "-" : (r.met ? "met" : "MISSED"));
 }
 
 Status Run(const Options& o) {
   return GuardTorch("dpsgd_benchmark", [&]() -> Status {
     at::set_num_threads(static_cast<int>(o.threads));
     if (o.keep_freed_memory) PB_RETURN_IF_ERROR(KeepFreedTensorMemory());
-    std::printf("dpsgd_benchmark: LibTorch CPU, at::get_num_threads() = %d, repeats = %lld "
-                "(warm-up %lld), loop repeats = %lld; medians of %s time in ms per call; "
-                "load average at start %s; freed tensor memory %s\n\n",
-                at::get_num_threads(), static_cast<long long>(o.repeats),
-                static_cast<long long>(o.warmup), static_cast<long long>(o.loop_repeats),
-                g_cpu_clock ? "thread CPU" : "wall-clock", LoadAverage().c_str(),
-                o.keep_freed_memory ? "kept for reuse (as in training)" : "returned to the OS (glibc defaults)");
+    std::printf(
+        "dpsgd_benchmark: LibTorch CPU, at::get_num_threads() = %d, repeats = %lld "
+        "(warm-up %lld), loop repeats = %lld; medians of %s time in ms per call; "
+        "load average at start %s; freed tensor memory %s\n\n",
+        at::get_num_threads(), static_cast<long long>(o.repeats), static_cast<long long>(o.warmup),
+        static_cast<long long>(o.loop_repeats), g_cpu_clock ? "thread CPU" : "wall-clock",
+        LoadAverage().c_str(),
+        o.keep_freed_memory ? "kept for reuse (as in training)"
+                            : "returned to the OS (glibc defaults)");
     std::printf("%-52s %10s %10s %9s %9s  %s\n", "comparison", "baseline", "measured", "ratio",
                 "target", "verdict");
     std::vector<Row> rows;
@@ -209,8 +209,8 @@ Status Run(const Options& o) {
       };
       const std::vector<double> blocks =
           TimeInBlocks({loop, vectorised}, 2, {o.loop_repeats / 5 + 1, o.repeats / 5 + 1}, 5);
-      rows.push_back({label + ": per-example loop / vectorised", 1e3 * blocks[0],
-                      1e3 * blocks[1], blocks[0] / blocks[1], ">= 5x", blocks[0] / blocks[1] >= 5.0});
+      rows.push_back({label + ": per-example loop / vectorised", 1e3 * blocks[0], 1e3 * blocks[1],
+                      blocks[0] / blocks[1], ">= 5x", blocks[0] / blocks[1] >= 5.0});
       PrintRow(rows.back());
       const std::vector<double> alt = TimeSideBySide({loop, vectorised}, 2, o.loop_repeats);
       rows.push_back({label + ": same, call-by-call alternation", 1e3 * alt[0], 1e3 * alt[1],

@@ -1,11 +1,11 @@
 // Statistical test of the Gaussian noise scale of DP-SGD (tagged
 // `statistical`; fixed seed, stated false-failure probability).
-#include <cmath>
-
 #include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
 #include <boost/math/distributions/chi_squared.hpp>
 #include <boost/math/distributions/normal.hpp>
-#include <gtest/gtest.h>
+#include <cmath>
 
 #include "mechanisms/dpsgd.h"
 #include "mechanisms/testing.h"

@@ -1,13 +1,13 @@
 #include "mechanisms/dpsgd.h"
 
+#include <ATen/ATen.h>
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <regex>
 #include <string>
 #include <vector>
-
-#include <ATen/ATen.h>
-#include <gtest/gtest.h>
 
 #include "mechanisms/testing.h"
 
@@ -55,15 +55,20 @@ TEST(DpSgdTest, RefusesBadConfigurations) {
             "num_microbatches 3 does not divide the batch size 20");
   EXPECT_EQ(message([](DpSgdConfig& c) { c.num_microbatches = 32; }),
             "num_microbatches 32 exceeds the expected batch size 20");
-  EXPECT_EQ(message([](DpSgdConfig& c) { c.noise_multiplier = 1e308; c.clip_norm = 10; }),
+  EXPECT_EQ(message([](DpSgdConfig& c) {
+              c.noise_multiplier = 1e308;
+              c.clip_norm = 10;
+            }),
             "noise_multiplier * clip_norm must be finite, got inf");
   // Non-private training ignores the privacy parameters.
-  EXPECT_TRUE(TrainDpSgd(model, data.x, data.y, [] {
-                DpSgdConfig c = BaseConfig();
-                c.private_training = false;
-                c.clip_norm = 0;
-                return c;
-              }()).ok());
+  EXPECT_TRUE(TrainDpSgd(model, data.x, data.y,
+                         [] {
+                           DpSgdConfig c = BaseConfig();
+                           c.private_training = false;
+                           c.clip_norm = 0;
+                           return c;
+                         }())
+                  .ok());
   // Bad data.
   EXPECT_EQ(TrainDpSgd(model, data.x.narrow(1, 0, 3), data.y, BaseConfig()).message(),
             "x must have shape (N, 4), got (500, 3)");
@@ -196,8 +201,7 @@ TEST(DpSgdTest, AdamFollowsTfOneAndLearns) {
   EXPECT_EQ(r->optimizer, "adam");
   EXPECT_GE(Accuracy(model, test.x, test.y).value(), 0.95);
   c.adam_beta2 = 1.0;
-  EXPECT_NE(TrainDpSgd(model, train.x, train.y, c).message().find("adam_beta2"),
-            std::string::npos);
+  EXPECT_NE(TrainDpSgd(model, train.x, train.y, c).message().find("adam_beta2"), std::string::npos);
 }
 
 TEST(DpSgdTest, UpdateOfOneNoiselessStepIsBoundedByTheClipNorm) {

@@ -1,8 +1,7 @@
 #include "mechanisms/math_threads.h"
 
-#include <dlfcn.h>
-
 #include <ATen/Parallel.h>
+#include <dlfcn.h>
 
 namespace privbench {
 

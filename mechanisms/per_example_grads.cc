@@ -1,13 +1,13 @@
 #include "mechanisms/per_example_grads.h"
 
+#include <ATen/ATen.h>
+#include <torch/csrc/autograd/autograd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <ATen/ATen.h>
-#include <torch/csrc/autograd/autograd.h>
 
 #include "core/validate.h"
 #include "mechanisms/torch_boundary.h"
@@ -55,10 +55,10 @@ struct MicrobatchLayout {
   int64_t m = 0;
   int64_t bmax = 0;
   bool per_example = false;
-  bool identity = false;    // row i sits at padded position i (no copy needed)
-  torch::Tensor pad_index;  // (B) int64, if !identity
-  torch::Tensor group_of;   // (B) int64, if !per_example
-  torch::Tensor row_scale;  // (B, 1) float32: 1/|G_j(i)|; undefined if all sizes are 1
+  bool identity = false;       // row i sits at padded position i (no copy needed)
+  torch::Tensor pad_index;     // (B) int64, if !identity
+  torch::Tensor group_of;      // (B) int64, if !per_example
+  torch::Tensor row_scale;     // (B, 1) float32: 1/|G_j(i)|; undefined if all sizes are 1
   double uniform_scale = 1.0;  // used instead of row_scale when all sizes are equal
 
   MicrobatchLayout(const Microbatching& mb, int64_t batch_size) : batch(batch_size) {
@@ -148,7 +148,7 @@ ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch
   std::vector<torch::Tensor> out_grads = torch::autograd::grad({loss}, trace.outputs);
 
   struct Stash {
-    torch::Tensor a, ds;  // Linear: input rows and scaled output gradients
+    torch::Tensor a, ds;   // Linear: input rows and scaled output gradients
     torch::Tensor gw, gb;  // Conv2d: materialised microbatch gradients
   };
   std::vector<Stash> stash(trace.outputs.size());
@@ -186,14 +186,13 @@ ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch
       const torch::Tensor ag = lay.Pad(a).transpose(0, 1).reshape({lay.bmax, lay.m * l.in, h, w});
       const torch::Tensor dg =
           lay.Pad(ds).transpose(0, 1).reshape({lay.bmax, lay.m * l.out, oh, ow});
-      const torch::Tensor shape_only = at::empty({lay.m * l.out, l.in, l.kernel, l.kernel},
-                                                 a.options());
+      const torch::Tensor shape_only =
+          at::empty({lay.m * l.out, l.in, l.kernel, l.kernel}, a.options());
       const torch::Tensor gw =
           std::get<1>(at::convolution_backward(dg, ag, shape_only, c10::nullopt,
-                                               {l.stride, l.stride}, {l.padding, l.padding},
-                                               {1, 1}, false, {0, 0}, lay.m,
-                                               {false, true, false}))
-              .view({lay.m, -1});                         // (m, Cout Cin k k)
+                                               {l.stride, l.stride}, {l.padding, l.padding}, {1, 1},
+                                               false, {0, 0}, lay.m, {false, true, false}))
+              .view({lay.m, -1});                                 // (m, Cout Cin k k)
       const torch::Tensor gb = lay.SumRowBlocks(ds.sum({2, 3}));  // (m, Cout)
       sq += at::linalg_vector_norm(gw, 2, at::IntArrayRef{1}, false, c10::nullopt).square() +
             gb.pow(2).sum(1);
@@ -259,10 +258,9 @@ ClippedGradientSum ClippedGradientSumLoopUnchecked(const DpModel& model, const t
 
 namespace {
 
-Result<ClippedGradientSum> Checked(const char* where, const DpModel& model,
-                                   const torch::Tensor& x, const torch::Tensor& y,
-                                   const Microbatching& microbatching, double clip_norm,
-                                   bool loop) {
+Result<ClippedGradientSum> Checked(const char* where, const DpModel& model, const torch::Tensor& x,
+                                   const torch::Tensor& y, const Microbatching& microbatching,
+                                   double clip_norm, bool loop) {
   PB_RETURN_IF_ERROR(CheckPositive("clip_norm", clip_norm));
   PB_ASSIGN_OR_RETURN(torch::Tensor xs, model.PrepareInputs(x));
   PB_ASSIGN_OR_RETURN(torch::Tensor ys, model.PrepareLabels(y, xs.size(0)));
@@ -272,8 +270,7 @@ Result<ClippedGradientSum> Checked(const char* where, const DpModel& model,
                  " rows, but the batch has " + std::to_string(xs.size(0)));
   }
   return GuardTorch(where, [&]() -> Result<ClippedGradientSum> {
-    return loop ? internal::ClippedGradientSumLoopUnchecked(model, xs, ys, microbatching,
-                                                            clip_norm)
+    return loop ? internal::ClippedGradientSumLoopUnchecked(model, xs, ys, microbatching, clip_norm)
                 : internal::ClippedGradientSumUnchecked(model, xs, ys, microbatching, clip_norm);
   });
 }

@@ -47,10 +47,10 @@
 #ifndef PRIVBENCH_MECHANISMS_PER_EXAMPLE_GRADS_H_
 #define PRIVBENCH_MECHANISMS_PER_EXAMPLE_GRADS_H_
 
+#include <torch/types.h>
+
 #include <cstdint>
 #include <vector>
-
-#include <torch/types.h>
 
 #include "core/result.h"
 #include "mechanisms/dp_model.h"

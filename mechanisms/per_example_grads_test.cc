@@ -1,12 +1,12 @@
 #include "mechanisms/per_example_grads.h"
 
-#include <cmath>
-#include <string>
-#include <vector>
-
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 #include <torch/csrc/autograd/autograd.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
 
 #include "mechanisms/testing.h"
 
@@ -122,8 +122,8 @@ TEST(PerExampleGradsTest, ClippingBoundsEveryContribution) {
   const torch::Tensor y = testing::RandomLabels(32, 4, 6);
   const double clip = 0.01;
   for (int64_t m : {1, 4, 32}) {
-    auto cs = ComputeClippedGradientSum(*model, x, y, Microbatching::Contiguous(32, m).value(),
-                                        clip);
+    auto cs =
+        ComputeClippedGradientSum(*model, x, y, Microbatching::Contiguous(32, m).value(), clip);
     ASSERT_TRUE(cs.ok());
     double sq = 0.0;
     for (const auto& t : cs->sum) sq += t.to(torch::kDouble).pow(2).sum().item<double>();
@@ -154,10 +154,10 @@ TEST(PerExampleGradsTest, RefusesBadInput) {
   EXPECT_EQ(ComputeClippedGradientSum(*model, x, y, Microbatching::Contiguous(2, 1).value(), 1.0)
                 .message(),
             "the microbatching assigns 2 rows, but the batch has 4");
-  EXPECT_EQ(ComputeClippedGradientSumLoop(*model, x.narrow(1, 0, 2), y,
-                                          Microbatching::PerExample(), 1.0)
-                .message(),
-            "x must have shape (N, 3), got (4, 2)");
+  EXPECT_EQ(
+      ComputeClippedGradientSumLoop(*model, x.narrow(1, 0, 2), y, Microbatching::PerExample(), 1.0)
+          .message(),
+      "x must have shape (N, 3), got (4, 2)");
 }
 
 }  // namespace

@@ -2,14 +2,14 @@
 #ifndef PRIVBENCH_MECHANISMS_TESTING_H_
 #define PRIVBENCH_MECHANISMS_TESTING_H_
 
-#include <cmath>
-#include <cstdint>
-#include <vector>
+#include <ATen/ATen.h>
+#include <torch/types.h>
 
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
-#include <ATen/ATen.h>
-#include <torch/types.h>
+#include <cmath>
+#include <cstdint>
+#include <vector>
 
 #include "core/seeding.h"
 #include "mechanisms/dp_model.h"
@@ -70,9 +70,9 @@ inline torch::Tensor ParameterChange(const DpModel& model,
                                      const std::vector<torch::Tensor>& before) {
   std::vector<torch::Tensor> parts;
   for (size_t i = 0; i < before.size(); ++i) {
-    parts.push_back((model.parameters()[i].detach().to(torch::kDouble) -
-                     before[i].to(torch::kDouble))
-                        .flatten());
+    parts.push_back(
+        (model.parameters()[i].detach().to(torch::kDouble) - before[i].to(torch::kDouble))
+            .flatten());
   }
   return at::cat(parts);
 }

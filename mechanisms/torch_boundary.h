@@ -8,14 +8,14 @@
 #ifndef PRIVBENCH_MECHANISMS_TORCH_BOUNDARY_H_
 #define PRIVBENCH_MECHANISMS_TORCH_BOUNDARY_H_
 
+#include <c10/util/Exception.h>
+#include <torch/types.h>
+
 #include <exception>
 #include <string>
 #include <string_view>
 #include <type_traits>
 #include <utility>
-
-#include <c10/util/Exception.h>
-#include <torch/types.h>
 
 #include "core/result.h"
 
@@ -39,8 +39,7 @@ auto GuardTorch(std::string_view where, F&& body) -> decltype(body()) {
   try {
     return body();
   } catch (const c10::Error& e) {
-    return Error("LibTorch error in " + std::string(where) + ": " +
-                 e.what_without_backtrace());
+    return Error("LibTorch error in " + std::string(where) + ": " + e.what_without_backtrace());
   } catch (const std::exception& e) {
     return Error("error in " + std::string(where) + ": " + e.what());
   }

@@ -4,10 +4,8 @@
 #include <hdf5.h>
 #include <unistd.h>
 
-#include <boost/version.hpp>
-#include <xtensor/xtensor_config.hpp>
-
 #include <algorithm>
+#include <boost/version.hpp>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -15,6 +13,7 @@
 #include <functional>
 #include <numeric>
 #include <sstream>
+#include <xtensor/xtensor_config.hpp>
 
 namespace privbench {
 
@@ -47,8 +46,7 @@ void SilenceHdf5() {
 }
 
 double NowSeconds() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
 std::string IsoTime(double seconds) {
@@ -205,8 +203,8 @@ Status ResultWriter::WriteNumeric(const std::string& path, const void* data, int
   const hsize_t total =
       std::accumulate(dims.begin(), dims.end(), hsize_t{1}, std::multiplies<hsize_t>());
   if (total != count) {
-    return Error("dataset '" + path + "': shape holds " + std::to_string(total) +
-                 " values but " + std::to_string(count) + " were given");
+    return Error("dataset '" + path + "': shape holds " + std::to_string(total) + " values but " +
+                 std::to_string(count) + " were given");
   }
   PB_ASSIGN_OR_RETURN(int64_t group, EnsureGroup(ParentOf(path)));
   Handle g(group, H5Gclose);
@@ -229,22 +227,19 @@ Status ResultWriter::WriteNumeric(const std::string& path, const void* data, int
 
 Status ResultWriter::WriteDoubles(const std::string& path, const std::vector<double>& values,
                                   const std::vector<uint64_t>& shape) {
-  return WriteNumeric(path, values.data(), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, values.size(),
-                      shape);
+  return WriteNumeric(path, values.data(), H5T_NATIVE_DOUBLE, H5T_IEEE_F64LE, values.size(), shape);
 }
 
 Status ResultWriter::WriteInts(const std::string& path, const std::vector<int64_t>& values,
                                const std::vector<uint64_t>& shape) {
-  return WriteNumeric(path, values.data(), H5T_NATIVE_INT64, H5T_STD_I64LE, values.size(),
-                      shape);
+  return WriteNumeric(path, values.data(), H5T_NATIVE_INT64, H5T_STD_I64LE, values.size(), shape);
 }
 
 Status ResultWriter::WriteScalar(const std::string& path, double value) {
   return WriteDoubles(path, {value});
 }
 
-Status ResultWriter::WriteStrings(const std::string& path,
-                                  const std::vector<std::string>& values) {
+Status ResultWriter::WriteStrings(const std::string& path, const std::vector<std::string>& values) {
   PB_ASSIGN_OR_RETURN(int64_t group, EnsureGroup(ParentOf(path)));
   Handle g(group, H5Gclose);
   const std::string name = path.substr(path.find_last_of('/') + 1);
@@ -279,8 +274,7 @@ Status WriteAttribute(hid_t obj, const std::string& name, hid_t type, const void
                       const std::string& where) {
   if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
   Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle attr(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
-              H5Aclose);
+  Handle attr(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
   if (!attr.ok() || H5Awrite(attr.get(), type, data) < 0) {
     return Error("cannot write attribute '" + name + "' on '" + where + "'");
   }
@@ -381,9 +375,8 @@ Status ResultWriter::Commit() {
     return Error("cannot rename '" + temp_path_ + "' to '" + final_path_ + "'");
   }
   committed_ = true;
-  const int dir = open(ParentOf(final_path_.front() == '/' ? final_path_ : "./" + final_path_)
-                           .c_str(),
-                       O_RDONLY);
+  const int dir = open(
+      ParentOf(final_path_.front() == '/' ? final_path_ : "./" + final_path_).c_str(), O_RDONLY);
   if (dir >= 0) {
     fsync(dir);
     close(dir);

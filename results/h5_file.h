@@ -48,7 +48,7 @@ struct RunMeta {
 // A column of a summary table.
 struct Column {
   std::string name;
-  std::vector<double> doubles;        // exactly one of the three is used
+  std::vector<double> doubles;  // exactly one of the three is used
   std::vector<int64_t> ints;
   std::vector<std::string> strings;
   static Column Doubles(std::string name, std::vector<double> v) {
@@ -79,7 +79,7 @@ struct Column {
 };
 
 struct SummaryTable {
-  std::string name;     // group name under /summary
+  std::string name;  // group name under /summary
   std::string title;
   std::string caption;  // what the rows are, units, caveats (e.g. surrogate data)
   std::vector<Column> columns;
@@ -91,7 +91,7 @@ struct Claim {
   std::string statement;  // the claim as the paper makes it
   std::string source;     // paper and section
   bool holds = false;
-  std::string evidence;   // the numbers behind the verdict
+  std::string evidence;  // the numbers behind the verdict
 };
 
 class ResultWriter {
@@ -134,8 +134,8 @@ class ResultWriter {
   Result<int64_t> EnsureGroup(const std::string& path);
   Status WriteNumeric(const std::string& path, const void* data, int64_t mem_type,
                       int64_t file_type, size_t count, const std::vector<uint64_t>& shape);
-  Status WriteScalarAttribute(const std::string& object_path, const std::string& name,
-                              int64_t type, const void* data);
+  Status WriteScalarAttribute(const std::string& object_path, const std::string& name, int64_t type,
+                              const void* data);
 
   std::string final_path_;
   std::string temp_path_;
@@ -158,8 +158,7 @@ class ResultReader {
   Result<std::vector<uint64_t>> Shape(const std::string& path) const;
   Result<std::string> ReadStringAttribute(const std::string& object_path,
                                           const std::string& name) const;
-  Result<double> ReadDoubleAttribute(const std::string& object_path,
-                                     const std::string& name) const;
+  Result<double> ReadDoubleAttribute(const std::string& object_path, const std::string& name) const;
   Result<int64_t> ReadIntAttribute(const std::string& object_path, const std::string& name) const;
   // Names of the members of a group, sorted.
   Result<std::vector<std::string>> ListGroup(const std::string& group_path) const;

@@ -1,13 +1,12 @@
 #include "results/h5_file.h"
 
+#include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstdlib>
 #include <fstream>
 #include <string>
-
-#include <gtest/gtest.h>
 
 namespace privbench {
 namespace {
@@ -40,9 +39,11 @@ TEST(ResultFileTest, RoundTripsDatasetsAttributesTablesAndClaims) {
     ASSERT_TRUE(f.WriteInts("/a/n", {1, -2, 3}).ok());
     ASSERT_TRUE(f.WriteStrings("/a/names", {"clopper_pearson", "bayesian", "ε"}).ok());
     ASSERT_TRUE(f.SetAttribute("/a/b/x", "unit", "nats").ok());
-    SummaryTable t{"main", "Title", "Caption", {Column::Strings("method", {"cp", "bayes"}),
-                                                Column::Doubles("lower", {0.1, 0.2}),
-                                                Column::Ints("n", {10, 20})}};
+    SummaryTable t{"main",
+                   "Title",
+                   "Caption",
+                   {Column::Strings("method", {"cp", "bayes"}),
+                    Column::Doubles("lower", {0.1, 0.2}), Column::Ints("n", {10, 20})}};
     ASSERT_TRUE(f.WriteTable(t).ok());
     ASSERT_TRUE(f.WriteClaim({"narrower", "Bayesian is narrower", "Sec. 3.4", true, "w=1<2"}).ok());
     EXPECT_FALSE(FileExists(path)) << "nothing may appear at the final path before Commit()";

@@ -18,8 +18,11 @@ int main(int argc, char** argv) {
   Status s = f.WriteDoubles("/raw/eps_lo", {0.25, 0.5});
   if (s.ok()) s = f.WriteStrings("/raw/method", {"cp", "bayesian"});
   if (s.ok()) {
-    s = f.WriteTable({"t", "T", "C", {Column::Strings("method", {"cp", "bayesian"}),
-                                      Column::Doubles("eps_lo", {0.25, 0.5})}});
+    s = f.WriteTable(
+        {"t",
+         "T",
+         "C",
+         {Column::Strings("method", {"cp", "bayesian"}), Column::Doubles("eps_lo", {0.25, 0.5})}});
   }
   if (s.ok()) s = f.WriteClaim({"c", "claim", "src", true, "ev"});
   if (s.ok()) s = f.Commit();

@@ -72,7 +72,8 @@ std::string TableMarkdown(const SummaryTable& t) {
 
 std::string TableCsv(const SummaryTable& t) {
   std::ostringstream out;
-  for (size_t i = 0; i < t.columns.size(); ++i) out << (i ? "," : "") << CsvField(t.columns[i].name);
+  for (size_t i = 0; i < t.columns.size(); ++i)
+    out << (i ? "," : "") << CsvField(t.columns[i].name);
   out << "\n";
   const size_t rows = t.columns.empty() ? 0 : t.columns.front().size();
   for (size_t r = 0; r < rows; ++r) {
@@ -104,12 +105,12 @@ Result<std::string> StudyMarkdown(const ResultReader& f) {
     out << "### Claims\n\n| claim | source | verdict | evidence |\n|---|---|---|---|\n";
     for (const Claim& c : claims) {
       out << "| " << Escape(c.statement) << " | " << Escape(c.source) << " | "
-          << (c.holds ? "reproduced" : "not reproduced") << " | " << Escape(c.evidence)
-          << " |\n";
+          << (c.holds ? "reproduced" : "not reproduced") << " | " << Escape(c.evidence) << " |\n";
     }
     out << "\n";
   }
-  out << "<details><summary>Configuration</summary>\n\n```\n" << attr("config") << "```\n"
+  out << "<details><summary>Configuration</summary>\n\n```\n"
+      << attr("config") << "```\n"
       << "</details>\n";
   return out.str();
 }

@@ -63,9 +63,8 @@ int main(int argc, char** argv) {
   std::printf("%-26s | %-58s | %-10s | %-12s | %s\n", "study", "quantity", "published",
               "reproduced", "verdict");
   for (const Verdict& v : verdicts) {
-    std::printf("%-26s | %-58.58s | %-10s | %-12.12s | %s\n", v.study.c_str(),
-                v.quantity.c_str(), v.published.c_str(), v.reproduced.c_str(),
-                v.verdict.c_str());
+    std::printf("%-26s | %-58.58s | %-10s | %-12.12s | %s\n", v.study.c_str(), v.quantity.c_str(),
+                v.published.c_str(), v.reproduced.c_str(), v.verdict.c_str());
     if (v.verdict == "reproduced") ++reproduced;
     if (v.verdict == "FINDING" || v.verdict == "not reproduced") ++findings;
     if (v.verdict == "surrogate data") ++surrogate;
@@ -73,10 +72,11 @@ int main(int argc, char** argv) {
     if (v.verdict == "needs paper scale") ++needs_scale;
     if (v.failure && !(allow_missing && v.verdict == "missing")) ++failures;
   }
-  std::printf("\n%zu checks: %d reproduced, %d findings (paper numbers or claims that do not "
-              "reproduce, with evidence in verify.md), %d on surrogate data (not comparable), %d needing "
-              "paper scale (quick-scale evidence in verify.md), %d missing, %d failures\n",
-              verdicts.size(), reproduced, findings, surrogate, needs_scale, missing, failures);
+  std::printf(
+      "\n%zu checks: %d reproduced, %d findings (paper numbers or claims that do not "
+      "reproduce, with evidence in verify.md), %d on surrogate data (not comparable), %d needing "
+      "paper scale (quick-scale evidence in verify.md), %d missing, %d failures\n",
+      verdicts.size(), reproduced, findings, surrogate, needs_scale, missing, failures);
   Status s = MakeDirs(out_dir);
   if (s.ok()) {
     s = WriteFileAtomic(out_dir + "/verify.md",

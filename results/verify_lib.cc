@@ -3,9 +3,8 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "core/flags.h"
 #include "core/validate.h"
@@ -69,8 +68,7 @@ double PrintedHalfUnit(const std::string& text) {
   const std::string mantissa = s.substr(0, e);
   const int exponent = e == std::string::npos ? 0 : std::atoi(s.c_str() + e + 1);
   const auto dot = mantissa.find('.');
-  const int decimals =
-      dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+  const int decimals = dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
   return 0.5 * std::pow(10.0, exponent - decimals);
 }
 
@@ -170,7 +168,8 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     const ResultReader& f = *files[e.study];
     const std::string scale = f.ReadStringAttribute("/meta", "scale").value_or("");
     const bool scale_too_small = ScaleRank(scale) < ScaleRank(e.min_scale);
-    const std::string provenance = f.ReadStringAttribute("/meta", "dataset_provenance").value_or("");
+    const std::string provenance =
+        f.ReadStringAttribute("/meta", "dataset_provenance").value_or("");
     const bool other_data = !e.requires_dataset.empty() && provenance != e.requires_dataset;
     auto other_data_verdict = [&](Verdict& verdict) {
       verdict.verdict = "surrogate data";
@@ -216,8 +215,8 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     }
     const double got = (*values)[0];
     const double want = ParsePrinted(e.published_text).value();
-    const double tol = std::max({e.tolerance, e.rel_tolerance * std::abs(want),
-                                 PrintedHalfUnit(e.published_text)});
+    const double tol = std::max(
+        {e.tolerance, e.rel_tolerance * std::abs(want), PrintedHalfUnit(e.published_text)});
     v.reproduced = FormatNumber(got);
     const double diff = got - want;
     const bool ok = std::isinf(want) ? (got == want) : std::abs(diff) <= tol;
@@ -250,10 +249,10 @@ std::string VerdictsMarkdown(const std::vector<Verdict>& verdicts) {
          "parameters the paper lost (our choice) |\n";
   out << "|---|---|---|---|---|---|---|---|\n";
   for (const Verdict& v : verdicts) {
-    out << "| " << MdField(v.study) << " | " << MdField(v.quantity) << " | "
-        << MdField(v.source) << " | " << MdField(v.published) << " | "
-        << MdField(v.reproduced) << " | " << MdField(v.verdict) << " | "
-        << MdField(v.detail) << " | " << MdField(v.lost_parameters) << " |\n";
+    out << "| " << MdField(v.study) << " | " << MdField(v.quantity) << " | " << MdField(v.source)
+        << " | " << MdField(v.published) << " | " << MdField(v.reproduced) << " | "
+        << MdField(v.verdict) << " | " << MdField(v.detail) << " | " << MdField(v.lost_parameters)
+        << " |\n";
   }
   return out.str();
 }
@@ -262,10 +261,10 @@ std::string VerdictsCsv(const std::vector<Verdict>& verdicts) {
   std::ostringstream out;
   out << "id,study,quantity,source,published,reproduced,verdict,detail,lost_parameters\n";
   for (const Verdict& v : verdicts) {
-    out << CsvField(v.entry_id) << "," << CsvField(v.study) << "," << CsvField(v.quantity)
-        << "," << CsvField(v.source) << "," << CsvField(v.published) << ","
-        << CsvField(v.reproduced) << "," << CsvField(v.verdict) << "," << CsvField(v.detail)
-        << "," << CsvField(v.lost_parameters) << "\n";
+    out << CsvField(v.entry_id) << "," << CsvField(v.study) << "," << CsvField(v.quantity) << ","
+        << CsvField(v.source) << "," << CsvField(v.published) << "," << CsvField(v.reproduced)
+        << "," << CsvField(v.verdict) << "," << CsvField(v.detail) << ","
+        << CsvField(v.lost_parameters) << "\n";
   }
   return out.str();
 }

@@ -14,11 +14,10 @@
 // failure), "lost_parameters" (what the paper's text lost and what we
 // chose), "min_scale" ("quick" default, or "paper": only checkable at the
 // paper's scale; below it a number that misses and any claim get "needs
-// paper scale", with what the smaller run showed in the detail), "requires_dataset" (e.g. "purchase100": the number is
-// about that real dataset; a study run on other data — its /meta attribute
-// "dataset_provenance", e.g. "purchase100-surrogate" — gets the verdict
-// "surrogate data" with its own value shown, never a pass or a failure),
-// "note".
+// paper scale", with what the smaller run showed in the detail), "requires_dataset" (e.g.
+// "purchase100": the number is about that real dataset; a study run on other data — its /meta
+// attribute "dataset_provenance", e.g. "purchase100-surrogate" — gets the verdict "surrogate data"
+// with its own value shown, never a pass or a failure), "note".
 //
 // Verdicts: reproduced | FINDING | MISMATCH | not reproduced (claims: a
 // finding, never a failure) | missing | needs paper scale | surrogate data. The run fails

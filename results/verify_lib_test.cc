@@ -1,8 +1,8 @@
 #include "results/verify_lib.h"
 
-#include <cstdlib>
-
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "results/h5_file.h"
 #include "results/tables_lib.h"
@@ -24,10 +24,12 @@ TEST(ParseTest, ValidatesEntries) {
   EXPECT_FALSE(ParsePublishedList("{").ok());
   EXPECT_NE(ParsePublishedList(R"([{"id":"a"}])").message().find("missing field 'study'"),
             std::string::npos);
-  const char* dup = R"([{"id":"a","study":"s","quantity":"q","source":"x","kind":"number","published":"1","h5":"/n"},
+  const char* dup =
+      R"([{"id":"a","study":"s","quantity":"q","source":"x","kind":"number","published":"1","h5":"/n"},
                         {"id":"a","study":"s","quantity":"q","source":"x","kind":"number","published":"1","h5":"/n"}])";
   EXPECT_NE(ParsePublishedList(dup).message().find("duplicate id"), std::string::npos);
-  const char* bad_kind = R"([{"id":"a","study":"s","quantity":"q","source":"x","kind":"maybe","h5":"/n"}])";
+  const char* bad_kind =
+      R"([{"id":"a","study":"s","quantity":"q","source":"x","kind":"maybe","h5":"/n"}])";
   EXPECT_NE(ParsePublishedList(bad_kind).message().find("kind must be"), std::string::npos);
 }
 
@@ -39,7 +41,8 @@ TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
     meta.scale = "quick";
     auto w = ResultWriter::Create(dir + "/s.h5", meta);
     ASSERT_TRUE(w.ok());
-    ASSERT_TRUE(w.value()->SetAttribute("/meta", "dataset_provenance", "purchase100-surrogate").ok());
+    ASSERT_TRUE(
+        w.value()->SetAttribute("/meta", "dataset_provenance", "purchase100-surrogate").ok());
     ASSERT_TRUE(w.value()->WriteScalar("/numbers/good", 6.2543).ok());
     ASSERT_TRUE(w.value()->WriteScalar("/numbers/off", 6.4156).ok());
     ASSERT_TRUE(w.value()->WriteClaim({"c1", "x narrower", "src", false, "w=3 vs 2"}).ok());

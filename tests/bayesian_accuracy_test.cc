@@ -2,9 +2,9 @@
 // (tests/bayesian_reference.cc) over counts spanning a ROC curve, including
 // its degenerate ends. Requirement (Foundation issue): |error| <= 1e-4; we
 // test 1e-6.
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "estimators/intervals/bayesian.h"
 #include "tests/bayesian_reference.h"
@@ -14,9 +14,9 @@ namespace {
 
 TEST(BayesianAccuracyTest, MatchesIndependentReference) {
   const ConfusionCounts cases[] = {
-      {65, 35, 25, 75},     {487, 0, 512, 1},   {1000, 0, 0, 1000}, {90, 10, 0, 100},
-      {300, 200, 200, 300}, {1, 99, 0, 100},    {0, 1000, 0, 1000}, {250, 250, 3, 497},
-      {498, 2, 300, 200},   {12, 488, 1, 499},  {500, 0, 37, 463},  {2500, 2500, 2400, 2600},
+      {65, 35, 25, 75},     {487, 0, 512, 1},  {1000, 0, 0, 1000}, {90, 10, 0, 100},
+      {300, 200, 200, 300}, {1, 99, 0, 100},   {0, 1000, 0, 1000}, {250, 250, 3, 497},
+      {498, 2, 300, 200},   {12, 488, 1, 499}, {500, 0, 37, 463},  {2500, 2500, 2400, 2600},
   };
   for (const ConfusionCounts& c : cases) {
     for (double delta : {0.0, 1e-5}) {

@@ -1,13 +1,12 @@
 #include "tests/bayesian_reference.h"
 
 #include <algorithm>
-#include <cmath>
-#include <cstdint>
-#include <vector>
-
 #include <boost/math/distributions/beta.hpp>
 #include <boost/math/quadrature/tanh_sinh.hpp>
 #include <boost/math/tools/toms748_solve.hpp>
+#include <cmath>
+#include <cstdint>
+#include <vector>
 
 namespace privbench {
 

@@ -6,10 +6,10 @@
 // NaN; 0 <= lower <= upper; the lower bound does not rise as confidence
 // rises; with lots of data the interval is narrow and contains the plug-in
 // eps (a known answer); one-sided methods return no upper bound.
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_registry.h"
@@ -130,9 +130,9 @@ TEST(IntervalRegistryTest, NamesAreUniqueAndResolvable) {
     EXPECT_EQ(std::count(names.begin(), names.end(), n), 1) << n;
     EXPECT_EQ(MakeIntervalEstimator(n).value()->name(), n);
   }
-  for (const char* required : {"clopper_pearson", "clopper_pearson_one_sided", "jeffreys",
-                               "jeffreys_one_sided", "bayesian", "bayesian_one_sided",
-                               "katz_log"}) {
+  for (const char* required :
+       {"clopper_pearson", "clopper_pearson_one_sided", "jeffreys", "jeffreys_one_sided",
+        "bayesian", "bayesian_one_sided", "katz_log"}) {
     EXPECT_NE(std::find(names.begin(), names.end(), required), names.end()) << required;
   }
   auto bad = MakeIntervalEstimator("nope");

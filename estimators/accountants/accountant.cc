@@ -1,14 +1,13 @@
 #include "estimators/accountants/accountant.h"
 
 #include <algorithm>
+#include <boost/math/tools/roots.hpp>
 #include <cmath>
 #include <cstdint>
 #include <exception>
 #include <limits>
 #include <string>
 #include <utility>
-
-#include <boost/math/tools/roots.hpp>
 
 #include "core/validate.h"
 
@@ -83,10 +82,9 @@ Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
   const std::string where = "target_epsilon=" + FormatDouble(target_epsilon) + " for " +
                             std::string(acc.name()) + " at " + s.ToString();
   auto unreachable = [&](double sigma_edge, double g_edge, bool too_small) {
-    return Error(where + " cannot be reached with sigma in [" +
-                 FormatDouble(kMinCalibratedSigma) + ", " + FormatDouble(kMaxCalibratedSigma) +
-                 "]: eps at sigma=" + FormatDouble(sigma_edge) + " is " +
-                 FormatDouble(std::exp(g_edge + log_target)) +
+    return Error(where + " cannot be reached with sigma in [" + FormatDouble(kMinCalibratedSigma) +
+                 ", " + FormatDouble(kMaxCalibratedSigma) + "]: eps at sigma=" +
+                 FormatDouble(sigma_edge) + " is " + FormatDouble(std::exp(g_edge + log_target)) +
                  (too_small ? " (target_epsilon too small)" : " (target_epsilon too large)"));
   };
 
@@ -177,9 +175,8 @@ std::vector<double> TableOneRdpOrders() {
 }
 
 std::vector<double> DefaultRdpOrders() {
-  std::vector<double> orders = {1.01, 1.02,  1.03, 1.05, 1.075, 1.1, 1.125, 1.15, 1.175, 1.2,
-                                1.225, 1.3,  1.35, 1.4,  1.45,  1.6, 1.7,   1.8,  1.9,   2.75,
-                                3.25,  3.75};
+  std::vector<double> orders = {1.01, 1.02, 1.03, 1.05, 1.075, 1.1, 1.125, 1.15, 1.175, 1.2,  1.225,
+                                1.3,  1.35, 1.4,  1.45, 1.6,   1.7, 1.8,   1.9,  2.75,  3.25, 3.75};
   for (int k = 0; k <= 32; ++k) {  // 64 * 2^(k/4): 64, 76, 91, 108, 128, ..., 16384
     orders.push_back(std::round(64.0 * std::exp2(k / 4.0)));
   }

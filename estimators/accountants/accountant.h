@@ -35,19 +35,19 @@ namespace privbench {
 // The DP-SGD setting being accounted. (The member defaults only avoid
 // indeterminate values; set every field.)
 struct DpSgdAccounting {
-  double sigma = 1.0;           // noise multiplier (noise std = sigma * clip norm)
-  double q = 0.01;              // Poisson sampling rate in (0, 1]
-  int64_t steps = 1;            // number of steps T >= 1
-  double delta = 1e-5;          // target delta in (0, 1)
-  std::vector<double> orders;   // RDP orders, all > 1; empty = DefaultRdpOrders()
+  double sigma = 1.0;          // noise multiplier (noise std = sigma * clip norm)
+  double q = 0.01;             // Poisson sampling rate in (0, 1]
+  int64_t steps = 1;           // number of steps T >= 1
+  double delta = 1e-5;         // target delta in (0, 1)
+  std::vector<double> orders;  // RDP orders, all > 1; empty = DefaultRdpOrders()
 
   // "sigma=1 q=0.02 steps=5000 delta=1e-05" (orders omitted).
   std::string ToString() const;
 };
 
 struct AccountantResult {
-  double epsilon = 0.0;          // >= 0; +inf if the bound exceeds the double range
-  std::optional<double> order;   // the minimising RDP order (RDP methods only)
+  double epsilon = 0.0;         // >= 0; +inf if the bound exceeds the double range
+  std::optional<double> order;  // the minimising RDP order (RDP methods only)
 };
 
 class Accountant {

@@ -7,6 +7,8 @@
 //
 //   bazel run //estimators/accountants:accountant_benchmark
 //   bazel run //estimators/accountants:accountant_benchmark -- --benchmark_filter=Calibrate
+#include <benchmark/benchmark.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,8 +16,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <benchmark/benchmark.h>
 
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
@@ -88,8 +88,10 @@ double MedianMs(const std::function<void()>& f, int repeats) {
 void Summary() {
   constexpr double kEpsTargetMs = 1.0, kCalTargetMs = 50.0;
   auto rdp = Make("rdp");
-  std::printf("\n=== Summary: medians over repeats (targets: RDP eps <= %.0f ms, calibration <= "
-              "%.0f ms) ===\n", kEpsTargetMs, kCalTargetMs);
+  std::printf(
+      "\n=== Summary: medians over repeats (targets: RDP eps <= %.0f ms, calibration <= "
+      "%.0f ms) ===\n",
+      kEpsTargetMs, kCalTargetMs);
   std::printf("J&E Purchase-100 (q=0.02, T=5000, delta=1e-5), DefaultRdpOrders() (%zu orders)\n",
               DefaultRdpOrders().size());
   for (const std::string& name : {std::string("rdp"), std::string("rdp_improved")}) {

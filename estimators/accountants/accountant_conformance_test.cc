@@ -3,14 +3,14 @@
 // monotone in sigma, steps and q, and CalibrateSigma round trips. Also
 // prints the reproduced that_which_we_call_private Table 1 (all accountants;
 // the per-accountant tests hold the published-number assertions).
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"

@@ -5,11 +5,11 @@ namespace privbench {
 // THE REGISTRY. One line per accountant: X(factory), where the factory is
 // defined in estimators/accountants/<name>.cc and returns a
 // std::unique_ptr<Accountant> whose name() is the registry name.
-#define PRIVBENCH_ACCOUNTANTS(X)  \
-  X(MakeNaiveAccountant)          \
-  X(MakeAdvancedAccountant)       \
-  X(MakeZcdpAccountant)           \
-  X(MakeRdpAccountant)            \
+#define PRIVBENCH_ACCOUNTANTS(X) \
+  X(MakeNaiveAccountant)         \
+  X(MakeAdvancedAccountant)      \
+  X(MakeZcdpAccountant)          \
+  X(MakeRdpAccountant)           \
   X(MakeRdpImprovedAccountant)
 
 #define PRIVBENCH_DECLARE_FACTORY(f) std::unique_ptr<Accountant> f();

@@ -1,12 +1,12 @@
 #include "estimators/accountants/accountant.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <stdexcept>
 #include <string>
-
-#include <gtest/gtest.h>
 
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/accountants/rdp.h"
@@ -91,11 +91,16 @@ class FakeAccountant final : public Accountant {
  protected:
   Result<AccountantResult> EpsilonImpl(const DpSgdAccounting& s) const override {
     switch (mode_) {
-      case 0: throw std::domain_error("boost said no");
-      case 1: return AccountantResult{kNan, {}};
-      case 2: return AccountantResult{-1.0, {}};
-      case 3: return AccountantResult{kInf, {}};
-      default: return AccountantResult{1.0 / s.sigma, {}};  // eps = 1/sigma
+      case 0:
+        throw std::domain_error("boost said no");
+      case 1:
+        return AccountantResult{kNan, {}};
+      case 2:
+        return AccountantResult{-1.0, {}};
+      case 3:
+        return AccountantResult{kInf, {}};
+      default:
+        return AccountantResult{1.0 / s.sigma, {}};  // eps = 1/sigma
     }
   }
 

@@ -1,9 +1,8 @@
 #include "estimators/accountants/advanced.h"
 
+#include <boost/math/tools/minima.hpp>
 #include <cmath>
 #include <limits>
-
-#include <boost/math/tools/minima.hpp>
 
 #include "estimators/accountants/gaussian_step.h"
 
@@ -12,7 +11,9 @@ namespace privbench {
 namespace {
 
 // ln(1 + e^x) without overflow.
-double Softplus(double x) { return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
+double Softplus(double x) {
+  return x > 0.0 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x));
+}
 
 constexpr double kMinLogOdds = -745.0;
 constexpr double kMaxLogOdds = 40.0;
@@ -67,8 +68,7 @@ class AdvancedAccountant final : public Accountant {
 
  protected:
   Result<AccountantResult> EpsilonImpl(const DpSgdAccounting& s) const override {
-    return AccountantResult{AdvancedCompositionEpsilon(s.sigma, s.q, s.steps, s.delta).epsilon,
-                            {}};
+    return AccountantResult{AdvancedCompositionEpsilon(s.sigma, s.q, s.steps, s.delta).epsilon, {}};
   }
 };
 

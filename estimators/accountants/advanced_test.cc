@@ -1,9 +1,9 @@
 #include "estimators/accountants/advanced.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 #include "estimators/accountants/naive.h"
 
@@ -59,8 +59,8 @@ TEST(AdvancedTest, OptimumBeatsEveryGridSplit) {
   for (double sigma : {0.3, 0.44, 1.06, 6.99, 136.67}) {
     const double best = Adv(sigma);
     for (double u = -60.0; u <= 30.0; u += 0.25) {
-      EXPECT_LE(best, AdvancedCompositionAtSplit(sigma, kQ, kSteps, kDelta, u).epsilon *
-                          (1.0 + 1e-12))
+      EXPECT_LE(best,
+                AdvancedCompositionAtSplit(sigma, kQ, kSteps, kDelta, u).epsilon * (1.0 + 1e-12))
           << "sigma=" << sigma << " u=" << u;
     }
   }

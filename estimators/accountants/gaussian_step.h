@@ -28,7 +28,8 @@ double GaussianMechanismEpsilonFromLogDelta(double sigma, double log_delta0);
 // Preconditions (unchecked): q in (0, 1], eps0 >= 0.
 double AmplifyBySampling(double eps0, double q);
 
-// eps_s of one sampled Gaussian step: AmplifyBySampling(GaussianMechanismEpsilon(sigma, delta0), q).
+// eps_s of one sampled Gaussian step: AmplifyBySampling(GaussianMechanismEpsilon(sigma, delta0),
+// q).
 double SampledGaussianStepEpsilon(double sigma, double q, double delta0);
 
 }  // namespace privbench

@@ -1,8 +1,8 @@
 #include "estimators/accountants/naive.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "estimators/accountants/gaussian_step.h"
 
@@ -22,8 +22,8 @@ TEST(GaussianStepTest, ClassicalCalibration) {
   EXPECT_DOUBLE_EQ(GaussianMechanismEpsilonFromLogDelta(2.0, std::log(1e-5)),
                    GaussianMechanismEpsilon(2.0, 1e-5));
   // Far below the double range, via the log.
-  EXPECT_NEAR(GaussianMechanismEpsilonFromLogDelta(1.0, -1e4), std::sqrt(2.0 * (1e4 + std::log(1.25))),
-              1e-12);
+  EXPECT_NEAR(GaussianMechanismEpsilonFromLogDelta(1.0, -1e4),
+              std::sqrt(2.0 * (1e4 + std::log(1.25))), 1e-12);
   EXPECT_EQ(GaussianMechanismEpsilon(1.0, 1.0), 0.0);  // delta0 >= 1: trivially private
 }
 

@@ -1,9 +1,9 @@
 #include "estimators/accountants/rdp_improved.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/rdp.h"

@@ -1,9 +1,9 @@
 #include "estimators/accountants/rdp.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "estimators/accountants/accountant.h"
 
@@ -25,7 +25,8 @@ double RelErr(double x, double ref) { return std::abs(x / ref - 1.0); }
 
 // that_which_we_call_private Table 1, "RDP" column, with the STUDIES.md order list.
 TEST(RdpTableOneTest, Rows1To4WithinOnePercent) {
-  // that_which_we_call_private Table 1, row 1: sigma 136.67, RDP 0.05 (ours 0.0499565 at alpha 512).
+  // that_which_we_call_private Table 1, row 1: sigma 136.67, RDP 0.05 (ours 0.0499565 at alpha
+  // 512).
   AccountantResult r = Eps(JE(136.67, TableOneRdpOrders()));
   EXPECT_LT(RelErr(r.epsilon, 0.05), 0.01);
   EXPECT_EQ(*r.order, 512);
@@ -126,7 +127,8 @@ TEST(RdpOrderTrapsTest, DefaultOrdersNeverWorse) {
 }
 
 TEST(RdpTest, FullBatchClosedForm) {
-  // q = 1: rdp(alpha) = alpha/(2 sigma^2), so eps = min_alpha T alpha/(2 sigma^2) + ln(1/delta)/(alpha-1).
+  // q = 1: rdp(alpha) = alpha/(2 sigma^2), so eps = min_alpha T alpha/(2 sigma^2) +
+  // ln(1/delta)/(alpha-1).
   const double sigma = 4.0, l = std::log(1e5);
   const int64_t steps = 10;
   double best = INFINITY;

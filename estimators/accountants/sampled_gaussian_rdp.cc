@@ -2,16 +2,15 @@
 
 #include <algorithm>
 #include <array>
+#include <boost/math/constants/constants.hpp>
+#include <boost/math/special_functions/erf.hpp>
+#include <boost/math/special_functions/gamma.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include <boost/math/constants/constants.hpp>
-#include <boost/math/special_functions/erf.hpp>
-#include <boost/math/special_functions/gamma.hpp>
 
 #include "core/validate.h"
 
@@ -23,8 +22,7 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // Boost.Math promotes double to long double by default (8x slower erfc
 // here); double precision suffices for every use below.
-using DoublePolicy =
-    boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using DoublePolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
 
 double Erfc(double x) { return boost::math::erfc(x, DoublePolicy()); }
 
@@ -98,8 +96,8 @@ double LogAInteger(double q, double sigma, int64_t n) {
     const double di = static_cast<double>(i);
     return LogExpm1((di * di - di) * inv_2s2);
   };
-  const int64_t mode = std::min<int64_t>(
-      n, static_cast<int64_t>(std::floor((static_cast<double>(n) + 1.0) * q)));
+  const int64_t mode =
+      std::min<int64_t>(n, static_cast<int64_t>(std::floor((static_cast<double>(n) + 1.0) * q)));
   constexpr int64_t kBlock = 32;
   constexpr double kNegligible = 60.0;
   // Pass 1: block bounds and a lower bound m0 on the largest term.
@@ -158,15 +156,13 @@ class FractionalTerms {
     double log_s0, log_s1;
     const double x0 = (i - z0_) * inv_sqrt2_sigma_;
     if (x0 < 0.0) {
-      log_s0 = i * log_q_ + j * log_1mq_ + (i * i - i) * inv_2s2_ + kLogHalf +
-               std::log(Erfc(x0));
+      log_s0 = i * log_q_ + j * log_1mq_ + (i * i - i) * inv_2s2_ + kLogHalf + std::log(Erfc(x0));
     } else {
       log_s0 = log_k_ + kLogHalf + LogErfcxNonNegative(x0);
     }
     const double x1 = (z0_ - j) * inv_sqrt2_sigma_;
     if (x1 < 0.0) {
-      log_s1 = j * log_q_ + i * log_1mq_ + (j * j - j) * inv_2s2_ + kLogHalf +
-               std::log(Erfc(x1));
+      log_s1 = j * log_q_ + i * log_1mq_ + (j * j - j) * inv_2s2_ + kLogHalf + std::log(Erfc(x1));
     } else {
       log_s1 = log_k_ + kLogHalf + LogErfcxNonNegative(x1);
     }
@@ -186,14 +182,12 @@ double CrvzAlternatingSum(const double* a, int n) {
   for (int k = 0; k < n; ++k) {
     c = b - c;
     s += c * a[k];
-    b = (static_cast<double>(k) + n) * (static_cast<double>(k) - n) * b /
-        ((k + 0.5) * (k + 1.0));
+    b = (static_cast<double>(k) + n) * (static_cast<double>(k) - n) * b / ((k + 0.5) * (k + 1.0));
   }
   return s / d;
 }
 
-Result<double> LogAFractional(double q, double sigma, double alpha,
-                              RdpSeriesSummation summation) {
+Result<double> LogAFractional(double q, double sigma, double alpha, RdpSeriesSummation summation) {
   const FractionalTerms terms(q, sigma, alpha);
   double log_coef = 0.0;  // ln |C(alpha, i)|
   if (summation == RdpSeriesSummation::kAccelerated) {
@@ -215,8 +209,8 @@ Result<double> LogAFractional(double q, double sigma, double alpha,
     for (int k = 0; k < kTailTerms; ++k) a[k] = std::exp(log_a[k] - log_a[0]);
     const double tail = CrvzAlternatingSum(a.data(), kTailTerms);
     if (!(tail > 0.0)) {
-      return Error("internal error: alternating tail sum " + FormatDouble(tail) + " at q=" +
-                   FormatDouble(q) + " sigma=" + FormatDouble(sigma) +
+      return Error("internal error: alternating tail sum " + FormatDouble(tail) +
+                   " at q=" + FormatDouble(q) + " sigma=" + FormatDouble(sigma) +
                    " alpha=" + FormatDouble(alpha));
     }
     return LogAdd(log_head, log_a[0] + std::log(tail));
@@ -245,17 +239,16 @@ Result<double> LogAFractional(double q, double sigma, double alpha,
   }
   if (log_neg == -kInf) return log_pos;
   if (!(log_pos > log_neg)) {
-    return Error("internal error: RDP series sums to a non-positive value at q=" +
-                 FormatDouble(q) + " sigma=" + FormatDouble(sigma) +
-                 " alpha=" + FormatDouble(alpha));
+    return Error("internal error: RDP series sums to a non-positive value at q=" + FormatDouble(q) +
+                 " sigma=" + FormatDouble(sigma) + " alpha=" + FormatDouble(alpha));
   }
   return log_pos + std::log1p(-std::exp(log_neg - log_pos));
 }
 
 Status CheckOrder(std::string_view name, double alpha) {
   if (!(alpha > 1.0 && alpha <= kMaxRdpOrder)) {
-    return Error(std::string(name) + " must be in (1, " + FormatDouble(kMaxRdpOrder) +
-                 "], got " + FormatDouble(alpha));
+    return Error(std::string(name) + " must be in (1, " + FormatDouble(kMaxRdpOrder) + "], got " +
+                 FormatDouble(alpha));
   }
   return Status::Ok();
 }

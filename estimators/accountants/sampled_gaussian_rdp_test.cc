@@ -1,13 +1,13 @@
 #include "estimators/accountants/sampled_gaussian_rdp.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <boost/math/quadrature/gauss_kronrod.hpp>
-#include <gtest/gtest.h>
 
 namespace privbench {
 namespace {
@@ -90,7 +90,8 @@ TEST(SampledGaussianRdpTest, IntegerOrdersMatchClosedForms) {
       // alpha = 3: A = (1-q)^3 + 3q(1-q)^2 + 3q^2(1-q) e^{1/s^2} + q^3 e^{3/s^2}, i.e.
       // A - 1 = 3 q^2 (1-q) (e^{1/s^2} - 1) + q^3 (e^{3/s^2} - 1).
       const double a3 = std::log1p(3 * q * q * (1 - q) * std::expm1(1 / (sigma * sigma)) +
-                                   q * q * q * std::expm1(3 / (sigma * sigma))) / 2;
+                                   q * q * q * std::expm1(3 / (sigma * sigma))) /
+                        2;
       EXPECT_NEAR(Rdp(q, sigma, 3.0) / a3, 1.0, 1e-12) << q << " " << sigma;
     }
   }

@@ -1,8 +1,8 @@
 #include "estimators/accountants/zcdp.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 namespace privbench {
 namespace {

@@ -1,6 +1,12 @@
 #include "estimators/intervals/bayesian.h"
 
 #include <algorithm>
+#include <boost/math/quadrature/gauss.hpp>
+#include <boost/math/quadrature/gauss_kronrod.hpp>
+#include <boost/math/special_functions/beta.hpp>
+#include <boost/math/special_functions/gamma.hpp>
+#include <boost/math/tools/roots.hpp>
+#include <boost/random/beta_distribution.hpp>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -9,26 +15,19 @@
 #include <string>
 #include <vector>
 
-#include <boost/random/beta_distribution.hpp>
-#include <boost/math/quadrature/gauss.hpp>
-#include <boost/math/quadrature/gauss_kronrod.hpp>
-#include <boost/math/special_functions/beta.hpp>
-#include <boost/math/special_functions/gamma.hpp>
-#include <boost/math/tools/roots.hpp>
-
 #include "core/validate.h"
 
 namespace privbench {
 
 namespace {
 
-constexpr double kTail = 1e-15;          // posterior mass ignored on each side
-constexpr double kCoarseTol = 1e-6;      // F accuracy while Newton is far away
-constexpr double kFineTol = 1e-9;        // F accuracy for the final steps
-constexpr int kMaxIntervals = 200;       // Gauss-Kronrod panels per piece, at most
-constexpr double kMaxEps = 700.0;        // e^eps stays finite
+constexpr double kTail = 1e-15;      // posterior mass ignored on each side
+constexpr double kCoarseTol = 1e-6;  // F accuracy while Newton is far away
+constexpr double kFineTol = 1e-9;    // F accuracy for the final steps
+constexpr int kMaxIntervals = 200;   // Gauss-Kronrod panels per piece, at most
+constexpr double kMaxEps = 700.0;    // e^eps stays finite
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr int kGuessSamples = 1000;     // posterior draws for Newton's start
+constexpr int kGuessSamples = 1000;  // posterior draws for Newton's start
 
 // Boost evaluates double-precision special functions in long double by
 // default (x87 code, ~3x slower here); in double they are still accurate to
@@ -134,10 +133,16 @@ double LogBeta(double a, double b) {
 
 }  // namespace
 
-BayesianEpsPosterior::BayesianEpsPosterior(double ax, double bx, double ay, double by,
-                                           double delta)
-    : ax_(ax), bx_(bx), ay_(ay), by_(by), delta_(delta),
-      fnr_a_orig_(ax), fnr_b_orig_(bx), fpr_a_orig_(ay), fpr_b_orig_(by) {
+BayesianEpsPosterior::BayesianEpsPosterior(double ax, double bx, double ay, double by, double delta)
+    : ax_(ax),
+      bx_(bx),
+      ay_(ay),
+      by_(by),
+      delta_(delta),
+      fnr_a_orig_(ax),
+      fnr_b_orig_(bx),
+      fpr_a_orig_(ay),
+      fpr_b_orig_(by) {
   if (ax_ > bx_) {  // mirror (x, y) -> (1-x, 1-y): R is invariant
     std::swap(ax_, bx_);
     std::swap(ay_, by_);
@@ -152,8 +157,7 @@ BayesianEpsPosterior::BayesianEpsPosterior(double ax, double bx, double ay, doub
   log_beta_y_ = LogBeta(ay_, by_);
 }
 
-Result<BayesianEpsPosterior> BayesianEpsPosterior::Create(const ConfusionCounts& c,
-                                                          double delta) {
+Result<BayesianEpsPosterior> BayesianEpsPosterior::Create(const ConfusionCounts& c, double delta) {
   PB_RETURN_IF_ERROR(c.Validate());
   PB_RETURN_IF_ERROR(CheckDelta(delta));
   try {
@@ -255,8 +259,7 @@ BayesianEpsPosterior::Value BayesianEpsPosterior::Evaluate(double eps, double to
   // Breakpoints: kinks of lo/hi, and where lo/hi cross the FPR bulk ends
   // (lo(x) >= t iff x <= max{(1-t-d)/E, 1-d-tE}; hi(x) >= t iff
   // x <= min{1-(t-d)/E, d+(1-t)E}).
-  std::vector<double> cuts = {x_lo_, x_hi_, d, (1.0 - d) / (1.0 + E), (E + d) / (1.0 + E),
-                              1.0 - d};
+  std::vector<double> cuts = {x_lo_, x_hi_, d, (1.0 - d) / (1.0 + E), (E + d) / (1.0 + E), 1.0 - d};
   for (const Unit& t : {Unit{y_lo_, 1.0 - y_lo_}, Unit{1.0 - ybar_lo_, ybar_lo_}}) {
     cuts.push_back(std::max((t.tbar - d) / E, 1.0 - d - t.t * E));
     cuts.push_back(std::min(1.0 - (t.t - d) / E, d + t.tbar * E));
@@ -390,9 +393,7 @@ namespace {
 class Bayesian final : public IntervalEstimator {
  public:
   explicit Bayesian(bool one_sided) : one_sided_(one_sided) {}
-  std::string_view name() const override {
-    return one_sided_ ? "bayesian_one_sided" : "bayesian";
-  }
+  std::string_view name() const override { return one_sided_ ? "bayesian_one_sided" : "bayesian"; }
   bool one_sided() const override { return one_sided_; }
   std::string_view description() const override {
     return one_sided_ ? "Joint Beta posterior of (FNR, FPR); lower bound F^-1(alpha) "

@@ -14,22 +14,18 @@
 // the integration variable x always has its mass in the lower half, where
 // doubles resolve it. Every FPR probability is computed from the side where
 // it is small (lower tail ibeta(a, b, t) or upper tail ibeta(b, a, 1-t)),
-// with 1-lo and 1-hi formed without cancellation. The x-range is cut at the kinks of lo and hi and at the points
-// where lo(x) or hi(x) leaves the bulk of the FPR posterior (posterior tail
-// mass < 1e-15 each side). On pieces where G is constant (0 or 1) the
-// integral is a difference of Beta CDFs (Boost ibeta); elsewhere it is
-// globally adaptive Gauss-Kronrod (Boost's 21-point rule) to an absolute
-// tolerance, after the substitution x = p + (q-p)(3u^2 - 2u^3), which
-// smooths the x^(+-1/2) behaviour Beta(1/2, .) densities and CDFs have at
-// piece ends. dF/deps is integrated on the same nodes (Reynolds transport,
-// App. A.2 Eq. 12), and credible bounds solve F(eps) = p by safeguarded
-// Newton (Boost newton_raphson_iterate) inside a bracket guaranteed by the
-// rate-box argument: a box of posterior mass >= 1 - p lies outside
-// R(min over the box), so that eps has F <= p; one of mass >= p lies inside
-// R(max over the box), so that eps has F >= p. Newton starts from the
-// empirical quantile of 2000 posterior draws (fixed seed), runs on coarse
-// CDF evaluations (1e-6) and finishes with one step on an accurate one
-// (1e-9).
+// with 1-lo and 1-hi formed without cancellation. The x-range is cut at the kinks of lo and hi and
+// at the points where lo(x) or hi(x) leaves the bulk of the FPR posterior (posterior tail mass <
+// 1e-15 each side). On pieces where G is constant (0 or 1) the integral is a difference of Beta
+// CDFs (Boost ibeta); elsewhere it is globally adaptive Gauss-Kronrod (Boost's 21-point rule) to an
+// absolute tolerance, after the substitution x = p + (q-p)(3u^2 - 2u^3), which smooths the
+// x^(+-1/2) behaviour Beta(1/2, .) densities and CDFs have at piece ends. dF/deps is integrated on
+// the same nodes (Reynolds transport, App. A.2 Eq. 12), and credible bounds solve F(eps) = p by
+// safeguarded Newton (Boost newton_raphson_iterate) inside a bracket guaranteed by the rate-box
+// argument: a box of posterior mass >= 1 - p lies outside R(min over the box), so that eps has F <=
+// p; one of mass >= p lies inside R(max over the box), so that eps has F >= p. Newton starts from
+// the empirical quantile of 2000 posterior draws (fixed seed), runs on coarse CDF evaluations
+// (1e-6) and finishes with one step on an accurate one (1e-9).
 #ifndef PRIVBENCH_ESTIMATORS_INTERVALS_BAYESIAN_H_
 #define PRIVBENCH_ESTIMATORS_INTERVALS_BAYESIAN_H_
 
@@ -76,7 +72,6 @@ class BayesianEpsPosterior {
   // requested tolerance so far (0 when every evaluation converged).
   double max_quadrature_error() const { return max_error_; }
 
-
  private:
   BayesianEpsPosterior(double ax, double bx, double ay, double by, double delta);
 
@@ -89,20 +84,20 @@ class BayesianEpsPosterior {
   struct Unit {
     double t, tbar;
   };
-  double FprBelow(const Unit& t) const;               // P[FPR <= t], bulk-clipped
-  double FprAbove(const Unit& t) const;               // P[FPR >= t], bulk-clipped
+  double FprBelow(const Unit& t) const;                     // P[FPR <= t], bulk-clipped
+  double FprAbove(const Unit& t) const;                     // P[FPR >= t], bulk-clipped
   double FprBetween(const Unit& lo, const Unit& hi) const;  // P[lo < FPR < hi]
-  double FprPdf(const Unit& t) const;                 // 0 outside the bulk
-  double FnrMass(double p, double q) const;           // P[p < FNR < q]
+  double FprPdf(const Unit& t) const;                       // 0 outside the bulk
+  double FnrMass(double p, double q) const;                 // P[p < FNR < q]
   double FnrPdf(double x) const;
 
   // Posterior parameters after mirroring (see above): FNR ~ Beta(ax, bx)
   // with ax <= bx, FPR ~ Beta(ay, by).
   double ax_, bx_, ay_, by_, delta_;
   double fnr_a_orig_, fnr_b_orig_, fpr_a_orig_, fpr_b_orig_;  // unmirrored
-  double log_beta_x_, log_beta_y_;  // log B(a, b) of each posterior
-  double x_lo_, x_hi_;              // FNR bulk (tails < 1e-15)
-  double y_lo_, ybar_lo_;           // FPR bulk: FPR > y_lo_, 1 - FPR > ybar_lo_
+  double log_beta_x_, log_beta_y_;                            // log B(a, b) of each posterior
+  double x_lo_, x_hi_;                                        // FNR bulk (tails < 1e-15)
+  double y_lo_, ybar_lo_;  // FPR bulk: FPR > y_lo_, 1 - FPR > ybar_lo_
   mutable double max_error_ = 0.0;
 };
 

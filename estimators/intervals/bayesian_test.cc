@@ -1,8 +1,8 @@
 #include "estimators/intervals/bayesian.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "estimators/interval_registry.h"
 #include "estimators/rate_box_method.h"
@@ -76,7 +76,7 @@ TEST(BayesianTest, SymmetriesOfThePrivacyRegion) {
   // Swapping the roles of the rates, or complementing the test, leaves the
   // posterior of eps unchanged.
   const ConfusionCounts c{70, 30, 12, 88};
-  const ConfusionCounts swapped{88, 12, 30, 70};    // (FNR, FPR) -> (FPR, FNR)
+  const ConfusionCounts swapped{88, 12, 30, 70};       // (FNR, FPR) -> (FPR, FNR)
   const ConfusionCounts complemented{30, 70, 88, 12};  // (x, y) -> (1-x, 1-y)
   const EpsInterval a = Estimate("bayesian", c, 1e-3, 0.1);
   for (const ConfusionCounts& d : {swapped, complemented}) {

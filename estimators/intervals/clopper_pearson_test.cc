@@ -1,7 +1,7 @@
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
-
-#include <gtest/gtest.h>
 
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_registry.h"

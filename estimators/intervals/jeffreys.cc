@@ -18,9 +18,7 @@ namespace {
 class Jeffreys final : public IntervalEstimator {
  public:
   explicit Jeffreys(bool one_sided) : one_sided_(one_sided) {}
-  std::string_view name() const override {
-    return one_sided_ ? "jeffreys_one_sided" : "jeffreys";
-  }
+  std::string_view name() const override { return one_sided_ ? "jeffreys_one_sided" : "jeffreys"; }
   bool one_sided() const override { return one_sided_; }
   std::string_view description() const override {
     return one_sided_ ? "Jeffreys rate upper limits, union bound; lower bound "

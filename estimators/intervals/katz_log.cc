@@ -1,11 +1,10 @@
 #include "estimators/intervals/katz_log.h"
 
 #include <algorithm>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
-
-#include <boost/math/distributions/normal.hpp>
 
 #include "core/validate.h"
 
@@ -41,8 +40,10 @@ Result<double> KatzLogEpsLowerBound(int64_t n1, int64_t n0, int64_t n, double al
   PB_RETURN_IF_ERROR(CheckPositiveCount("n", n));
   PB_RETURN_IF_ERROR(CheckNonNegativeCount("n1", n1));
   PB_RETURN_IF_ERROR(CheckNonNegativeCount("n0", n0));
-  if (n1 > n) return Error("n1 must be <= n, got n1=" + std::to_string(n1) + " n=" + std::to_string(n));
-  if (n0 > n) return Error("n0 must be <= n, got n0=" + std::to_string(n0) + " n=" + std::to_string(n));
+  if (n1 > n)
+    return Error("n1 must be <= n, got n1=" + std::to_string(n1) + " n=" + std::to_string(n));
+  if (n0 > n)
+    return Error("n0 must be <= n, got n0=" + std::to_string(n0) + " n=" + std::to_string(n));
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
   return std::max(0.0, KatzLogInterval(n1, n, n0, n, ZUpper(alpha / 2)).lo);
 }
@@ -80,8 +81,7 @@ class KatzLog final : public IntervalEstimator {
     const LogRatioInterval r2 = KatzLogInterval(c.tn, c.negatives(), c.fn, c.positives(), z);
     EpsInterval out;
     out.lower = std::max({0.0, r1.lo, r2.lo, -r1.hi, -r2.hi});
-    out.upper = std::max({0.0, std::abs(r1.lo), std::abs(r1.hi), std::abs(r2.lo),
-                          std::abs(r2.hi)});
+    out.upper = std::max({0.0, std::abs(r1.lo), std::abs(r1.hi), std::abs(r2.lo), std::abs(r2.hi)});
     return out;
   }
 };

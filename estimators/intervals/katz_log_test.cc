@@ -1,8 +1,8 @@
 #include "estimators/intervals/katz_log.h"
 
-#include <cmath>
-
 #include <gtest/gtest.h>
+
+#include <cmath>
 
 #include "estimators/interval_registry.h"
 
@@ -22,7 +22,8 @@ TEST(KatzLogTest, CorollaryCeiling) {
 // Lemma A.3 by hand: n1 = 600, n0 = 200 of N = 1000, alpha = 0.05:
 // log(3) - 1.959964 * sqrt(1/600 - 1/1000 + 1/200 - 1/1000).
 TEST(KatzLogTest, LemmaA3ByHand) {
-  const double want = std::log(3.0) - 1.959963984540054 * std::sqrt(1.0 / 600 - 1e-3 + 1.0 / 200 - 1e-3);
+  const double want =
+      std::log(3.0) - 1.959963984540054 * std::sqrt(1.0 / 600 - 1e-3 + 1.0 / 200 - 1e-3);
   EXPECT_NEAR(KatzLogEpsLowerBound(600, 200, 1000, 0.05).value(), want, 1e-12);
 }
 

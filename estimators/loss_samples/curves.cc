@@ -44,8 +44,8 @@ void Append(EpsilonStarCurve* c, double delta, double floor, double tau, double 
 class KnownGridCursor {
  public:
   // is_population: the level's rate is FPR = a (else FNR = 1 - a).
-  KnownGridCursor(const KnownLossDistribution& d, const char* which, bool is_population,
-                  int64_t m, double floor)
+  KnownGridCursor(const KnownLossDistribution& d, const char* which, bool is_population, int64_t m,
+                  double floor)
       : d_(d), which_(which), is_population_(is_population), m_(m), floor_(floor) {}
 
   // Moves to the next level; false when exhausted.
@@ -77,8 +77,7 @@ Result<EpsilonStarCurve> ExactCurveImpl(const KnownLossDistribution& train,
                                         const KnownLossDistribution& population,
                                         const EpsilonStarCurveOptions& o) {
   EpsilonStarCurve c;
-  KnownGridCursor pop(population, "population", true, o.quantiles_per_distribution,
-                      o.rate_floor);
+  KnownGridCursor pop(population, "population", true, o.quantiles_per_distribution, o.rate_floor);
   KnownGridCursor trn(train, "train", false, o.quantiles_per_distribution, o.rate_floor);
   PB_ASSIGN_OR_RETURN(bool pop_live, pop.Next());
   PB_ASSIGN_OR_RETURN(bool trn_live, trn.Next());
@@ -94,8 +93,7 @@ Result<EpsilonStarCurve> ExactCurveImpl(const KnownLossDistribution& train,
         Append(&c, o.delta, o.rate_floor, tau, cur.level(), cur.level_complement(), t.sf, t.cdf);
       } else {  // FNR = 1 - level exactly
         PB_ASSIGN_OR_RETURN(KnownTails p, EvaluateKnownTails(population, "population", tau));
-        Append(&c, o.delta, o.rate_floor, tau, p.cdf, p.sf, cur.level_complement(),
-               cur.level());
+        Append(&c, o.delta, o.rate_floor, tau, p.cdf, p.sf, cur.level_complement(), cur.level());
       }
       have_last = true;
       last = tau;

@@ -28,9 +28,9 @@
 namespace privbench {
 
 struct EpsilonStarCurveOptions {
-  double delta = 0.0;                             // [0, 1)
+  double delta = 0.0;                            // [0, 1)
   int64_t quantiles_per_distribution = 1000000;  // m, in [1, 1e9]
-  double rate_floor = 1e-6;                       // (0, 1): drop rates below it
+  double rate_floor = 1e-6;                      // (0, 1): drop rates below it
 };
 
 Status ValidateEpsilonStarCurveOptions(const EpsilonStarCurveOptions& options);

@@ -2,12 +2,12 @@
 // App. B, Fig. 3).
 #include "estimators/loss_samples/curves.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <boost/random/normal_distribution.hpp>
 #include <cmath>
 #include <vector>
-
-#include <boost/random/normal_distribution.hpp>
-#include <gtest/gtest.h>
 
 #include "core/seeding.h"
 #include "estimators/loss_samples/empirical.h"

@@ -2,14 +2,14 @@
 // eCDF rates, App. B.1 window (0.001, 0.999)).
 #include "estimators/loss_samples/empirical.h"
 
-#include <algorithm>
-#include <cmath>
-#include <vector>
+#include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
-#include <gtest/gtest.h>
+#include <cmath>
+#include <vector>
 
 #include "core/seeding.h"
 #include "estimators/loss_samples/exact.h"
@@ -55,8 +55,8 @@ TEST(EmpiricalTest, HandComputedFourByFour) {
   // The paper's default m = 10^6 reaches the same thresholds.
   EXPECT_NEAR(Empirical(kTrain, kPopulation, EpsilonStarOptions()), std::log(3.0), 1e-15);
   // Order of the input does not matter.
-  EXPECT_NEAR(Empirical({0.6, 0.3, 0.1, 0.2}, {0.7, 0.25, 0.5, 0.4}, WithM(1000)),
-              std::log(3.0), 1e-15);
+  EXPECT_NEAR(Empirical({0.6, 0.3, 0.1, 0.2}, {0.7, 0.25, 0.5, 0.4}, WithM(1000)), std::log(3.0),
+              1e-15);
 }
 
 TEST(EmpiricalTest, HandComputedCoarseGrid) {
@@ -108,7 +108,8 @@ double BruteForce(const std::vector<double>& train, const std::vector<double>& p
     for (int64_t k = 1; k <= m; ++k) {
       // j = ceil(k n / (m+1)) - 1, the lower empirical quantile.
       const int64_t j = static_cast<int64_t>(std::ceil(static_cast<long double>(k) * n /
-                                                       static_cast<long double>(m + 1))) - 1;
+                                                       static_cast<long double>(m + 1))) -
+                        1;
       thresholds.push_back((*s)[static_cast<size_t>(j)]);
     }
   }
@@ -170,8 +171,8 @@ TEST(EmpiricalTest, ApproachesExactForSeparatedGaussians) {
   std::vector<double> train(n), population(n);
   for (double& x : train) x = z(rng);
   for (double& x : population) x = 3.0 + z(rng);
-  auto exact = ExactEpsilonStar(*NormalLossDistribution(0, 1), *NormalLossDistribution(3, 1),
-                                WithM(100000));
+  auto exact =
+      ExactEpsilonStar(*NormalLossDistribution(0, 1), *NormalLossDistribution(3, 1), WithM(100000));
   ASSERT_TRUE(exact.ok());
   EXPECT_NEAR(Empirical(train, population, WithM(n)), *exact, 0.15);
 }

@@ -16,12 +16,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <boost/random/gamma_distribution.hpp>
 #include <chrono>
 #include <cstdio>
 #include <string>
 #include <vector>
-
-#include <boost/random/gamma_distribution.hpp>
 
 #include "core/flags.h"
 #include "core/seeding.h"
@@ -109,14 +108,16 @@ int Main(int argc, char** argv) {
   EpsilonStarOptions options;
   options.delta = delta;
   options.quantiles_per_distribution = m;
-  std::printf("Epsilon* benchmark: n = %lld per sample, m = %lld quantiles per distribution "
-              "(%lld thresholds), %lld repeats, train Gamma(1,1) vs population Gamma(%g,1)\n",
-              static_cast<long long>(n), static_cast<long long>(m),
-              static_cast<long long>(2 * m), static_cast<long long>(repeats), 1.0 + d);
+  std::printf(
+      "Epsilon* benchmark: n = %lld per sample, m = %lld quantiles per distribution "
+      "(%lld thresholds), %lld repeats, train Gamma(1,1) vs population Gamma(%g,1)\n",
+      static_cast<long long>(n), static_cast<long long>(m), static_cast<long long>(2 * m),
+      static_cast<long long>(repeats), 1.0 + d);
   std::printf("options: %s\n", EpsilonStarOptionsText(options).c_str());
-  std::printf("peak RSS: %.1f MiB at start, %.1f MiB after drawing the samples "
-              "(inputs %.1f MiB; current RSS %.1f MiB)\n",
-              rss_start, rss_data, input_mib, CurrentRssMiB());
+  std::printf(
+      "peak RSS: %.1f MiB at start, %.1f MiB after drawing the samples "
+      "(inputs %.1f MiB; current RSS %.1f MiB)\n",
+      rss_start, rss_data, input_mib, CurrentRssMiB());
 
   // Parametric first: it allocates nothing per sample, so the RSS growth of
   // the later empirical run is attributable to it.
@@ -146,11 +147,12 @@ int Main(int argc, char** argv) {
       cpu.push_back(e.cpu);
     }
     const double rss_after = PeakRssMiB();
-    std::printf("%-10s Epsilon* = %.6f  median %.3f s/value wall, %.3f s CPU  "
-                "ratio to 1 s target %.2f (CPU)  peak RSS %.1f MiB (+%.1f MiB over %.1f MiB "
-                "before)\n",
-                name.c_str(), value, Median(wall), Median(cpu), Median(cpu), rss_after,
-                rss_after - rss_before, rss_before);
+    std::printf(
+        "%-10s Epsilon* = %.6f  median %.3f s/value wall, %.3f s CPU  "
+        "ratio to 1 s target %.2f (CPU)  peak RSS %.1f MiB (+%.1f MiB over %.1f MiB "
+        "before)\n",
+        name.c_str(), value, Median(wall), Median(cpu), Median(cpu), rss_after,
+        rss_after - rss_before, rss_before);
   }
 
   if (breakdown) {
@@ -174,9 +176,10 @@ int Main(int argc, char** argv) {
       (void)e1;
       (void)e2;
     }
-    std::printf("breakdown (median CPU s): empirical = copy+sort %.3f + sweep %.3f; "
-                "parametric = transform+fit %.3f + 2m-point Normal sweep %.3f\n",
-                Median(sort_s), Median(sweep_s), Median(fit_s), Median(normals_s));
+    std::printf(
+        "breakdown (median CPU s): empirical = copy+sort %.3f + sweep %.3f; "
+        "parametric = transform+fit %.3f + 2m-point Normal sweep %.3f\n",
+        Median(sort_s), Median(sweep_s), Median(fit_s), Median(normals_s));
   }
 
   if (run_exact) {
@@ -189,12 +192,12 @@ int Main(int argc, char** argv) {
       std::fprintf(stderr, "exact: %s\n", eps.message().c_str());
       return 1;
     }
-    std::printf("%-10s Epsilon* = %.6f  %.3f s wall, %.3f s CPU (one run; Boost Gamma "
-                "quantile/CDF callables; simulations only, no 1 s target)\n",
-                "exact", *eps, e.wall, e.cpu);
+    std::printf(
+        "%-10s Epsilon* = %.6f  %.3f s wall, %.3f s CPU (one run; Boost Gamma "
+        "quantile/CDF callables; simulations only, no 1 s target)\n",
+        "exact", *eps, e.wall, e.cpu);
   }
-  std::printf("final peak RSS %.1f MiB, current RSS %.1f MiB\n", PeakRssMiB(),
-              CurrentRssMiB());
+  std::printf("final peak RSS %.1f MiB, current RSS %.1f MiB\n", PeakRssMiB(), CurrentRssMiB());
   return 0;
 }
 

@@ -37,8 +37,8 @@ std::string EpsilonStarOptionsText(const EpsilonStarOptions& o) {
          " quantiles_per_distribution=" + std::to_string(o.quantiles_per_distribution) +
          " rate_floor=" + FormatDouble(o.rate_floor) +
          " rate_ceiling=" + FormatDouble(o.rate_ceiling) + " clip_lo=" + FormatDouble(o.clip_lo) +
-         " clip_hi=" + FormatDouble(o.clip_hi) + " transform=" +
-         std::string(LossTransformName(o.transform));
+         " clip_hi=" + FormatDouble(o.clip_hi) +
+         " transform=" + std::string(LossTransformName(o.transform));
 }
 
 }  // namespace privbench

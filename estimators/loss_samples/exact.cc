@@ -1,12 +1,11 @@
 #include "estimators/loss_samples/exact.h"
 
+#include <boost/math/distributions/gamma.hpp>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <exception>
 #include <string>
 #include <utility>
-
-#include <boost/math/distributions/gamma.hpp>
-#include <boost/math/distributions/normal.hpp>
 
 #include "core/validate.h"
 
@@ -18,8 +17,7 @@ Status CheckKnownLossDistribution(const KnownLossDistribution& d, const char* wh
   return Status::Ok();
 }
 
-Result<KnownTails> EvaluateKnownTails(const KnownLossDistribution& d, const char* which,
-                                      double x) {
+Result<KnownTails> EvaluateKnownTails(const KnownLossDistribution& d, const char* which, double x) {
   KnownTails t;
   t.cdf = d.cdf(x);
   if (!(t.cdf >= 0.0 && t.cdf <= 1.0)) {
@@ -38,8 +36,7 @@ Result<KnownTails> EvaluateKnownTails(const KnownLossDistribution& d, const char
   return t;
 }
 
-Result<double> EvaluateKnownQuantile(const KnownLossDistribution& d, const char* which,
-                                     double p) {
+Result<double> EvaluateKnownQuantile(const KnownLossDistribution& d, const char* which, double p) {
   const double x = d.quantile(p);
   if (!std::isfinite(x)) {
     return Error(std::string(which) + ".quantile(" + FormatDouble(p) + ") must be finite, got " +

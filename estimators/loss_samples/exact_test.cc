@@ -2,12 +2,12 @@
 // PPAI-24, App. B.1; STUDIES.md A6, B2-B3).
 #include "estimators/loss_samples/exact.h"
 
+#include <gtest/gtest.h>
+
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <stdexcept>
 #include <string>
-
-#include <boost/math/distributions/normal.hpp>
-#include <gtest/gtest.h>
 
 namespace privbench {
 namespace {
@@ -118,8 +118,7 @@ TEST(ExactTest, RefusesBadInput) {
   auto n = *NormalLossDistribution(0, 1);
   KnownLossDistribution no_cdf = n;
   no_cdf.cdf = nullptr;
-  EXPECT_EQ(ExactEpsilonStar(no_cdf, n, Window(0.001, 0.999)).message(),
-            "train.cdf must be set");
+  EXPECT_EQ(ExactEpsilonStar(no_cdf, n, Window(0.001, 0.999)).message(), "train.cdf must be set");
   KnownLossDistribution no_quantile = n;
   no_quantile.quantile = nullptr;
   EXPECT_EQ(ExactEpsilonStar(n, no_quantile, Window(0.001, 0.999)).message(),

@@ -3,14 +3,14 @@
 // naming the argument; results are finite and >= 0, deterministic,
 // order-independent, non-increasing in delta; identical samples give a
 // small value. Adding an estimator to loss_sample_registry.cc enrols it.
+#include <gtest/gtest.h>
+
 #include <algorithm>
+#include <boost/random/gamma_distribution.hpp>
 #include <cmath>
 #include <limits>
 #include <string>
 #include <vector>
-
-#include <boost/random/gamma_distribution.hpp>
-#include <gtest/gtest.h>
 
 #include "core/seeding.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
@@ -36,15 +36,14 @@ class LossSampleConformanceTest : public ::testing::TestWithParam<std::string> {
                              const std::vector<double>& population,
                              const EpsilonStarOptions& options) {
     auto r = est_->Estimate(train, population, options);
-    EXPECT_FALSE(r.ok()) << GetParam() << " accepted bad input, returned "
-                         << (r.ok() ? *r : 0.0);
+    EXPECT_FALSE(r.ok()) << GetParam() << " accepted bad input, returned " << (r.ok() ? *r : 0.0);
     return r.message();
   }
 
   void ExpectRefused(const EpsilonStarOptions& options, const std::string& argument) {
     const std::string msg = FailureMessage(train_, population_, options);
-    EXPECT_EQ(msg.rfind(argument, 0), 0u) << "message does not start with '" << argument
-                                           << "': " << msg;
+    EXPECT_EQ(msg.rfind(argument, 0), 0u)
+        << "message does not start with '" << argument << "': " << msg;
   }
 
   std::unique_ptr<LossSampleEstimator> est_;

@@ -14,10 +14,9 @@ Result<double> LossSampleEstimator::Estimate(const std::vector<double>& train_lo
   PB_RETURN_IF_ERROR(CheckFiniteSamples("train_losses", train_losses));
   PB_RETURN_IF_ERROR(CheckFiniteSamples("population_losses", population_losses));
   PB_RETURN_IF_ERROR(ValidateEpsilonStarOptions(options));
-  const std::string where = std::string(name()) + " with " +
-                            std::to_string(train_losses.size()) + " train and " +
-                            std::to_string(population_losses.size()) + " population losses, " +
-                            EpsilonStarOptionsText(options);
+  const std::string where = std::string(name()) + " with " + std::to_string(train_losses.size()) +
+                            " train and " + std::to_string(population_losses.size()) +
+                            " population losses, " + EpsilonStarOptionsText(options);
   Result<double> result = Error("");
   try {
     result = EstimateImpl(train_losses, population_losses, options);

@@ -65,8 +65,7 @@ Result<LossTransformMap> LossTransformMap::Fit(LossTransform transform,
     PB_RETURN_IF_ERROR(CheckNonNegative("population_losses", population_losses));
   }
   const auto [tmin, tmax] = std::minmax_element(train_losses.begin(), train_losses.end());
-  const auto [pmin, pmax] =
-      std::minmax_element(population_losses.begin(), population_losses.end());
+  const auto [pmin, pmax] = std::minmax_element(population_losses.begin(), population_losses.end());
   return LossTransformMap(transform, std::min(*tmin, *pmin), std::max(*tmax, *pmax));
 }
 
@@ -81,8 +80,8 @@ double LossTransformMap::Apply(double loss) const {
   // normal numbers). The degenerate range max == min maps every loss to 0.
   const double half_range = 0.5 * max_ - 0.5 * min_;
   const double x = half_range > 0.0 ? (0.5 * loss - 0.5 * min_) / half_range : 0.0;
-  const double u = x + 1.0;                   // step 2
-  return -u - std::log(-std::expm1(-u));      // steps 3-4: logit(exp(-u))
+  const double u = x + 1.0;               // step 2
+  return -u - std::log(-std::expm1(-u));  // steps 3-4: logit(exp(-u))
 }
 
 Result<TransformedLosses> ApplyLossTransform(LossTransform transform,

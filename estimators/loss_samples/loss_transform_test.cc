@@ -2,11 +2,11 @@
 // MLE Normal fit.
 #include "estimators/loss_samples/loss_transform.h"
 
+#include <gtest/gtest.h>
+
 #include <cmath>
 #include <limits>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "estimators/loss_samples/normal_fit.h"
 
@@ -90,7 +90,7 @@ TEST(LossTransformTest, CarliniLogitValuesClampAndErrors) {
   const double p = std::exp(-0.1);
   EXPECT_NEAR(t->train[1], std::log(p / (1.0 - p)), 1e-12);
   EXPECT_NEAR(t->population[0], std::log(std::exp(-5.0) / (1.0 - std::exp(-5.0))), 1e-12);
-  EXPECT_GT(t->train[1], t->population[0]);                     // decreasing in the loss
+  EXPECT_GT(t->train[1], t->population[0]);                    // decreasing in the loss
   EXPECT_NEAR(t->train[2], -std::log(kMinCarliniLoss), 1e-9);  // 0 clamped
   EXPECT_EQ(t->clamped, 1);
   // No fitted constants: a value does not depend on the other losses.

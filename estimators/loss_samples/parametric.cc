@@ -1,10 +1,9 @@
 #include "estimators/loss_samples/parametric.h"
 
 #include <algorithm>
+#include <boost/math/special_functions/erf.hpp>
 #include <cmath>
 #include <string>
-
-#include <boost/math/special_functions/erf.hpp>
 
 #include "core/validate.h"
 #include "estimators/loss_samples/loss_transform.h"
@@ -15,8 +14,7 @@ namespace {
 
 // Double precision throughout (Boost's default promotes double to long
 // double, about 2x slower; double is accurate to a few ulp here).
-using FastPolicy =
-    boost::math::policies::policy<boost::math::policies::promote_double<false>>;
+using FastPolicy = boost::math::policies::policy<boost::math::policies::promote_double<false>>;
 
 constexpr double kSqrt2 = 1.41421356237309504880;
 
@@ -141,16 +139,18 @@ class ParametricEpsilonStar final : public LossSampleEstimator {
   Result<double> EstimateImpl(const std::vector<double>& train_losses,
                               const std::vector<double>& population_losses,
                               const EpsilonStarOptions& options) const override {
-    PB_ASSIGN_OR_RETURN(ParametricFits fits,
-                        FitParametricEpsilonStar(train_losses, population_losses,
-                                                 options.transform));
+    PB_ASSIGN_OR_RETURN(
+        ParametricFits fits,
+        FitParametricEpsilonStar(train_losses, population_losses, options.transform));
     if (!(fits.train.sd > 0.0)) {
-      return Error("train_losses: the parametric variant needs transformed losses that are "
-                   "not all equal (fitted sd is 0)");
+      return Error(
+          "train_losses: the parametric variant needs transformed losses that are "
+          "not all equal (fitted sd is 0)");
     }
     if (!(fits.population.sd > 0.0)) {
-      return Error("population_losses: the parametric variant needs transformed losses that "
-                   "are not all equal (fitted sd is 0)");
+      return Error(
+          "population_losses: the parametric variant needs transformed losses that "
+          "are not all equal (fitted sd is 0)");
     }
     return EpsilonStarOfNormals(fits.train, fits.population, options);
   }

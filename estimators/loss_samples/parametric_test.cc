@@ -3,14 +3,14 @@
 // false-failure probabilities are stated next to them.
 #include "estimators/loss_samples/parametric.h"
 
-#include <cmath>
-#include <string>
-#include <vector>
+#include <gtest/gtest.h>
 
 #include <boost/math/distributions/normal.hpp>
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
-#include <gtest/gtest.h>
+#include <cmath>
+#include <string>
+#include <vector>
 
 #include "core/seeding.h"
 #include "estimators/loss_samples/exact.h"
@@ -29,8 +29,8 @@ EpsilonStarOptions Options(LossTransform t, int64_t m = 100000, double delta = 0
   return o;
 }
 
-Result<double> Parametric(const std::vector<double>& train,
-                          const std::vector<double>& population, const EpsilonStarOptions& o) {
+Result<double> Parametric(const std::vector<double>& train, const std::vector<double>& population,
+                          const EpsilonStarOptions& o) {
   return MakeParametricEpsilonStar()->Estimate(train, population, o);
 }
 
