@@ -6,10 +6,10 @@ set -euo pipefail
 
 PACKAGES=(
   # toolchain and build
-  g++ git bazel-bootstrap bazel-rules-cc bazel-rules-java bazel-platforms
+  g++ git bazel-bootstrap bazel-rules-cc bazel-rules-java bazel-platforms clang-format
   # C++ libraries
   libtorch-dev xtensor-dev libboost-math-dev libhdf5-dev libgtest-dev libbenchmark-dev
-  nlohmann-json3-dev zlib1g-dev
+  nlohmann-json3-dev zlib1g-dev libssl-dev
   # optimised BLAS: Debian's alternatives point libblas.so.3 (used by
   # LibTorch) at OpenBLAS instead of the ~10x slower reference BLAS
   libopenblas0-pthread

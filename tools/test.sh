@@ -1,7 +1,9 @@
 #!/bin/bash
-# The tests: set-up, then every test in the repository.
+# The tests: set-up, the formatting check (tools/check_format.sh), then every
+# test in the repository.
 #   tools/test.sh [extra bazel test flags, e.g. --test_tag_filters=-statistical]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
+tools/check_format.sh
 bazel test //... "$@"
