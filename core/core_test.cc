@@ -7,9 +7,11 @@
 
 #include "core/files.h"
 #include "core/flags.h"
+#include "core/format.h"
 #include "core/progress.h"
 #include "core/result.h"
 #include "core/seeding.h"
+#include "core/stats.h"
 #include "core/validate.h"
 
 namespace privbench {
@@ -54,6 +56,36 @@ TEST(FormatDoubleTest, ShortestRoundTrip) {
   EXPECT_EQ(FormatDouble(-std::numeric_limits<double>::infinity()), "-inf");
 }
 
+TEST(FormatTest, SignificantFixedAndRounded) {
+  EXPECT_EQ(FormatSignificant(0.123456, 3), "0.123");
+  EXPECT_EQ(FormatSignificant(12345.0, 3), "1.23e+04");
+  EXPECT_EQ(FormatSignificant(std::nan(""), 3), "nan");
+  EXPECT_EQ(FormatFixed(2.0 / 3.0, 2), "0.67");
+  EXPECT_EQ(FormatFixed(-INFINITY, 2), "-inf");
+  EXPECT_EQ(FormatRounded(0.123456, 4), "0.1235");
+  EXPECT_EQ(FormatRounded(0.25, 4), "0.25");
+  EXPECT_EQ(FormatRounded(0.123456, 4), FormatDouble(std::round(0.123456 * 1e4) / 1e4));
+}
+
+TEST(StatsTest, MeanSdMedianQuantileCorrelation) {
+  EXPECT_DOUBLE_EQ(Mean({1, 2, 3, 4}), 2.5);
+  EXPECT_TRUE(std::isnan(Mean({})));
+  EXPECT_DOUBLE_EQ(SampleSd({2, 4, 4, 4, 5, 5, 7, 9}), std::sqrt(32.0 / 7.0));
+  EXPECT_DOUBLE_EQ(Median({3, 1, 2}), 2.0);
+  EXPECT_DOUBLE_EQ(Median({4, 1, 3, 2}), 2.5);
+  EXPECT_TRUE(std::isnan(Median({})));
+  // NumPy: np.quantile([1, 2, 3, 4], [0, 0.25, 0.5, 1]) = 1, 1.75, 2.5, 4.
+  EXPECT_DOUBLE_EQ(Quantile({4, 1, 3, 2}, 0.0), 1.0);
+  EXPECT_DOUBLE_EQ(Quantile({4, 1, 3, 2}, 0.25), 1.75);
+  EXPECT_DOUBLE_EQ(Quantile({4, 1, 3, 2}, 0.5), 2.5);
+  EXPECT_DOUBLE_EQ(Quantile({4, 1, 3, 2}, 1.0), 4.0);
+  EXPECT_TRUE(std::isnan(Quantile({1, 2}, 1.5)));
+  EXPECT_DOUBLE_EQ(Correlation({1, 2, 3}, {2, 4, 6}), 1.0);
+  EXPECT_DOUBLE_EQ(Correlation({1, 2, 3}, {3, 2, 1}), -1.0);
+  EXPECT_TRUE(std::isnan(Correlation({1, 1, 1}, {1, 2, 3})));
+  EXPECT_TRUE(std::isnan(Correlation({1, 2}, {1, 2, 3})));
+}
+
 TEST(SeedingTest, DeterministicAndDistinct) {
   EXPECT_EQ(DeriveSeed(7, {1, 2}), DeriveSeed(7, {1, 2}));
   EXPECT_NE(DeriveSeed(7, {1, 2}), DeriveSeed(7, {2, 1}));
@@ -95,6 +127,49 @@ TEST(FlagsTest, ParsesOverridesAndRejectsUnknown) {
   EXPECT_EQ(flags.ParseForMain(2, bad), std::optional<int>(2));
   EXPECT_EQ(flags.ParseForMain(2, help), std::optional<int>(0));
   EXPECT_EQ(flags.ParseForMain(6, argv), std::nullopt);
+}
+
+TEST(FlagsTest, ConstraintsNameTheParameterAndTheElement) {
+  int64_t n = 5;
+  double alpha = 0.1;
+  std::string mode = "fast";
+  std::vector<int64_t> sizes = {1, 2};
+  FlagSet flags("prog", "test");
+  flags.AddInt("n", &n, "count").Min(1);
+  flags.AddDouble("alpha", &alpha, "significance").OpenRange(0, 1);
+  flags.AddString("mode", &mode, "mode").OneOf({"fast", "slow"});
+  flags.AddIntList("sizes", &sizes, "sizes").Min(1).NonEmpty();
+  EXPECT_TRUE(flags.Validate().ok());
+  EXPECT_NE(flags.Help().find("[in (0, 1)]"), std::string::npos);
+
+  alpha = 1.5;
+  EXPECT_EQ(flags.Validate().message(), "alpha must be in (0, 1), got 1.5");
+  alpha = std::nan("");
+  EXPECT_FALSE(flags.Validate().ok());
+  alpha = 0.1;
+  n = 0;
+  EXPECT_EQ(flags.Validate().message(), "n must be >= 1, got 0");
+  n = 1;
+  mode = "medium";
+  EXPECT_EQ(flags.Validate().message(), "mode must be one of fast, slow, got 'medium'");
+  mode = "slow";
+  sizes = {3, 0};
+  EXPECT_EQ(flags.Validate().message(), "sizes[1] must be >= 1, got 0");
+  sizes = {};
+  EXPECT_EQ(flags.Validate().message(), "sizes must be non-empty");
+}
+
+TEST(FlagsTest, ParseForMainRefusesAViolatedConstraint) {
+  double delta = 0.0;
+  FlagSet flags("prog", "test");
+  flags.AddDouble("delta", &delta, "delta").Min(0).Below(1);
+  const char* ok[] = {"prog", "--delta=0.5"};
+  EXPECT_EQ(flags.ParseForMain(2, ok), std::nullopt);
+  const char* bad[] = {"prog", "--delta=1"};
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(flags.ParseForMain(2, bad), 2);
+  EXPECT_NE(testing::internal::GetCapturedStderr().find("delta must be < 1, got 1"),
+            std::string::npos);
 }
 
 TEST(FilesTest, AtomicWriteAndList) {

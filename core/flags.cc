@@ -1,6 +1,8 @@
 #include "core/flags.h"
 
+#include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -56,85 +58,238 @@ std::string JoinList(const std::vector<T>& xs) {
 FlagSet::FlagSet(std::string program, std::string description)
     : program_(std::move(program)), description_(std::move(description)) {}
 
-void FlagSet::Add(Flag flag) {
+FlagSet::Flag FlagSet::MakeFlag(std::string name, std::string type, std::string help,
+                                std::function<Status(const std::string&)> set,
+                                std::function<std::string()> get) {
+  Flag f;
+  f.name = std::move(name);
+  f.type = std::move(type);
+  f.help = std::move(help);
+  f.set = std::move(set);
+  f.get = std::move(get);
+  return f;
+}
+
+FlagRules FlagSet::Add(Flag flag) {
   index_[flag.name] = flags_.size();
   flags_.push_back(std::move(flag));
+  return FlagRules(this, flags_.size() - 1);
 }
 
-void FlagSet::AddInt(const std::string& name, int64_t* target, const std::string& help) {
-  Add({name, "int", help,
-       [target](const std::string& v) -> Status {
-         PB_ASSIGN_OR_RETURN(*target, ParseInt(v));
-         return Status::Ok();
-       },
-       [target] { return std::to_string(*target); }});
+namespace {
+std::string ElementName(const std::string& name, bool is_list, size_t i) {
+  return is_list ? name + "[" + std::to_string(i) + "]" : name;
+}
+template <typename T>
+std::function<std::vector<double>()> AsNumbers(const T* target) {
+  return [target] { return std::vector<double>{static_cast<double>(*target)}; };
+}
+template <typename T>
+std::function<std::vector<double>()> ListAsNumbers(const std::vector<T>* target) {
+  return [target] { return std::vector<double>(target->begin(), target->end()); };
+}
+template <typename T>
+std::function<std::vector<std::string>()> ListAsTexts(const std::vector<T>* target) {
+  return [target] {
+    std::vector<std::string> out;
+    for (const T& x : *target) {
+      if constexpr (std::is_same_v<T, double>) {
+        out.push_back(FormatDouble(x));
+      } else {
+        out.push_back(std::to_string(x));
+      }
+    }
+    return out;
+  };
+}
+}  // namespace
+
+FlagRules& FlagRules::Numeric(std::string description, std::function<bool(double)> holds) {
+  FlagSet::Flag& f = flags_->flags_[index_];
+  f.constraint_text.push_back(description);
+  const FlagSet* owner = flags_;
+  const size_t index = index_;
+  f.checks.push_back([owner, index, description, holds]() -> Status {
+    const FlagSet::Flag& g = owner->flags_[index];
+    const std::vector<double> xs = g.numbers();
+    const std::vector<std::string> shown = g.texts();
+    for (size_t i = 0; i < xs.size(); ++i) {
+      if (!holds(xs[i])) {
+        return Error(ElementName(g.name, g.is_list, i) + " must be " + description + ", got " +
+                     shown[i]);
+      }
+    }
+    return Status::Ok();
+  });
+  return *this;
 }
 
-void FlagSet::AddDouble(const std::string& name, double* target, const std::string& help) {
-  Add({name, "float", help,
-       [target](const std::string& v) -> Status {
-         PB_ASSIGN_OR_RETURN(*target, ParseDouble(v));
-         return Status::Ok();
-       },
-       [target] { return FormatDouble(*target); }});
+FlagRules& FlagRules::Range(double lo, double hi) {
+  return Numeric("in [" + FormatDouble(lo) + ", " + FormatDouble(hi) + "]",
+                 [lo, hi](double x) { return x >= lo && x <= hi; });
+}
+FlagRules& FlagRules::OpenRange(double lo, double hi) {
+  return Numeric("in (" + FormatDouble(lo) + ", " + FormatDouble(hi) + ")",
+                 [lo, hi](double x) { return x > lo && x < hi; });
+}
+FlagRules& FlagRules::Min(double lo) {
+  return Numeric(">= " + FormatDouble(lo), [lo](double x) { return x >= lo; });
+}
+FlagRules& FlagRules::Above(double lo) {
+  return Numeric("> " + FormatDouble(lo), [lo](double x) { return x > lo; });
+}
+FlagRules& FlagRules::Max(double hi) {
+  return Numeric("<= " + FormatDouble(hi), [hi](double x) { return x <= hi; });
+}
+FlagRules& FlagRules::Below(double hi) {
+  return Numeric("< " + FormatDouble(hi), [hi](double x) { return x < hi; });
+}
+FlagRules& FlagRules::Finite() {
+  return Numeric("finite", [](double x) { return std::isfinite(x); });
 }
 
-void FlagSet::AddString(const std::string& name, std::string* target, const std::string& help) {
-  Add({name, "string", help,
-       [target](const std::string& v) -> Status {
-         *target = v;
-         return Status::Ok();
-       },
-       [target] { return *target; }});
+FlagRules& FlagRules::OneOf(std::vector<std::string> allowed) {
+  FlagSet::Flag& f = flags_->flags_[index_];
+  std::string list;
+  for (const auto& a : allowed) list += (list.empty() ? "" : ", ") + a;
+  f.constraint_text.push_back("one of " + list);
+  const FlagSet* owner = flags_;
+  const size_t index = index_;
+  f.checks.push_back([owner, index, allowed, list]() -> Status {
+    const FlagSet::Flag& g = owner->flags_[index];
+    const std::vector<std::string> xs = g.texts();
+    for (size_t i = 0; i < xs.size(); ++i) {
+      if (std::find(allowed.begin(), allowed.end(), xs[i]) == allowed.end()) {
+        return Error(ElementName(g.name, g.is_list, i) + " must be one of " + list + ", got '" +
+                     xs[i] + "'");
+      }
+    }
+    return Status::Ok();
+  });
+  return *this;
 }
 
-void FlagSet::AddBool(const std::string& name, bool* target, const std::string& help) {
-  Flag f{name, "bool", help,
-         [target](const std::string& v) -> Status {
-           if (v == "true" || v == "1" || v.empty()) {
-             *target = true;
-           } else if (v == "false" || v == "0") {
-             *target = false;
-           } else {
-             return Error("expected true or false, got '" + v + "'");
-           }
-           return Status::Ok();
-         },
-         [target] { return std::string(*target ? "true" : "false"); }};
+FlagRules& FlagRules::NonEmpty() {
+  FlagSet::Flag& f = flags_->flags_[index_];
+  f.constraint_text.push_back("non-empty");
+  const FlagSet* owner = flags_;
+  const size_t index = index_;
+  f.checks.push_back([owner, index]() -> Status {
+    const FlagSet::Flag& g = owner->flags_[index];
+    const std::vector<std::string> xs = g.texts();
+    if (xs.empty() || (!g.is_list && xs[0].empty())) return Error(g.name + " must be non-empty");
+    return Status::Ok();
+  });
+  return *this;
+}
+
+Status FlagSet::Validate() const {
+  for (const auto& f : flags_) {
+    for (const auto& check : f.checks) PB_RETURN_IF_ERROR(check());
+  }
+  return Status::Ok();
+}
+
+FlagRules FlagSet::AddInt(const std::string& name, int64_t* target, const std::string& help) {
+  Flag f = MakeFlag(
+      name, "int", help,
+      [target](const std::string& v) -> Status {
+        PB_ASSIGN_OR_RETURN(*target, ParseInt(v));
+        return Status::Ok();
+      },
+      [target] { return std::to_string(*target); });
+  f.numbers = AsNumbers(target);
+  f.texts = [target] { return std::vector<std::string>{std::to_string(*target)}; };
+  return Add(std::move(f));
+}
+
+FlagRules FlagSet::AddDouble(const std::string& name, double* target, const std::string& help) {
+  Flag f = MakeFlag(
+      name, "float", help,
+      [target](const std::string& v) -> Status {
+        PB_ASSIGN_OR_RETURN(*target, ParseDouble(v));
+        return Status::Ok();
+      },
+      [target] { return FormatDouble(*target); });
+  f.numbers = AsNumbers(target);
+  f.texts = [target] { return std::vector<std::string>{FormatDouble(*target)}; };
+  return Add(std::move(f));
+}
+
+FlagRules FlagSet::AddString(const std::string& name, std::string* target,
+                             const std::string& help) {
+  Flag f = MakeFlag(
+      name, "string", help,
+      [target](const std::string& v) -> Status {
+        *target = v;
+        return Status::Ok();
+      },
+      [target] { return *target; });
+  f.numbers = [] { return std::vector<double>{}; };
+  f.texts = [target] { return std::vector<std::string>{*target}; };
+  return Add(std::move(f));
+}
+
+FlagRules FlagSet::AddBool(const std::string& name, bool* target, const std::string& help) {
+  Flag f = MakeFlag(
+      name, "bool", help,
+      [target](const std::string& v) -> Status {
+        if (v == "true" || v == "1" || v.empty()) {
+          *target = true;
+        } else if (v == "false" || v == "0") {
+          *target = false;
+        } else {
+          return Error("expected true or false, got '" + v + "'");
+        }
+        return Status::Ok();
+      },
+      [target] { return std::string(*target ? "true" : "false"); });
   f.is_bool = true;
-  Add(std::move(f));
+  f.numbers = [] { return std::vector<double>{}; };
+  f.texts = [target] { return std::vector<std::string>{*target ? "true" : "false"}; };
+  return Add(std::move(f));
 }
 
-void FlagSet::AddIntList(const std::string& name, std::vector<int64_t>* target,
-                         const std::string& help) {
-  Add({name, "int list", help,
-       [target](const std::string& v) -> Status {
-         std::vector<int64_t> out;
-         for (const auto& part : SplitComma(v)) {
-           PB_ASSIGN_OR_RETURN(int64_t x, ParseInt(part));
-           out.push_back(x);
-         }
-         if (out.empty()) return Error("expected a comma-separated list, got an empty value");
-         *target = out;
-         return Status::Ok();
-       },
-       [target] { return JoinList(*target); }});
+FlagRules FlagSet::AddIntList(const std::string& name, std::vector<int64_t>* target,
+                              const std::string& help) {
+  Flag f = MakeFlag(
+      name, "int list", help,
+      [target](const std::string& v) -> Status {
+        std::vector<int64_t> out;
+        for (const auto& part : SplitComma(v)) {
+          PB_ASSIGN_OR_RETURN(int64_t x, ParseInt(part));
+          out.push_back(x);
+        }
+        if (out.empty()) return Error("expected a comma-separated list, got an empty value");
+        *target = out;
+        return Status::Ok();
+      },
+      [target] { return JoinList(*target); });
+  f.numbers = ListAsNumbers(target);
+  f.texts = ListAsTexts(target);
+  f.is_list = true;
+  return Add(std::move(f));
 }
 
-void FlagSet::AddDoubleList(const std::string& name, std::vector<double>* target,
-                            const std::string& help) {
-  Add({name, "float list", help,
-       [target](const std::string& v) -> Status {
-         std::vector<double> out;
-         for (const auto& part : SplitComma(v)) {
-           PB_ASSIGN_OR_RETURN(double x, ParseDouble(part));
-           out.push_back(x);
-         }
-         if (out.empty()) return Error("expected a comma-separated list, got an empty value");
-         *target = out;
-         return Status::Ok();
-       },
-       [target] { return JoinList(*target); }});
+FlagRules FlagSet::AddDoubleList(const std::string& name, std::vector<double>* target,
+                                 const std::string& help) {
+  Flag f = MakeFlag(
+      name, "float list", help,
+      [target](const std::string& v) -> Status {
+        std::vector<double> out;
+        for (const auto& part : SplitComma(v)) {
+          PB_ASSIGN_OR_RETURN(double x, ParseDouble(part));
+          out.push_back(x);
+        }
+        if (out.empty()) return Error("expected a comma-separated list, got an empty value");
+        *target = out;
+        return Status::Ok();
+      },
+      [target] { return JoinList(*target); });
+  f.numbers = ListAsNumbers(target);
+  f.texts = ListAsTexts(target);
+  f.is_list = true;
+  return Add(std::move(f));
 }
 
 std::string FlagSet::PeekValue(int argc, const char* const* argv, const std::string& name) {
@@ -199,6 +354,10 @@ std::optional<int> FlagSet::ParseForMain(int argc, const char* const* argv) {
     case ParseOutcome::kOk:
       break;
   }
+  if (Status valid = Validate(); !valid.ok()) {
+    std::fprintf(stderr, "%s: error: %s\n", program_.c_str(), valid.message().c_str());
+    return 2;
+  }
   return std::nullopt;
 }
 
@@ -206,8 +365,12 @@ std::string FlagSet::Help() const {
   std::ostringstream out;
   out << "usage: " << program_ << " [--name=value ...]\n\n" << description_ << "\n\nparameters:\n";
   for (const auto& f : flags_) {
-    out << "  --" << f.name << "=<" << f.type << ">  (current: " << f.get() << ")\n      " << f.help
-        << "\n";
+    out << "  --" << f.name << "=<" << f.type << ">  (current: " << f.get() << ")\n      "
+        << f.help;
+    for (size_t i = 0; i < f.constraint_text.size(); ++i) {
+      out << (i ? ", " : " [") << f.constraint_text[i];
+    }
+    out << (f.constraint_text.empty() ? "" : "]") << "\n";
   }
   out << "  --help\n      print this message\n";
   return out.str();

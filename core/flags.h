@@ -6,8 +6,16 @@
 // malformed values are errors (the caller exits with code 2).
 //
 //   FlagSet flags("epsilon_star_identical", "Epsilon* Fig. 4 ...");
-//   flags.AddInt("repetitions", &config.repetitions, "repetitions per n");
+//   flags.AddInt("repetitions", &config.repetitions, "repetitions per n").Min(1);
+//   flags.AddDouble("alpha", &config.alpha, "significance").OpenRange(0, 1);
 //   ParseOutcome out = flags.Parse(argc, argv);
+//   Status valid = flags.Validate();  // every declared constraint
+//
+// A parameter's constraints (ranges, allowed values) are declared with the
+// parameter, once: Validate() checks them against the current values (after
+// the scale's defaults and the command line) with messages that name the
+// parameter ("alpha must be in (0, 1), got 1.5"), and --help shows them. A
+// study's own Validate() then holds only rules across several fields.
 #ifndef PRIVBENCH_CORE_FLAGS_H_
 #define PRIVBENCH_CORE_FLAGS_H_
 
@@ -24,17 +32,54 @@ namespace privbench {
 
 enum class ParseOutcome { kOk, kHelp, kError };
 
+class FlagSet;
+
+// The constraints of one registered parameter, declared by chaining on the
+// value Add*() returns. Numeric constraints apply to every element of a list
+// parameter (the message names the element: "n[2] must be >= 1, got 0");
+// NaN fails every numeric constraint.
+class FlagRules {
+ public:
+  FlagRules(FlagSet* flags, size_t index) : flags_(flags), index_(index) {}
+  FlagRules& Range(double lo, double hi);      // lo <= x <= hi
+  FlagRules& OpenRange(double lo, double hi);  // lo < x < hi
+  FlagRules& Min(double lo);                   // x >= lo
+  FlagRules& Above(double lo);                 // x > lo
+  FlagRules& Max(double hi);                   // x <= hi
+  FlagRules& Below(double hi);                 // x < hi
+  FlagRules& Finite();                         // not NaN, not +-inf
+  FlagRules& Probability() { return Range(0.0, 1.0); }
+  // Strings (or every element of a list): one of `allowed`.
+  FlagRules& OneOf(std::vector<std::string> allowed);
+  // Strings and lists: not empty.
+  FlagRules& NonEmpty();
+
+ private:
+  FlagRules& Numeric(std::string description, std::function<bool(double)> holds);
+  FlagSet* flags_;
+  size_t index_;
+};
+
 class FlagSet {
  public:
   FlagSet(std::string program, std::string description);
+  // Constraints refer back to their FlagSet: it stays where it was made.
+  FlagSet(const FlagSet&) = delete;
+  FlagSet& operator=(const FlagSet&) = delete;
 
-  void AddInt(const std::string& name, int64_t* target, const std::string& help);
-  void AddDouble(const std::string& name, double* target, const std::string& help);
-  void AddString(const std::string& name, std::string* target, const std::string& help);
-  void AddBool(const std::string& name, bool* target, const std::string& help);
+  FlagRules AddInt(const std::string& name, int64_t* target, const std::string& help);
+  FlagRules AddDouble(const std::string& name, double* target, const std::string& help);
+  FlagRules AddString(const std::string& name, std::string* target, const std::string& help);
+  FlagRules AddBool(const std::string& name, bool* target, const std::string& help);
   // Comma-separated lists: --n=1000,10000.
-  void AddIntList(const std::string& name, std::vector<int64_t>* target, const std::string& help);
-  void AddDoubleList(const std::string& name, std::vector<double>* target, const std::string& help);
+  FlagRules AddIntList(const std::string& name, std::vector<int64_t>* target,
+                       const std::string& help);
+  FlagRules AddDoubleList(const std::string& name, std::vector<double>* target,
+                          const std::string& help);
+
+  // Checks every declared constraint against the current values; the first
+  // violation (in registration order) is the error.
+  Status Validate() const;
 
   // Parses argv[1..]: --name=value, --name value, --flag (bools), --help.
   // On kError, error() holds the message; on kHelp the caller prints Help().
@@ -44,6 +89,7 @@ class FlagSet {
   // Parse() for a tool's main(): after --help prints Help() to stdout and
   // returns 0; on an error prints "<program>: error: <message>" to stderr
   // and returns 2; returns nullopt when the tool should go on.
+  // Validate() runs after a successful parse (its error also exits 2).
   std::optional<int> ParseForMain(int argc, const char* const* argv);
 
   // Usage text listing every flag with its current value and help.
@@ -59,6 +105,7 @@ class FlagSet {
   static std::string PeekValue(int argc, const char* const* argv, const std::string& name);
 
  private:
+  friend class FlagRules;
   struct Flag {
     std::string name;
     std::string type;
@@ -66,8 +113,18 @@ class FlagSet {
     std::function<Status(const std::string&)> set;
     std::function<std::string()> get;
     bool is_bool = false;
+    // The value as numbers (numeric flags and lists) or texts (strings and
+    // every flag's elements as written), for the constraints.
+    std::function<std::vector<double>()> numbers;
+    std::function<std::vector<std::string>()> texts;
+    bool is_list = false;
+    std::vector<std::string> constraint_text;  // for --help
+    std::vector<std::function<Status()>> checks;
   };
-  void Add(Flag flag);
+  static Flag MakeFlag(std::string name, std::string type, std::string help,
+                       std::function<Status(const std::string&)> set,
+                       std::function<std::string()> get);
+  FlagRules Add(Flag flag);
 
   std::string program_;
   std::string description_;

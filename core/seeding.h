@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <random>
+#include <string_view>
 
 namespace privbench {
 
@@ -23,6 +24,17 @@ inline uint64_t DeriveSeed(uint64_t base, std::initializer_list<uint64_t> path) 
   uint64_t x = SplitMix64(base);
   for (uint64_t p : path) x = SplitMix64(x ^ SplitMix64(p + 0x632BE59BD9B4E019ULL));
   return x;
+}
+
+// FNV-1a hash of a text: stable across runs, machines and compilers (unlike
+// std::hash), for seeds and directory keys derived from names or configs.
+constexpr uint64_t StableHash(std::string_view text) {
+  uint64_t h = 0xcbf29ce484222325ULL;  // FNV offset basis
+  for (char ch : text) {
+    h ^= static_cast<unsigned char>(ch);
+    h *= 0x100000001b3ULL;  // FNV prime
+  }
+  return h;
 }
 
 // The engine every study uses. std::mt19937_64's output sequence is fixed by

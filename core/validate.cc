@@ -6,14 +6,6 @@
 
 namespace privbench {
 
-std::string FormatDouble(double x) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof(buf), x);
-  return std::string(buf, res.ptr);
-}
-
 namespace {
 Error RangeError(std::string_view name, std::string_view range, double x) {
   return Error(std::string(name) + " must be " + std::string(range) + ", got " + FormatDouble(x));

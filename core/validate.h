@@ -11,12 +11,10 @@
 #include <string_view>
 #include <vector>
 
+#include "core/format.h"  // FormatDouble, used in every message
 #include "core/result.h"
 
 namespace privbench {
-
-// Shortest decimal text that round-trips `x` ("1.5", "1e-05", "nan", "inf").
-std::string FormatDouble(double x);
 
 // x in [0, 1].
 Status CheckProbability(std::string_view name, double x);
