@@ -44,7 +44,7 @@
 #include "core/validate.h"
 #include "estimators/eps_from_rates.h"
 #include "experiments/coverage_sim.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

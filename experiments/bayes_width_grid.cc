@@ -52,7 +52,7 @@
 #include "core/validate.h"
 #include "estimators/eps_from_rates.h"
 #include "experiments/bayes_width_common.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

@@ -40,7 +40,7 @@ def bayes_width_studies():
             tags = ["study"],
             deps = [
                 ":bayes_width_common",
-                ":study",
+                "//experiments/framework:study",
                 "//core:progress",
                 "//core:validate",
                 "//estimators:eps_from_rates",

@@ -24,7 +24,7 @@
 #include "core/flags.h"
 #include "core/seeding.h"
 #include "experiments/coverage_sim.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

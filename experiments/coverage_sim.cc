@@ -69,14 +69,6 @@ const char* CoverageClassName(CoverageClass c) {
   return "?";
 }
 
-std::string FormatFixed(double x, int digits) {
-  if (std::isnan(x)) return "nan";
-  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.*f", digits, x);
-  return buf;
-}
-
 // ---------------------------------------------------------------------------
 // B6
 

@@ -47,6 +47,7 @@
 #include <string>
 #include <vector>
 
+#include "core/format.h"  // FormatFixed, used by the coverage tables
 #include "core/result.h"
 #include "estimators/confusion_counts.h"
 #include "estimators/interval_estimator.h"
@@ -69,7 +70,6 @@ const char* CoverageClassName(CoverageClass c);  // "under", "near", "over"
 
 // printf("%.*f") of x ("inf", "-inf", "nan" for non-finite values): for
 // evidence strings and captions.
-std::string FormatFixed(double x, int digits);
 
 // ---------------------------------------------------------------------------
 // B6: eps intervals from confusion counts.

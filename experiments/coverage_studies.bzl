@@ -17,6 +17,7 @@ def coverage_studies():
         srcs = ["coverage_sim.cc"],
         hdrs = ["coverage_sim.h"],
         deps = [
+            "//core:format",
             "//core:result",
             "//core:seeding",
             "//core:validate",
@@ -35,7 +36,7 @@ def coverage_studies():
         tags = ["study"],
         deps = [
             ":coverage_sim",
-            ":study",
+            "//experiments/framework:study",
             "//core:progress",
             "//core:seeding",
             "//core:validate",
@@ -49,7 +50,7 @@ def coverage_studies():
         tags = ["study"],
         deps = [
             ":coverage_sim",
-            ":study",
+            "//experiments/framework:study",
             "//core:progress",
             "//core:seeding",
             "//core:validate",
@@ -62,7 +63,7 @@ def coverage_studies():
         srcs = ["coverage_benchmark.cc"],
         deps = [
             ":coverage_sim",
-            ":study",
+            "//experiments/framework:study",
             "//core:flags",
             "//core:seeding",
         ],

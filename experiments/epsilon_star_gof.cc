@@ -81,8 +81,8 @@
 #include "estimators/loss_samples/loss_transform.h"
 #include "experiments/epsilon_star_gof_analysis.h"
 #include "experiments/epsilon_star_gof_models.h"
-#include "experiments/study.h"
-#include "experiments/sweep.h"
+#include "experiments/framework/study.h"
+#include "experiments/framework/sweep.h"
 
 namespace privbench {
 namespace {

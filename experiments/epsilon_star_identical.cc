@@ -39,7 +39,7 @@
 #include "core/validate.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "experiments/epsilon_star_sim.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

@@ -42,7 +42,7 @@
 #include "estimators/loss_samples/curves.h"
 #include "estimators/loss_samples/exact.h"
 #include "experiments/epsilon_star_sim.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

@@ -14,7 +14,7 @@
 #include "estimators/loss_samples/empirical.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/loss_transform.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 

@@ -38,7 +38,7 @@
 #include "estimators/loss_samples/epsilon_star_options.h"
 #include "estimators/loss_samples/exact.h"
 #include "estimators/loss_samples/parametric.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 

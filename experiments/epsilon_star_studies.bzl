@@ -14,7 +14,7 @@ load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
 
 _STUDY_DEPS = [
     ":epsilon_star_sim",
-    ":study",
+    "//experiments/framework:study",
     "//core:progress",
     "//core:result",
     "//core:seeding",
@@ -38,7 +38,7 @@ def epsilon_star_studies():
         srcs = ["epsilon_star_sim.cc"],
         hdrs = ["epsilon_star_sim.h"],
         deps = [
-            ":study",
+            "//experiments/framework:study",
             "//core:flags",
             "//core:progress",
             "//core:result",

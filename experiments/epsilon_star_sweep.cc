@@ -19,7 +19,7 @@
 #include "estimators/loss_samples/epsilon_star_options.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/parametric.h"
-#include "experiments/sweep.h"
+#include "experiments/framework/sweep.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
 #include "mechanisms/math_threads.h"

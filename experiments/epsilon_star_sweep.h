@@ -83,7 +83,7 @@
 #include "core/result.h"
 #include "data_scripts/dataset.h"
 #include "experiments/epsilon_star_sweep_grid.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 

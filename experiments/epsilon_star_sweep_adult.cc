@@ -47,7 +47,7 @@
 #include "data_scripts/dataset.h"
 #include "experiments/epsilon_star_sweep.h"
 #include "experiments/epsilon_star_sweep_grid.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

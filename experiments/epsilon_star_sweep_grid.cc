@@ -7,7 +7,7 @@
 #include <set>
 
 #include "core/validate.h"
-#include "experiments/sweep.h"
+#include "experiments/framework/sweep.h"
 
 namespace privbench {
 
@@ -181,15 +181,6 @@ std::vector<SweepPoint> BuildSweepGrid(const EpsilonStarSweepConfig& c) {
     }
   }
   return points;
-}
-
-uint64_t StableHash(const std::string& text) {
-  uint64_t h = 0xcbf29ce484222325ULL;  // FNV offset basis
-  for (unsigned char ch : text) {
-    h ^= ch;
-    h *= 0x100000001b3ULL;  // FNV prime
-  }
-  return h;
 }
 
 MinMeanMax Summarise(const std::vector<double>& values) {

@@ -34,6 +34,7 @@
 
 #include "core/flags.h"
 #include "core/result.h"
+#include "core/seeding.h"
 
 namespace privbench {
 
@@ -97,10 +98,9 @@ std::vector<SweepPoint> BuildSweepGrid(const EpsilonStarSweepConfig& c);
 // ("1", "0.5", "1e-05").
 std::string ShortNumber(double x);
 
-// FNV-1a 64-bit hash of a text: a unit's seed depends on its configuration's
-// id, not on its position in the grid, so a configuration trains the same
-// models in any grid that contains it.
-uint64_t StableHash(const std::string& text);
+// A unit's seed depends on its configuration's id through StableHash
+// (core/seeding.h), not on its position in the grid, so a configuration
+// trains the same models in any grid that contains it.
 
 // Mean, minimum and maximum of the finite values (count = how many); all NaN
 // when there are none.

@@ -72,8 +72,8 @@ def gof_studies():
         deps = [
             ":epsilon_star_gof_analysis",
             ":epsilon_star_gof_models",
-            ":study",
-            ":sweep",
+            "//experiments/framework:study",
+            "//experiments/framework:sweep",
             "//core:files",
             "//core:progress",
             "//core:seeding",

@@ -46,7 +46,7 @@
 #include "core/validate.h"
 #include "estimators/intervals/katz_log.h"
 #include "experiments/coverage_sim.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

@@ -21,7 +21,7 @@
 #include "estimators/intervals/katz_log.h"
 #include "estimators/rate_box_method.h"
 #include "estimators/summary_bounds.h"
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 namespace privbench {
 namespace {

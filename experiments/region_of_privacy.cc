@@ -55,8 +55,8 @@
 #include "estimators/summary_bounds.h"
 #include "experiments/region_of_privacy_analysis.h"
 #include "experiments/region_of_privacy_unit.h"
-#include "experiments/study.h"
-#include "experiments/sweep.h"
+#include "experiments/framework/study.h"
+#include "experiments/framework/sweep.h"
 
 namespace privbench {
 namespace {

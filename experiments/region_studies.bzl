@@ -61,8 +61,8 @@ def region_studies():
         deps = [
             ":region_of_privacy_analysis",
             ":region_of_privacy_unit",
-            ":study",
-            ":sweep",
+            "//experiments/framework:study",
+            "//experiments/framework:sweep",
             "//attacks:loss_threshold",
             "//core:result",
             "//core:seeding",

@@ -26,7 +26,7 @@ def sweep_studies():
         srcs = ["epsilon_star_sweep_grid.cc"],
         hdrs = ["epsilon_star_sweep_grid.h"],
         deps = [
-            ":sweep",
+            "//experiments/framework:sweep",
             "//core:flags",
             "//core:result",
             "//core:validate",
@@ -51,8 +51,8 @@ def sweep_studies():
         linkopts = ["-ldl"],
         deps = [
             ":epsilon_star_sweep_grid",
-            ":study",
-            ":sweep",
+            "//experiments/framework:study",
+            "//experiments/framework:sweep",
             "//attacks:roc",
             "//core:result",
             "//core:seeding",
@@ -79,7 +79,7 @@ def sweep_studies():
             deps = [
                 ":epsilon_star_sweep",
                 ":epsilon_star_sweep_grid",
-                ":study",
+                "//experiments/framework:study",
                 "//core:result",
                 "//data_scripts:dataset",
             ] + data_deps,

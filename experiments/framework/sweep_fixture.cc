@@ -8,7 +8,7 @@
 
 #include "core/flags.h"
 #include "core/seeding.h"
-#include "experiments/sweep.h"
+#include "experiments/framework/sweep.h"
 
 int main(int argc, char** argv) {
   using namespace privbench;

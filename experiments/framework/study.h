@@ -17,8 +17,8 @@
 //      ctx.SkipOutput(reason), which exits 0 with no file (sharded sweeps).
 // Default output_dir: $BUILD_WORKSPACE_DIRECTORY/results/raw under
 // `bazel run`, else ./results/raw; created if missing.
-#ifndef PRIVBENCH_EXPERIMENTS_STUDY_H_
-#define PRIVBENCH_EXPERIMENTS_STUDY_H_
+#ifndef PRIVBENCH_EXPERIMENTS_FRAMEWORK_STUDY_H_
+#define PRIVBENCH_EXPERIMENTS_FRAMEWORK_STUDY_H_
 
 #include <cstdint>
 #include <functional>
@@ -113,4 +113,4 @@ Status ParallelFor(int64_t n, int threads, const std::function<Status(int64_t)>&
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_EXPERIMENTS_STUDY_H_
+#endif  // PRIVBENCH_EXPERIMENTS_FRAMEWORK_STUDY_H_

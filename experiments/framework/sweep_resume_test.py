@@ -21,9 +21,14 @@ TMP = os.environ.get("TEST_TMPDIR", "/tmp")
 
 
 def parts(d):
-    p = os.path.join(d, "sweep_fixture")
-    if not os.path.isdir(p):
+    # The parts directory is keyed by the configuration: sweep_fixture.<key>.
+    if not os.path.isdir(d):
         return {}
+    keyed = [n for n in os.listdir(d) if n.startswith("sweep_fixture.")]
+    assert len(keyed) <= 1, f"one configuration, one parts directory: {keyed}"
+    if not keyed:
+        return {}
+    p = os.path.join(d, keyed[0])
     return {n: os.stat(os.path.join(p, n)) for n in os.listdir(p) if n.endswith(".h5")}
 
 
@@ -83,9 +88,24 @@ def main():
                          capture_output=True, text=True)
     assert out.returncode != 0 and "20 of 40 units missing" in out.stderr, out.stderr
     assert not os.path.exists(f"{partial}/m.h5")
-    # Parts made with another configuration are never silently reused.
+    # Another configuration (here another seed) starts a fresh parts
+    # directory of its own and leaves the first one as it was.
+    first = sorted(os.listdir(partial))
     out = subprocess.run([FIXTURE, f"--parts_dir={partial}", "--units=40", "--unit_ms=0",
                           "--seed=8"], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert "ran=40" in out.stdout and "skipped=0" in out.stdout, out.stdout
+    second = sorted(os.listdir(partial))
+    assert len([n for n in second if n.startswith("sweep_fixture.")]) == 2, second
+    assert set(first) <= set(second), (first, second)
+    # A part in the right directory whose recorded configuration differs (a
+    # hash collision, or a hand-copied file) is refused, never reused.
+    keyed = [n for n in first if n.startswith("sweep_fixture.")][0]
+    some_part = sorted(os.listdir(os.path.join(partial, keyed)))[0]
+    with h5py.File(os.path.join(partial, keyed, some_part), "r+") as f:
+        f["meta"].attrs["sweep_config"] = "units = 40\nseed = 999\n"
+    out = subprocess.run([FIXTURE, f"--parts_dir={partial}", "--units=40", "--unit_ms=0",
+                          "--shard=0/2"], capture_output=True, text=True)
     assert out.returncode != 0 and "different sweep configuration" in out.stderr, out.stderr
     print(f"killed at {len(before)}/40 parts; rerun skipped them and ran the rest; "
           "merged values match an uninterrupted and a sharded run")

@@ -1,4 +1,4 @@
-#include "experiments/study.h"
+#include "experiments/framework/study.h"
 
 #include <atomic>
 #include <cstdio>
@@ -65,12 +65,14 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   int64_t threads = 2;
   bool quiet = false;
   FlagSet flags(prog, info.description + "\nReproduces: " + info.paper + ", " + info.section);
-  flags.AddString("scale", &scale_text,
-                  "quick (default; minutes), paper (the paper's sizes) "
-                  "or test (tiny, for smoke tests)");
-  flags.AddInt("seed", &seed, "base seed; per-unit seeds derive from it (SplitMix64)");
-  flags.AddString("output_dir", &output_dir, "directory for <study>.h5");
-  flags.AddInt("threads", &threads, "worker threads");
+  flags
+      .AddString("scale", &scale_text,
+                 "quick (default; minutes), paper (the paper's sizes) "
+                 "or test (tiny, for smoke tests)")
+      .OneOf({"quick", "paper", "test"});
+  flags.AddInt("seed", &seed, "base seed; per-unit seeds derive from it (SplitMix64)").Min(0);
+  flags.AddString("output_dir", &output_dir, "directory for <study>.h5").NonEmpty();
+  flags.AddInt("threads", &threads, "worker threads").Min(1);
   flags.AddBool("quiet", &quiet, "no progress lines on stderr");
   hooks.register_flags(flags);
 
@@ -83,8 +85,8 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
     case ParseOutcome::kOk:
       break;
   }
-  if (seed < 0) return usage_error("seed must be >= 0, got " + std::to_string(seed));
-  if (threads < 1) return usage_error("threads must be >= 1, got " + std::to_string(threads));
+  // Each parameter's own constraints, then the study's rules across fields.
+  if (Status s = flags.Validate(); !s.ok()) return usage_error(s.message());
   if (Status s = hooks.validate(); !s.ok()) return usage_error(s.message());
 
   if (output_dir == DefaultResultsDir()) {

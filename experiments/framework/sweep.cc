@@ -1,4 +1,4 @@
-#include "experiments/sweep.h"
+#include "experiments/framework/sweep.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,6 +11,7 @@
 #include "core/files.h"
 #include "core/flags.h"
 #include "core/progress.h"
+#include "core/seeding.h"
 
 namespace privbench {
 
@@ -32,8 +33,15 @@ std::string DefaultPartsDir() {
   return std::string(ws ? ws : ".") + "/results/parts";
 }
 
+std::string PartsDirectory(const SweepOptions& o) {
+  char key[32];
+  std::snprintf(key, sizeof(key), "%012llx",
+                static_cast<unsigned long long>(StableHash(o.config_text) >> 16));
+  return o.parts_dir + "/" + o.study + "." + key;
+}
+
 std::string PartPath(const SweepOptions& o, const SweepUnit& u) {
-  return o.parts_dir + "/" + o.study + "/" + u.id + ".h5";
+  return PartsDirectory(o) + "/" + u.id + ".h5";
 }
 
 namespace {
@@ -56,7 +64,7 @@ Result<bool> PartComplete(const SweepOptions& o, const SweepUnit& u) {
   auto config = reader->ReadStringAttribute("/meta", "sweep_config");
   if (!config.ok() || *config != o.config_text) {
     return Error("part '" + path + "' was made with a different sweep configuration; remove " +
-                 o.parts_dir + "/" + o.study + " (or choose another --parts_dir) to start over");
+                 PartsDirectory(o) + " (or choose another --parts_dir) to start over");
   }
   return true;
 }
@@ -75,7 +83,7 @@ Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOpt
       return Error("sweep unit ids must be unique");
     }
   }
-  PB_RETURN_IF_ERROR(MakeDirs(o.parts_dir + "/" + o.study));
+  PB_RETURN_IF_ERROR(MakeDirs(PartsDirectory(o)));
 
   SweepReport report;
   report.total = static_cast<int64_t>(units.size());
@@ -200,6 +208,52 @@ PartVersions DescribePartVersions(const std::vector<std::unique_ptr<ResultReader
     }
   }
   return out;
+}
+
+void RegisterSweepFlags(FlagSet& flags, SweepFlags* sweep) {
+  flags.AddString("shard", &sweep->shard, "i/n: run the units k with k mod n == i").NonEmpty();
+  flags.AddString("parts_dir", &sweep->parts_dir,
+                  "directory of the sweep's per-unit parts (empty: results/parts)");
+  flags.AddBool("merge_only", &sweep->merge_only,
+                "assemble the study file from existing parts only; run nothing");
+}
+
+Result<SweepOptions> MakeSweepOptions(const std::string& study, const SweepPlan& plan,
+                                      const SweepFlags& flags, const StudyContext& ctx) {
+  SweepOptions o;
+  o.study = study;
+  o.parts_dir = flags.parts_dir.empty() ? DefaultPartsDir() : flags.parts_dir;
+  o.config_text = plan.config_text;
+  PB_ASSIGN_OR_RETURN(o.shard, ParseShard(flags.shard));
+  o.threads = ctx.threads();
+  o.quiet = ctx.quiet();
+  return o;
+}
+
+int64_t PendingUnits(const std::vector<SweepUnit>& units, const SweepOptions& o) {
+  int64_t pending = 0;
+  for (size_t k = 0; k < units.size(); ++k) {
+    if (o.shard.Owns(static_cast<int64_t>(k)) && !FileExists(PartPath(o, units[k]))) ++pending;
+  }
+  return pending;
+}
+
+Status RunSweepStudy(const std::string& study, const SweepPlan& plan, const SweepFlags& flags,
+                     StudyContext& ctx, const UnitFn& run_unit, const MergeFn& merge) {
+  PB_ASSIGN_OR_RETURN(SweepOptions o, MakeSweepOptions(study, plan, flags, ctx));
+  if (!flags.merge_only) {
+    PB_ASSIGN_OR_RETURN(SweepReport report, RunSweep(plan.run_order, o, run_unit));
+    if (!report.all_complete()) {
+      ctx.SkipOutput(std::to_string(report.total - report.complete) + " of " +
+                     std::to_string(report.total) +
+                     " units pending: run the other shards, then --merge_only");
+      return Status::Ok();
+    }
+  }
+  const std::vector<SweepUnit>& order =
+      plan.merge_order.empty() ? plan.run_order : plan.merge_order;
+  PB_ASSIGN_OR_RETURN(SweepParts parts, OpenSweepParts(order, o));
+  return merge(parts, o);
 }
 
 }  // namespace privbench

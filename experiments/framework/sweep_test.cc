@@ -1,4 +1,4 @@
-#include "experiments/sweep.h"
+#include "experiments/framework/sweep.h"
 
 #include <gtest/gtest.h>
 
@@ -19,7 +19,7 @@ TEST(ShardTest, ParsesAndRefuses) {
   EXPECT_FALSE(s.Owns(5));
 }
 
-TEST(SweepTest, RunsOnceSkipsAfterwardsAndRefusesForeignParts) {
+TEST(SweepTest, RunsOnceSkipsAfterwardsAndKeysPartsByConfiguration) {
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/sweep";
   std::vector<SweepUnit> units = {{"a=1"}, {"a=2"}, {"a=3"}};
   SweepOptions o{"s", dir, "config 1\n", Shard{}, 2, true};
@@ -41,11 +41,16 @@ TEST(SweepTest, RunsOnceSkipsAfterwardsAndRefusesForeignParts) {
   ASSERT_TRUE(parts.ok());
   EXPECT_EQ((*parts)[2]->ReadDoubles("/k").value()[0], 2.0);
 
+  // Another configuration gets a parts directory of its own: it runs every
+  // unit afresh instead of failing on (or reusing) the first one's parts.
   SweepOptions other = o;
   other.config_text = "config 2\n";
-  auto bad = RunSweep(units, other, fn);
-  ASSERT_FALSE(bad.ok());
-  EXPECT_NE(bad.message().find("different sweep configuration"), std::string::npos);
+  EXPECT_NE(PartsDirectory(other), PartsDirectory(o));
+  EXPECT_EQ(PartsDirectory(o).rfind(dir + "/s.", 0), 0u) << PartsDirectory(o);
+  auto fresh = RunSweep(units, other, fn);
+  ASSERT_TRUE(fresh.ok()) << fresh.message();
+  EXPECT_EQ(fresh->ran, 3);
+  EXPECT_EQ(calls, 6);
 
   EXPECT_FALSE(RunSweep({{"x/y"}}, o, fn).ok());       // unsafe id
   EXPECT_FALSE(RunSweep({{"a"}, {"a"}}, o, fn).ok());  // duplicate ids

@@ -1,0 +1,114 @@
+"""The shared helpers of every study's smoke test (experiments/<study>/smoke_test.py).
+
+A smoke test runs its study binary at --scale=test into $TEST_TMPDIR and
+checks the file with h5py. These helpers run the binary, check /meta, the
+claims and the summary tables, check that bad parameters exit with code 2
+and leave no result file behind, and collect failures so that one run
+reports all of them:
+
+    from tests import smoke
+    f = smoke.run_ok(binary, "my_study")
+    smoke.check(f["n"].shape == (3,), "/n shape")
+    smoke.finish()   # exits 1 listing the failures, else prints OK
+
+tests/run_python_test.sh puts the workspace root on PYTHONPATH, so
+`from tests import smoke` works in every sh_test that lists
+//tests:smoke in its data.
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+import h5py
+
+FAILURES = []
+
+
+def check(cond, msg):
+    if not cond:
+        FAILURES.append(msg)
+        print("FAIL:", msg, file=sys.stderr)
+
+
+def out_dir():
+    d = os.environ.get("TEST_TMPDIR") or tempfile.mkdtemp()
+    os.makedirs(d, exist_ok=True)
+    return d
+
+
+def run(binary, args, directory):
+    return subprocess.run([binary, "--scale=test", f"--output_dir={directory}", "--quiet"] + args,
+                          capture_output=True, text=True)
+
+
+def run_ok(binary, study, args=()):
+    """Runs the study at test scale; returns the open h5py file."""
+    d = out_dir()
+    r = run(binary, list(args), d)
+    if r.returncode != 0:
+        print(r.stdout, r.stderr, file=sys.stderr)
+        raise SystemExit(f"{study} exited {r.returncode}")
+    path = os.path.join(d, f"{study}.h5")
+    check(os.path.exists(path), f"{path} written")
+    return h5py.File(path, "r")
+
+
+def text(x):
+    return x.decode() if isinstance(x, bytes) else str(x)
+
+
+def check_meta(f, study):
+    m = f["meta"].attrs
+    check(text(m["study"]) == study, "meta study")
+    check(text(m["scale"]) == "test", "meta scale")
+    for key in ("config", "lost_parameters", "paper", "section", "git_commit", "seed"):
+        check(key in m, f"meta has {key}")
+    if "lost_parameters" in m:
+        check(len(text(m["lost_parameters"])) > 40, "lost_parameters is filled in")
+
+
+def check_claims(f, ids):
+    for cid in ids:
+        check(f"claims/{cid}" in f, f"claim {cid} present")
+        if f"claims/{cid}" in f:
+            a = f["claims"][cid].attrs
+            check(int(a["holds"]) in (0, 1), f"claim {cid} has holds")
+            check(len(text(a["evidence"])) > 20, f"claim {cid} has evidence")
+            check(len(text(a["statement"])) > 20, f"claim {cid} has a statement")
+
+
+def check_table(f, name, columns):
+    check(f"summary/{name}" in f, f"table {name} present")
+    if f"summary/{name}" not in f:
+        return
+    g = f["summary"][name]
+    cols = text(g.attrs["columns"]).split(",")
+    for c in columns:
+        check(c in cols, f"table {name} has column {c}")
+    lengths = {len(g[c]) for c in cols}
+    check(len(lengths) == 1 and lengths.pop() > 0, f"table {name} columns have one non-zero length")
+    check(len(text(g.attrs["caption"])) > 20, f"table {name} has a caption")
+
+
+def check_bad_parameters(binary, study, bad_args):
+    """Each bad argument list exits 2 and leaves no file (nor temporary) behind."""
+    for args in bad_args + [["--no_such_parameter=1"]]:
+        d = tempfile.mkdtemp(dir=out_dir())
+        r = run(binary, args, d)
+        check(r.returncode == 2, f"{args}: exit code {r.returncode}, want 2 ({r.stderr.strip()[-200:]})")
+        check(os.listdir(d) == [], f"{args}: left files {os.listdir(d)}")
+
+
+def expect_ok(result, what):
+    """Fails the test at once (printing the study's stderr) if a run failed."""
+    if result.returncode != 0:
+        print(result.stdout, result.stderr, file=sys.stderr)
+        raise SystemExit(f"{what} exited {result.returncode}")
+
+
+def finish():
+    if FAILURES:
+        print(f"{len(FAILURES)} failures", file=sys.stderr)
+        sys.exit(1)
+    print("OK")
