@@ -6,10 +6,14 @@
 #   tools/main.sh --scale=paper   # the papers' scales (hours; see README)
 #   tools/main.sh --studies=a,b   # only these studies
 #
-# Studies are the //experiments targets tagged "study". Each writes
+# Studies are the cc_binary targets under //experiments tagged "study", one
+# package each (//experiments/<study>:<study>). Each writes
 # results/raw/<study>.h5; tables go to results/tables/, figures to
 # results/figures/. Exits non-zero if a study fails or a fully specified
 # published number misses its tolerance.
+#
+# $PRIVBENCH_BAZEL_FLAGS is passed to every bazel build/run (CI sets
+# --config=ci: warnings are errors).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,20 +33,22 @@ tools/setup.sh
 # shell's environment to the study.
 export OPENBLAS_NUM_THREADS=1
 
+read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
+
 echo "== building" >&2
-bazel build //experiments/... //results/... //estimators/... >&2
+bazel build "${bazel_flags[@]}" //experiments/... //results/... //estimators/... >&2
 
 if [ -n "$only" ]; then
   IFS=, read -r -a studies <<<"$only"
 else
-  mapfile -t studies < <(bazel query 'attr(tags, "\bstudy\b", kind(cc_binary, //experiments/...))' 2>/dev/null | sed 's|//experiments:||' | sort)
+  mapfile -t studies < <(bazel query 'attr(tags, "\bstudy\b", kind(cc_binary, //experiments/...))' 2>/dev/null | sed 's|^//experiments/\([^:]*\):.*|\1|' | sort)
 fi
 
 failed=()
 for s in "${studies[@]}"; do
   echo "== study $s (scale $scale)" >&2
   start=$(date +%s)
-  if bazel run //experiments:"$s" -- --scale="$scale"; then
+  if bazel run "${bazel_flags[@]}" //experiments/"$s":"$s" -- --scale="$scale"; then
     echo "== study $s done in $(( $(date +%s) - start )) s" >&2
   else
     echo "== study $s FAILED" >&2
@@ -51,14 +57,14 @@ for s in "${studies[@]}"; do
 done
 
 echo "== tables" >&2
-bazel run //results:tables
+bazel run "${bazel_flags[@]}" //results:tables
 if [ -x results/figures.sh ]; then
   echo "== figures" >&2
   results/figures.sh || failed+=("figures")
 fi
 echo "== verdicts on published numbers" >&2
 verify_status=0
-bazel run //results:verify || verify_status=$?
+bazel run "${bazel_flags[@]}" //results:verify || verify_status=$?
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "main.sh: failed: ${failed[*]}" >&2
