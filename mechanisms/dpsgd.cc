@@ -276,13 +276,34 @@ constexpr uint64_t kNoiseStream = 3;
 
 }  // namespace
 
-Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const torch::Tensor& y,
-                                  const DpSgdConfig& config, ProgressReporter* progress) {
-  PB_ASSIGN_OR_RETURN(torch::Tensor xs, model.PrepareInputs(x));
-  PB_ASSIGN_OR_RETURN(torch::Tensor ys, model.PrepareLabels(y, xs.size(0)));
-  const int64_t n = xs.size(0);
-  PB_RETURN_IF_ERROR(ValidateDpSgdConfig(config, n));
+namespace {
 
+// The accounting and microbatching rules of a run, in words (/meta).
+void DescribeRules(const DpSgdConfig& config, TrainingRecord& rec) {
+  const bool poisson = config.sampling == Sampling::kPoisson;
+  if (!rec.private_training) {
+    rec.accounting_rule = "none (non-private training)";
+    rec.microbatch_rule = "none (mean gradient of the realised batch)";
+    return;
+  }
+  rec.accounting_rule =
+      "accounting_noise_multiplier = sigma for per-example clipping (sensitivity C), "
+      "sigma/2 for microbatches of size > 1 (sensitivity 2C); current TF Privacy rule "
+      "(used_microbatching); TF Privacy 0.5.1 used sigma for both";
+  if (!rec.microbatched) {
+    rec.microbatch_rule = poisson ? "per-example clipping; sum divided by the expected batch size"
+                                  : "per-example clipping; sum divided by the batch size";
+  } else {
+    rec.microbatch_rule =
+        poisson ? "each sampled example joins one of m microbatches uniformly at random; "
+                  "clip each microbatch mean (over its actual members); sum divided by m"
+                : "TF Privacy: m contiguous equal microbatches; clip each microbatch mean; "
+                  "sum divided by m";
+  }
+}
+
+// Everything about a run that is known before its first step.
+TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConfig& config) {
   const bool priv = config.private_training;
   const bool poisson = config.sampling == Sampling::kPoisson;
   const int64_t batch = config.batch_size;
@@ -295,39 +316,19 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
   rec.batch_size = batch;
   rec.q = static_cast<double>(batch) / static_cast<double>(n);
   rec.epochs = config.epochs;
-  const int64_t steps_per_epoch = n / batch;  // shuffle
-  rec.steps = poisson ? (config.epochs * n + batch - 1) / batch : config.epochs * steps_per_epoch;
+  rec.steps = poisson ? (config.epochs * n + batch - 1) / batch : config.epochs * (n / batch);
   rec.noise_multiplier = priv ? config.noise_multiplier : 0.0;
   rec.clip_norm = priv ? config.clip_norm : 0.0;
   rec.num_microbatches = priv ? config.num_microbatches : 0;
   rec.microbatched = IsMicrobatched(config);
   const int64_t m = rec.num_microbatches;
-  const bool per_example = priv && !rec.microbatched;
   rec.expected_microbatch_size =
       priv && m > 0 ? static_cast<double>(batch) / static_cast<double>(m) : 1.0;
   rec.gradient_normaliser = priv ? (m > 0 ? static_cast<double>(m) : static_cast<double>(batch))
                                  : 1.0;  // non-private: mean over the realised batch
   rec.accounting_noise_multiplier = AccountingNoiseMultiplier(config);
   rec.tf_privacy_0_5_1_noise_multiplier = rec.noise_multiplier;
-  if (!priv) {
-    rec.accounting_rule = "none (non-private training)";
-    rec.microbatch_rule = "none (mean gradient of the realised batch)";
-  } else {
-    rec.accounting_rule =
-        "accounting_noise_multiplier = sigma for per-example clipping (sensitivity C), "
-        "sigma/2 for microbatches of size > 1 (sensitivity 2C); current TF Privacy rule "
-        "(used_microbatching); TF Privacy 0.5.1 used sigma for both";
-    if (per_example) {
-      rec.microbatch_rule = poisson ? "per-example clipping; sum divided by the expected batch size"
-                                    : "per-example clipping; sum divided by the batch size";
-    } else {
-      rec.microbatch_rule =
-          poisson ? "each sampled example joins one of m microbatches uniformly at random; "
-                    "clip each microbatch mean (over its actual members); sum divided by m"
-                  : "TF Privacy: m contiguous equal microbatches; clip each microbatch mean; "
-                    "sum divided by m";
-    }
-  }
+  DescribeRules(config, rec);
   rec.learning_rate = config.learning_rate;
   rec.optimizer = std::string(OptimizerName(config.optimizer));
   rec.momentum = config.momentum;
@@ -337,94 +338,135 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
   rec.model = model.spec().name;
   rec.architecture = DescribeModel(model.spec());
   rec.num_parameters = model.num_parameters();
+  return rec;
+}
 
+// Draws the examples of each step: Poisson sampling, or a fresh shuffle at
+// the start of every epoch cut into consecutive batches.
+class BatchSampler {
+ public:
+  BatchSampler(int64_t n, const DpSgdConfig& config, double q)
+      : n_(n),
+        batch_(config.batch_size),
+        poisson_(config.sampling == Sampling::kPoisson),
+        q_(q),
+        steps_per_epoch_(n / config.batch_size),
+        rng_(MakeRng(config.seed, {kSamplingStream})),
+        perm_(n) {
+    for (int64_t i = 0; i < n; ++i) perm_[i] = i;
+  }
+  int64_t EpochOf(int64_t step) const {
+    return poisson_ ? step * batch_ / n_ : step / steps_per_epoch_;
+  }
+  std::vector<int64_t> Next(int64_t step) {
+    if (poisson_) return PoissonSample(n_, q_, rng_);
+    const int64_t pos = (step % steps_per_epoch_) * batch_;
+    if (pos == 0) Shuffle(perm_, rng_);
+    return std::vector<int64_t>(perm_.begin() + pos, perm_.begin() + pos + batch_);
+  }
+
+ private:
+  int64_t n_, batch_;
+  bool poisson_;
+  double q_;
+  int64_t steps_per_epoch_;
+  Rng rng_;
+  std::vector<int64_t> perm_;
+};
+
+// The error of a step whose loss or (noisy) gradient is not finite.
+Error NonFiniteStepError(const internal::StepOutcome& step, bool priv, int64_t t, int64_t steps,
+                         int64_t epoch) {
+  const std::string where = "at step " + std::to_string(t + 1) + " of " + std::to_string(steps) +
+                            " (epoch " + std::to_string(epoch + 1) + ")";
+  if (!step.loss_finite) {
+    return Error((std::isnan(step.loss_sum)
+                      ? std::string("NaN loss ")
+                      : "non-finite loss " + FormatDouble(step.loss_sum) + " ") +
+                 where);
+  }
+  return Error(std::string(priv ? "non-finite noisy gradient " : "non-finite gradient ") + where);
+}
+
+// The steps of a run, after DescribeTraining; fills the per-epoch losses,
+// empty batches and mean batch size of `rec`.
+Status RunSteps(DpModel& model, const torch::Tensor& xs, const torch::Tensor& ys,
+                const DpSgdConfig& config, ProgressReporter* progress, TrainingRecord& rec) {
+  const bool priv = config.private_training;
+  const bool poisson = config.sampling == Sampling::kPoisson;
+  const int64_t m = rec.num_microbatches;
+  BatchSampler sampler(xs.size(0), config, rec.q);
+  Rng microbatch_rng = MakeRng(config.seed, {kMicrobatchStream});
+  Rng noise_rng = MakeRng(config.seed, {kNoiseStream});
+  internal::Optimizer optimizer(model.parameters(), config);
+  const double noise_std = priv ? config.noise_multiplier * config.clip_norm : 0.0;
+  std::vector<double> epoch_loss(config.epochs, 0.0);
+  std::vector<int64_t> epoch_count(config.epochs, 0);
+  Microbatching contiguous = Microbatching::PerExample();
+  if (!poisson && rec.microbatched) {
+    PB_ASSIGN_OR_RETURN(contiguous, Microbatching::Contiguous(config.batch_size, m));
+  }
+  int64_t examples = 0;
+  for (int64_t t = 0; t < rec.steps; ++t) {
+    const int64_t epoch = sampler.EpochOf(t);
+    const std::vector<int64_t> idx = sampler.Next(t);
+    const int64_t b = static_cast<int64_t>(idx.size());
+    examples += b;
+    if (b == 0) ++rec.empty_batches;
+    const torch::Tensor index = torch::tensor(idx, torch::kLong);
+    const torch::Tensor xb = xs.index_select(0, index);
+    const torch::Tensor yb = ys.index_select(0, index);
+    internal::StepOutcome step;
+    if (!priv) {
+      if (b == 0) {
+        if (progress != nullptr) progress->Advance();
+        continue;
+      }
+      step = internal::NonPrivateStep(model, xb, yb, optimizer);
+    } else {
+      Microbatching mb = rec.microbatched && !poisson ? contiguous : Microbatching::PerExample();
+      if (rec.microbatched && poisson) {
+        boost::random::uniform_int_distribution<int64_t> pick(0, m - 1);
+        std::vector<int64_t> group(b);
+        for (int64_t& g : group) g = pick(microbatch_rng);
+        PB_ASSIGN_OR_RETURN(mb, Microbatching::Groups(std::move(group), m));
+      }
+      step = internal::DpSgdStep(model, xb, yb, mb, config.clip_norm, noise_std,
+                                 rec.gradient_normaliser, noise_rng, optimizer);
+    }
+    if (!step.finite) return NonFiniteStepError(step, priv, t, rec.steps, epoch);
+    epoch_loss[epoch] += step.loss_sum;
+    epoch_count[epoch] += b;
+    if (progress != nullptr) progress->Advance();
+  }
+  for (int64_t e = 0; e < config.epochs; ++e) {
+    rec.loss_per_epoch.push_back(
+        epoch_count[e] > 0 ? epoch_loss[e] / static_cast<double>(epoch_count[e]) : 0.0);
+  }
+  rec.mean_batch_size =
+      rec.steps > 0 ? static_cast<double>(examples) / static_cast<double>(rec.steps) : 0.0;
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const torch::Tensor& y,
+                                  const DpSgdConfig& config, ProgressReporter* progress) {
+  PB_ASSIGN_OR_RETURN(torch::Tensor xs, model.PrepareInputs(x));
+  PB_ASSIGN_OR_RETURN(torch::Tensor ys, model.PrepareLabels(y, xs.size(0)));
+  PB_RETURN_IF_ERROR(ValidateDpSgdConfig(config, xs.size(0)));
+  TrainingRecord rec = DescribeTraining(model, xs.size(0), config);
   return GuardTorch("TrainDpSgd", [&]() -> Result<TrainingRecord> {
     if (config.threads > 0) SetMathThreads(config.threads);
     // Speed only (steps reuse freed tensor memory); results are the same
     // bytes either way, so a C library without mallopt just trains slower.
     static_cast<void>(KeepFreedTensorMemory());
-    Rng sampling_rng = MakeRng(config.seed, {kSamplingStream});
-    Rng microbatch_rng = MakeRng(config.seed, {kMicrobatchStream});
-    Rng noise_rng = MakeRng(config.seed, {kNoiseStream});
-    internal::Optimizer optimizer(model.parameters(), config);
-    const double noise_std = priv ? config.noise_multiplier * config.clip_norm : 0.0;
-    std::vector<double> epoch_loss(config.epochs, 0.0);
-    std::vector<int64_t> epoch_count(config.epochs, 0);
-    std::vector<int64_t> perm(n);
-    for (int64_t i = 0; i < n; ++i) perm[i] = i;
-    Microbatching contiguous = Microbatching::PerExample();
-    if (!poisson && rec.microbatched) {
-      PB_ASSIGN_OR_RETURN(contiguous, Microbatching::Contiguous(batch, m));
-    }
-    int64_t examples = 0;
-    for (int64_t t = 0; t < rec.steps; ++t) {
-      int64_t epoch;
-      std::vector<int64_t> idx;
-      if (poisson) {
-        epoch = t * batch / n;
-        idx = PoissonSample(n, rec.q, sampling_rng);
-      } else {
-        epoch = t / steps_per_epoch;
-        const int64_t pos = (t % steps_per_epoch) * batch;
-        if (pos == 0) Shuffle(perm, sampling_rng);
-        idx.assign(perm.begin() + pos, perm.begin() + pos + batch);
-      }
-      const int64_t b = static_cast<int64_t>(idx.size());
-      examples += b;
-      if (b == 0) ++rec.empty_batches;
-      const torch::Tensor index = torch::tensor(idx, torch::kLong);
-      const torch::Tensor xb = xs.index_select(0, index);
-      const torch::Tensor yb = ys.index_select(0, index);
-      internal::StepOutcome step;
-      if (!priv) {
-        if (b == 0) {
-          if (progress != nullptr) progress->Advance();
-          continue;
-        }
-        step = internal::NonPrivateStep(model, xb, yb, optimizer);
-      } else {
-        Microbatching mb = Microbatching::PerExample();
-        if (rec.microbatched) {
-          if (poisson) {
-            boost::random::uniform_int_distribution<int64_t> pick(0, m - 1);
-            std::vector<int64_t> group(b);
-            for (int64_t& g : group) g = pick(microbatch_rng);
-            PB_ASSIGN_OR_RETURN(mb, Microbatching::Groups(std::move(group), m));
-          } else {
-            mb = contiguous;
-          }
-        }
-        step = internal::DpSgdStep(model, xb, yb, mb, config.clip_norm, noise_std,
-                                   rec.gradient_normaliser, noise_rng, optimizer);
-      }
-      if (!step.finite) {
-        const std::string where = "at step " + std::to_string(t + 1) + " of " +
-                                  std::to_string(rec.steps) + " (epoch " +
-                                  std::to_string(epoch + 1) + ")";
-        if (!step.loss_finite) {
-          return Error((std::isnan(step.loss_sum)
-                            ? std::string("NaN loss ")
-                            : "non-finite loss " + FormatDouble(step.loss_sum) + " ") +
-                       where);
-        }
-        return Error(std::string(priv ? "non-finite noisy gradient " : "non-finite gradient ") +
-                     where);
-      }
-      epoch_loss[epoch] += step.loss_sum;
-      epoch_count[epoch] += b;
-      if (progress != nullptr) progress->Advance();
-    }
+    PB_RETURN_IF_ERROR(RunSteps(model, xs, ys, config, progress, rec));
     for (const torch::Tensor& p : model.parameters()) {
       if (!at::isfinite(p).all().item<bool>()) {
         return Error("non-finite parameters after the last step " + std::to_string(rec.steps));
       }
     }
-    for (int64_t e = 0; e < config.epochs; ++e) {
-      rec.loss_per_epoch.push_back(
-          epoch_count[e] > 0 ? epoch_loss[e] / static_cast<double>(epoch_count[e]) : 0.0);
-    }
-    rec.mean_batch_size =
-        rec.steps > 0 ? static_cast<double>(examples) / static_cast<double>(rec.steps) : 0.0;
     return rec;
   });
 }
