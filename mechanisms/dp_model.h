@@ -1,4 +1,4 @@
-// Models trained by DP-SGD (STUDIES.md section C), written as an explicit
+// Models trained by DP-SGD (docs/studies.md section C), written as an explicit
 // sequence of layers so that the per-example gradient engine
 // (mechanisms/per_example_grads.h) can see every trainable layer's input
 // activation a_k and output z_k: LibTorch 1.13's C++ API has neither
@@ -13,13 +13,14 @@
 // Architectures (factories below):
 //  - LogisticRegressionSpec(d, K): one Linear(d -> K) layer, softmax
 //    cross-entropy (multinomial; K = 2 for a binary task). Jayaraman &
-//    Evans' Purchase-100 logistic regression (STUDIES.md C1).
+//    Evans' Purchase-100 logistic regression (docs/studies.md C1).
 //  - AdultMlpSpec(d, hidden = 128): Linear(d -> 128) Tanh Linear(128 -> 2).
 //    The Epsilon* paper (§4.1) says only that Adult follows "previously
 //    reported benchmark DNN architectures (Shokri et al. 2017)". The one
 //    locally trained tabular network of Shokri et al. (their Purchase/Texas
-//    target model) is, to our reading of that paper (not in
-//    /work/shared/papers), a fully connected network with one hidden layer of
+//    target model) is, to our reading of that paper (Shokri, Stronati, Song &
+//    Shmatikov, "Membership Inference Attacks Against Machine Learning
+//    Models", IEEE S&P 2017), a fully connected network with one hidden layer of
 //    128 Tanh units and a softmax output; we use it for Adult. The width is a
 //    parameter.
 //  - PurchaseMlpSpec(d = 600, K = 100): three hidden layers of 100 Tanh

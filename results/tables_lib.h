@@ -1,4 +1,4 @@
-// Rendering of study result files as Markdown and CSV (STUDIES.md F1). Pure
+// Rendering of study result files as Markdown and CSV. Pure
 // functions of the HDF5 files: /meta provenance, every /summary/<table>,
 // every /claims/<id>.
 #ifndef PRIVBENCH_RESULTS_TABLES_LIB_H_

@@ -1,5 +1,4 @@
-// Verification of published numbers and claims against study result files
-// (STUDIES.md F2).
+// Verification of published numbers and claims against study result files.
 //
 // The lists are declarative (results/published/*.json, one per study
 // group); each entry is one of

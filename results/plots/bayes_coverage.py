@@ -1,4 +1,4 @@
-"""Figure of study bayes_coverage (STUDIES.md B6): coverage and width of every
+"""Figure of study bayes_coverage (docs/studies.md B6): coverage and width of every
 registered eps interval estimator over true (FPR, FNR) pairs and n.
 
 Reads only results/raw/bayes_coverage.h5; writes bayes_coverage.png/.svg.

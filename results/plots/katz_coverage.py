@@ -1,4 +1,4 @@
-"""Figure of study katz_coverage (STUDIES.md B7): Katz-log vs Clopper-Pearson
+"""Figure of study katz_coverage (docs/studies.md B7): Katz-log vs Clopper-Pearson
 lower bounds on log(p1/p0) (ML-Audit Sec. 4.2).
 
 Reads only results/raw/katz_coverage.h5; writes katz_coverage.png/.svg.
