@@ -1,6 +1,7 @@
-// Shared code of the bayes_width study group: bayes_sample_size (Bayesian
-// paper, Zanella-Béguelin et al. ICML 2023, Sec. 3.4 Fig. 4; STUDIES.md B4)
-// and bayes_width_grid (Sec. 3.4 Fig. 5; STUDIES.md B5).
+// Interval widths at the expected counts of a hypothetical attack: the code
+// shared by bayes_sample_size (Zanella-Béguelin et al., "Bayesian Estimation
+// of Differential Privacy", ICML 2023, Sec. 3.4 Fig. 4; docs/studies.md B4)
+// and bayes_width_grid (Sec. 3.4 Fig. 5; docs/studies.md B5).
 //
 // Both studies evaluate every registered interval estimator on the confusion
 // counts of a hypothetical attack with given (FPR, FNR) and n trials, split
@@ -12,9 +13,10 @@
 //  - every method's interval at those counts;
 //  - "samples needed" for a target width on an increasing grid of n;
 //  - the relative width reduction of one method against another.
-#ifndef PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_COMMON_H_
-#define PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_COMMON_H_
+#ifndef PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_BAYES_WIDTH_H_
+#define PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_BAYES_WIDTH_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -36,6 +38,15 @@ struct WidthMethod {
 // requires_zero_delta() at delta = 0 (labelled "<name> (delta=0)"), the
 // others at `delta` (validated: [0, 1)).
 Result<std::vector<WidthMethod>> RegisteredWidthMethods(double delta);
+
+// Positions of the paper's three methods (Clopper-Pearson, Jeffreys,
+// Bayesian) in `methods`; an error if the registry lacks one of them.
+struct PaperMethods {
+  size_t clopper_pearson = 0;
+  size_t jeffreys = 0;
+  size_t bayesian = 0;
+};
+Result<PaperMethods> FindPaperMethods(const std::vector<WidthMethod>& methods);
 
 // The confusion counts of a hypothetical attack with n trials, m = n/2
 // members and m non-members: FN = round(fnr * m), TP = m - FN,
@@ -95,4 +106,4 @@ FiniteRange RangeOfFinite(const std::vector<double>& xs, const std::vector<bool>
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_COMMON_H_
+#endif  // PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_BAYES_WIDTH_H_

@@ -1,4 +1,4 @@
-#include "experiments/bayes_width_common.h"
+#include "experiments/bayes_width/bayes_width.h"
 
 #include <cmath>
 #include <limits>
@@ -37,6 +37,23 @@ TEST(RegisteredWidthMethods, RejectsBadDelta) {
   auto r = RegisteredWidthMethods(1.5);
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.message().find("delta"), std::string::npos) << r.message();
+}
+
+TEST(FindPaperMethods, FindsThePapersThreeMethods) {
+  auto methods = RegisteredWidthMethods(1e-5);
+  ASSERT_TRUE(methods.ok());
+  auto paper = FindPaperMethods(*methods);
+  ASSERT_TRUE(paper.ok()) << paper.message();
+  EXPECT_EQ((*methods)[paper->clopper_pearson].name, "clopper_pearson");
+  EXPECT_EQ((*methods)[paper->jeffreys].name, "jeffreys");
+  EXPECT_EQ((*methods)[paper->bayesian].name, "bayesian");
+  std::vector<WidthMethod> without_jeffreys;
+  for (const WidthMethod& m : *methods) {
+    if (m.name != "jeffreys") without_jeffreys.push_back(m);
+  }
+  auto missing = FindPaperMethods(without_jeffreys);
+  ASSERT_FALSE(missing.ok());
+  EXPECT_NE(missing.message().find("jeffreys"), std::string::npos) << missing.message();
 }
 
 TEST(BalancedCounts, RoundsHalfAwayFromZero) {

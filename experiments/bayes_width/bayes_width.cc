@@ -1,4 +1,4 @@
-#include "experiments/bayes_width_common.h"
+#include "experiments/bayes_width/bayes_width.h"
 
 #include <cmath>
 #include <limits>
@@ -25,6 +25,24 @@ Result<std::vector<WidthMethod>> RegisteredWidthMethods(double delta) {
     }
     out.push_back(m);
   }
+  return out;
+}
+
+Result<PaperMethods> FindPaperMethods(const std::vector<WidthMethod>& methods) {
+  auto index = [&](const std::string& name) {
+    for (size_t i = 0; i < methods.size(); ++i) {
+      if (methods[i].name == name) return static_cast<int64_t>(i);
+    }
+    return int64_t{-1};
+  };
+  const int64_t cp = index("clopper_pearson"), jf = index("jeffreys"), by = index("bayesian");
+  if (cp < 0 || jf < 0 || by < 0) {
+    return Error("the registry must contain clopper_pearson, jeffreys and bayesian");
+  }
+  PaperMethods out;
+  out.clopper_pearson = static_cast<size_t>(cp);
+  out.jeffreys = static_cast<size_t>(jf);
+  out.bayesian = static_cast<size_t>(by);
   return out;
 }
 

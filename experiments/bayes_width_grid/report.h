@@ -1,0 +1,64 @@
+// The output of study bayes_width_grid (Bayesian paper, Sec. 3.4, Fig. 5;
+// docs/studies.md B5): raw grids, the scalars results/verify checks, the
+// summary tables and the paper's claims. Tables and claims are pure
+// functions of the computed grid.
+//
+// Output (results/raw/bayes_width_grid.h5); 2-D arrays are [fpr, fnr]
+// (row i = fpr[i], column j = fnr[j]), NaN outside the evaluated region:
+//   /fpr [A], /fnr [B]            grid values
+//   /counts/fp [A], /counts/fn [B]  rounded counts (of n/2 each)
+//   /valid int64 [A, B]           1 where evaluated (FPR + FNR < 1 if below_chance_only)
+//   /true_eps [A, B]              Eq. 1 (A1) at the rounded rates
+//   /methods                      strings: registry names
+//   /intervals/<name>/{eps_lo,eps_hi,width} [A, B]  (attributes label, delta, one_sided)
+//   /reduction/vs_clopper_pearson, /reduction/vs_jeffreys [A, B]  percent
+//   /subgrids/{name, fpr_lo, fpr_hi, fnr_lo, fnr_hi}
+//   /numbers/..., /summary/{reduction_ranges,widths}, /claims/...
+// Published (Sec. 3.4): the Bayesian interval is the narrowest for all
+// combinations of FPR and FNR; over Fig. 5's ranges it is 20-32% narrower
+// than Jeffreys and 36-52% narrower than Clopper-Pearson. The published
+// values live in results/published/bayes_width_studies.json.
+#ifndef PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_
+#define PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "experiments/bayes_width_grid/compute.h"
+#include "experiments/bayes_width_grid/config.h"
+#include "results/h5_file.h"
+
+namespace privbench {
+
+// "n = 1000 (500 + 500), alpha = 0.1, ...; 1275 grid points evaluated":
+// the grid as tables, claims and /meta describe it.
+std::string GridText(const Config& c, size_t evaluated_points);
+
+// "(FPR 0.01, FNR 0.99)" for grid point p.
+std::string PointText(const WidthGrid& w, int64_t p);
+
+// One row per box: points, reduction ranges, whether the Bayesian interval
+// is the narrowest at every point.
+SummaryTable ReductionRangesTable(const Config& c, const WidthGrid& w,
+                                  const std::vector<Box>& boxes,
+                                  const std::vector<BoxSummary>& summaries);
+// One row per two-sided method: min, median and max width over the grid.
+SummaryTable WidthsTable(const Config& c, const WidthGrid& w);
+
+// The Bayesian interval is the narrowest at every point (`all` summarises
+// the whole grid).
+Claim NarrowestClaim(const Config& c, const WidthGrid& w, const BoxSummary& all);
+// The largest differences lie at the corners of the region.
+Claim CornersClaim(const WidthGrid& w, const BoxSummary& all, const CornerAnalysis& corners);
+
+// What the paper's text lost and this study chose (/meta lost_parameters).
+std::string WidthGridLostParameters(const Config& c, size_t evaluated_points);
+
+// Writes everything listed above into `out`.
+Status WriteWidthGridResults(const Config& c, const WidthGrid& w, ResultWriter& out);
+
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_

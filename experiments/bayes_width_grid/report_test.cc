@@ -1,0 +1,95 @@
+#include "experiments/bayes_width_grid/report.h"
+
+#include "gtest/gtest.h"
+
+namespace privbench {
+namespace {
+
+Config TestConfig() {
+  Config c;
+  c.fpr_points = c.fnr_points = 8;  // 0.01, 0.15, ..., 0.99
+  return c;
+}
+
+WidthGrid TestGrid() {
+  const Config c = TestConfig();
+  auto w = ComputeWidthGrid(c, *MakeGridLayout(c), 2, nullptr);
+  EXPECT_TRUE(w.ok()) << w.message();
+  return *w;
+}
+
+TEST(GridText, DescribesTheGrid) {
+  EXPECT_EQ(GridText(TestConfig(), 28),
+            "n = 1000 (500 + 500), alpha = 0.1, delta = 1e-05; FPR 0.01..0.99 (8 points), FNR "
+            "0.01..0.99 (8 points), only FPR + FNR < 1; 28 grid points evaluated");
+  Config all = TestConfig();
+  all.below_chance_only = false;
+  EXPECT_EQ(GridText(all, 64).find("only FPR"), std::string::npos);
+}
+
+TEST(PointText, RatesOfThePoint) {
+  const WidthGrid w = TestGrid();
+  EXPECT_EQ(PointText(w, 0 * 8 + 6), "(FPR 0.01, FNR 0.85)");
+  EXPECT_EQ(PointText(w, 2 * 8 + 1), "(FPR 0.29, FNR 0.15)");
+}
+
+TEST(ReductionRangesTable, OneRowPerBox) {
+  const Config c = TestConfig();
+  const WidthGrid w = TestGrid();
+  const std::vector<Box> boxes = ReportedBoxes(c, w.grid);
+  std::vector<BoxSummary> summaries;
+  for (const Box& b : boxes) summaries.push_back(SummarizeBox(w, b));
+  const SummaryTable t = ReductionRangesTable(c, w, boxes, summaries);
+  EXPECT_EQ(t.name, "reduction_ranges");
+  ASSERT_EQ(t.columns.size(), 9u);
+  EXPECT_EQ(t.columns[0].strings[0], "all");
+  EXPECT_EQ(t.columns[1].strings[0], "[0.01, 0.99]");
+  EXPECT_EQ(t.columns[3].ints[0], 28);
+  EXPECT_EQ(t.columns[8].strings, (std::vector<std::string>{"yes", "yes", "yes", "yes"}));
+  // A violation is described with its point and widths.
+  WidthGrid worse = w;
+  worse.width[worse.paper.bayesian][0] = 100.0;
+  summaries[0] = SummarizeBox(worse, boxes[0]);
+  const SummaryTable bad = ReductionRangesTable(c, worse, boxes, summaries);
+  EXPECT_EQ(
+      bad.columns[8].strings[0].rfind("no: 1 points, e.g. (FPR 0.01, FNR 0.01): Bayesian 100,", 0),
+      0u)
+      << bad.columns[8].strings[0];
+}
+
+TEST(WidthsTable, TwoSidedMethodsOnly) {
+  const WidthGrid w = TestGrid();
+  const SummaryTable t = WidthsTable(TestConfig(), w);
+  size_t two_sided = 0;
+  for (const WidthMethod& m : w.methods) two_sided += !m.one_sided;
+  ASSERT_EQ(t.columns[0].strings.size(), two_sided);
+  for (size_t r = 0; r < two_sided; ++r) {
+    EXPECT_LE(t.columns[1].doubles[r], t.columns[2].doubles[r]);
+    EXPECT_LE(t.columns[2].doubles[r], t.columns[3].doubles[r]);
+  }
+}
+
+TEST(Claims, NarrowestAndCorners) {
+  const Config c = TestConfig();
+  const WidthGrid w = TestGrid();
+  const BoxSummary all = SummarizeBox(w, ReportedBoxes(c, w.grid)[0]);
+  const Claim narrowest = NarrowestClaim(c, w, all);
+  EXPECT_EQ(narrowest.id, "bayes_width_grid_bayesian_narrowest");
+  EXPECT_TRUE(narrowest.holds);
+  EXPECT_EQ(narrowest.evidence.rfind("0 of 28 grid points", 0), 0u) << narrowest.evidence;
+  auto corners = AnalyzeCorners(w);
+  ASSERT_TRUE(corners.ok());
+  const Claim claim = CornersClaim(w, all, *corners);
+  EXPECT_EQ(claim.id, "bayes_width_grid_corners");
+  EXPECT_TRUE(claim.holds);
+  EXPECT_NE(claim.evidence.find("corner: "), std::string::npos) << claim.evidence;
+}
+
+TEST(WidthGridLostParameters, EndsWithThisRun) {
+  const std::string text = WidthGridLostParameters(TestConfig(), 28);
+  EXPECT_EQ(text.rfind("Fig. 5's grid", 0), 0u);
+  EXPECT_NE(text.find("This run: n = 1000"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace privbench
