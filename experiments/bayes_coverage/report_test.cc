@@ -1,0 +1,93 @@
+#include "experiments/bayes_coverage/report.h"
+
+#include <string>
+#include <vector>
+
+#include "experiments/bayes_coverage/compute.h"
+#include "experiments/bayes_coverage/config.h"
+#include "gtest/gtest.h"
+
+namespace privbench {
+namespace {
+
+struct Fixture {
+  BayesCoverageConfig c;
+  std::vector<CoverageSetting> settings;
+  std::vector<CoverageMethod> methods;
+  CoverageRun run;
+};
+
+Fixture SmallRun() {
+  Fixture f;
+  f.c.fpr = {0.05, 0.5};
+  f.c.fnr = {0.05, 0.5};
+  f.c.n = {200};
+  f.c.trials = 10;
+  f.settings = MakeCoverageSettings(f.c);
+  auto methods = MakeCoverageMethods(f.c.delta);
+  EXPECT_TRUE(methods.ok());
+  f.methods = std::move(methods.value());
+  auto run = RunCoverageTrials(f.c, f.settings, f.methods, 3, 2, true);
+  EXPECT_TRUE(run.ok());
+  f.run = std::move(run.value());
+  SummarizeCoverage(f.c, f.settings, f.methods, &f.run);
+  return f;
+}
+
+TEST(CoverageClaims, SixClaimsWithEvidence) {
+  const Fixture f = SmallRun();
+  const std::vector<Claim> claims = CoverageClaims(f.c, f.settings, f.methods, f.run.data);
+  const std::vector<std::string> ids = {
+      "bayes_coverage_cp_overcovers",      "bayes_coverage_jeffreys_overcovers",
+      "bayes_coverage_bayes_near_nominal", "bayes_coverage_bayes_lower_near_nominal",
+      "bayes_coverage_bayes_narrowest",    "bayes_coverage_bayes_eps0_miss"};
+  ASSERT_EQ(claims.size(), ids.size());
+  for (size_t i = 0; i < ids.size(); ++i) {
+    EXPECT_EQ(claims[i].id, ids[i]);
+    EXPECT_GT(claims[i].evidence.size(), 20u) << ids[i];
+    EXPECT_GT(claims[i].source.size(), 10u) << ids[i];
+  }
+  // The chance point is in the grid, so the eps = 0 claim is evaluated.
+  EXPECT_EQ(claims[5].evidence.find("not evaluated"), std::string::npos);
+}
+
+TEST(CoverageClaims, ChancePointNotEvaluatedWithoutIt) {
+  Fixture f = SmallRun();
+  f.settings.pop_back();  // drop the (0.5, 0.5) setting
+  for (MethodData& d : f.run.data) {
+    d.truth.pop_back();
+    d.stats.pop_back();
+    d.classes.pop_back();
+  }
+  const std::vector<Claim> claims = CoverageClaims(f.c, f.settings, f.methods, f.run.data);
+  EXPECT_FALSE(claims[5].holds);
+  EXPECT_EQ(claims[5].evidence.rfind("not evaluated", 0), 0u);
+}
+
+TEST(CoverageTables, NamesAndRowCounts) {
+  const Fixture f = SmallRun();
+  const std::vector<SummaryTable> t = CoverageTables(f.c, f.settings, f.methods, f.run.data);
+  ASSERT_EQ(t.size(), 4u);
+  EXPECT_EQ(t[0].name, "coverage");
+  EXPECT_EQ(t[1].name, "coverage_by_method");
+  EXPECT_EQ(t[2].name, "width_by_method");
+  EXPECT_EQ(t[3].name, "coverage_classes");
+  EXPECT_EQ(t[0].columns[0].size(), f.settings.size() * f.methods.size());
+  EXPECT_EQ(t[1].columns.size(), 4 + f.methods.size());
+  EXPECT_EQ(t[3].columns[0].size(), f.methods.size());
+}
+
+TEST(CountMethodNumbers, MinimumAndUnder) {
+  MethodData d;
+  d.stats.resize(3);
+  d.stats[0].coverage = 0.9;
+  d.stats[1].coverage = 0.7;
+  d.stats[2].coverage = 1.0;
+  d.classes = {CoverageClass::kNear, CoverageClass::kUnder, CoverageClass::kOver};
+  const MethodNumbers n = CountMethodNumbers(d);
+  EXPECT_EQ(n.min_coverage, 0.7);
+  EXPECT_EQ(n.settings_under, 1);
+}
+
+}  // namespace
+}  // namespace privbench
