@@ -1,5 +1,7 @@
 #include "data_scripts/adult.h"
 
+#include <unistd.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -27,6 +29,10 @@ constexpr int kLabelIndex = 14;
 
 constexpr const char* kRemedy =
     "re-download it with `/usr/bin/python3 data_scripts/download_adult.py --target-dir DIR`";
+constexpr const char* kHowToGet =
+    "fetch the files with `/usr/bin/python3 data_scripts/download_adult.py --target-dir DIR`";
+// data_scripts/adult/ inside a binary's runfiles tree (workspace "privbench").
+constexpr const char* kVendoredRunfilesPath = "privbench/data_scripts/adult";
 
 std::string_view Trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
@@ -133,7 +139,8 @@ Result<std::vector<AdultRecord>> ReadVerifyParse(const std::string& dir, const s
     PB_ASSIGN_OR_RETURN(bytes, Gunzip(bytes, path, int64_t{64} << 20));
   }
   PB_RETURN_IF_ERROR(VerifyDigests(name, path, bytes, digests, kRemedy));
-  checksums->append(DescribeDigests(name, ComputeDigests(bytes)) + " (verified)\n");
+  PB_ASSIGN_OR_RETURN(const ComputedDigests computed, ComputeDigests(bytes));
+  checksums->append(DescribeDigests(name, computed) + " (verified)\n");
   PB_ASSIGN_OR_RETURN(auto records, ParseAdultFile(bytes, name, is_test));
   if (static_cast<int64_t>(records.size()) != expected_rows) {
     return Error(name + ": expected " + std::to_string(expected_rows) + " records, got " +
@@ -142,37 +149,55 @@ Result<std::vector<AdultRecord>> ReadVerifyParse(const std::string& dir, const s
   return records;
 }
 
+// The directory LoadAdult reads and whether it holds the gzip copy.
+struct AdultFiles {
+  std::string dir;
+  bool gzipped = false;
+};
+
+// A named directory (options.data_dir, PRIVBENCH_DATA_DIR) holds the plain
+// UCI files; the default is the vendored gzip copy.
+Result<AdultFiles> FindAdultFiles(const AdultOptions& options) {
+  DataDirSearch search;
+  search.name = "adult";
+  search.explicit_dir = options.data_dir;
+  search.flag = options.data_dir_flag;
+  search.how_to_get = kHowToGet;
+  AdultFiles files;
+  files.gzipped = options.data_dir.empty() && !DataDirEnvironmentSet();
+  if (files.gzipped) {
+    search.required_files = {"adult.data.gz", "adult.test.gz"};
+    search.defaults = options.vendored_dirs;
+  } else {
+    search.required_files = {"adult.data", "adult.test"};
+  }
+  PB_ASSIGN_OR_RETURN(files.dir, FindDataDir(search));
+  return files;
+}
+
 }  // namespace
 
 std::vector<std::string> VendoredAdultDirs() {
   std::vector<std::string> dirs;
+  if (const char* runfiles = std::getenv("RUNFILES_DIR"); runfiles != nullptr && *runfiles) {
+    dirs.push_back(JoinPath(runfiles, kVendoredRunfilesPath));
+  }
+  char exe[4096];
+  if (const ssize_t n = ::readlink("/proc/self/exe", exe, sizeof(exe) - 1); n > 0) {
+    dirs.push_back(
+        JoinPath(std::string(exe, static_cast<size_t>(n)) + ".runfiles", kVendoredRunfilesPath));
+  }
   if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY"); ws != nullptr && *ws != '\0') {
     dirs.push_back(JoinPath(ws, "data_scripts/adult"));
   }
-  dirs.push_back("data_scripts/adult");
+  dirs.push_back("data_scripts/adult");  // the working directory of `bazel test`
   return dirs;
 }
 
 Result<Dataset> LoadAdult(const AdultOptions& options) {
-  const char* env = std::getenv("PRIVBENCH_DATA_DIR");
-  const bool defaults_only = options.data_dir.empty() && (env == nullptr || *env == '\0');
-  auto found =
-      FindDataDir("adult", options.data_dir, {"adult.data", "adult.test"}, options.fallback_dirs,
-                  "Pass the directory explicitly, set PRIVBENCH_DATA_DIR, or fetch the "
-                  "files with `/usr/bin/python3 data_scripts/download_adult.py "
-                  "--target-dir DIR`");
-  bool gzipped = false;
-  if (!found.ok() && defaults_only) {
-    auto vendored =
-        FindDataDir("adult", "", {"adult.data.gz", "adult.test.gz"}, options.vendored_dirs, "");
-    if (vendored.ok()) {
-      found = vendored;
-      gzipped = true;
-    } else {
-      found = Error(found.message() + "; and no vendored copy (" + vendored.message() + ")");
-    }
-  }
-  PB_ASSIGN_OR_RETURN(std::string dir, std::move(found));
+  PB_ASSIGN_OR_RETURN(const AdultFiles files, FindAdultFiles(options));
+  const std::string& dir = files.dir;
+  const bool gzipped = files.gzipped;
   Dataset d;
   d.name = "adult";
   d.provenance = "uci-adult";

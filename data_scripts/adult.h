@@ -1,6 +1,6 @@
-// UCI Adult (Becker & Kohavi 1996) as used by Epsilon* §4.1 and STUDIES.md
-// C2/C4/D1: the UCI split, 32,561 training rows (adult.data) and 16,281
-// population rows (adult.test), binary label income > 50K.
+// UCI Adult (Becker & Kohavi 1996) as used by Epsilon* §4.1 and
+// docs/studies.md C2/C4/D1: the UCI split, 32,561 training rows (adult.data)
+// and 16,281 population rows (adult.test), binary label income > 50K.
 //
 // Preprocessing (fitted on the training rows only, applied to both splits):
 //  - the 6 numeric columns (age, fnlwgt, education-num, capital-gain,
@@ -18,12 +18,12 @@
 // order: 6 + 102 = 108 features for the UCI files.
 //
 // File checks: both files must have the pinned SHA-256 and MD5 (the UCI
-// originals; MD5s from the UCI-mirroring loaders and shared/data/adult/
-// README.md), every data line must have 15 comma-separated fields with
-// integer numerics and a known label ("<=50K"/">50K" in adult.data, with a
-// trailing period in adult.test), blank lines may only end a file,
-// adult.test's first line "|1x3 Cross validator" is skipped, and the record
-// counts must be exactly 32,561 and 16,281. Errors name the file and line:
+// originals; MD5s as published with the UCI files), every data line must
+// have 15 comma-separated fields with integer numerics and a known label
+// ("<=50K"/">50K" in adult.data, with a trailing period in adult.test), blank
+// lines may only end a file, adult.test's first line "|1x3 Cross validator"
+// is skipped, and the record counts must be exactly 32,561 and 16,281.
+// Errors name the file and line:
 //   "adult.data line 123: expected 15 comma-separated fields, got 14".
 #ifndef PRIVBENCH_DATA_SCRIPTS_ADULT_H_
 #define PRIVBENCH_DATA_SCRIPTS_ADULT_H_
@@ -45,7 +45,8 @@ inline constexpr int64_t kAdultPopulationRows = 16281;
 inline constexpr int kAdultNumericColumns = 6;
 inline constexpr int kAdultCategoricalColumns = 8;
 
-// Digests of the UCI originals (identical to ../shared/data/adult/).
+// Digests of the UCI originals (also those of the decompressed vendored copy
+// in data_scripts/adult/).
 inline PinnedDigests AdultTrainDigests() {
   return {"5b00264637dbfec36bdeaab5676b0b309ff9eb788d63554ca0a249491c86603d",
           "5d7c39d7b8804f071cdd1f2a7c460872"};
@@ -55,24 +56,26 @@ inline PinnedDigests AdultTestDigests() {
           "35238206dfdf7f1fe215bbb874adecdc"};
 }
 
-// data_scripts/adult under $BUILD_WORKSPACE_DIRECTORY (bazel run) and
-// relative to the working directory (bazel test runfiles).
+// Where the vendored copy data_scripts/adult/ is: in the runfiles of the
+// running binary (a data dependency of //data_scripts:adult, so found by
+// `bazel run`, `bazel test` and a binary started from bazel-bin/), and under
+// $BUILD_WORKSPACE_DIRECTORY (`bazel run`).
 std::vector<std::string> VendoredAdultDirs();
 
 struct AdultOptions {
-  // Directory holding adult.data and adult.test; empty: PRIVBENCH_DATA_DIR,
-  // then the fallbacks (data_files.h).
+  // Directory holding adult.data and adult.test (a program's flag); empty:
+  // PRIVBENCH_DATA_DIR, else the vendored gzip copy (data_files.h).
   std::string data_dir;
   // Digests the files must have. Leave at the UCI pins; tests override them
   // to load deliberately modified copies and reach the parser's checks.
   PinnedDigests train_digests = AdultTrainDigests();
   PinnedDigests test_digests = AdultTestDigests();
-  // Where to look when no directory is named and PRIVBENCH_DATA_DIR is
-  // unset: first the plain files in `fallback_dirs`, then the gzip copy
-  // vendored in data_scripts/adult/ (searched in `vendored_dirs`; its
-  // decompressed bytes must match the same digests).
-  std::vector<std::string> fallback_dirs = DefaultFallbackDirs("adult");
+  // Where to look for adult.data.gz / adult.test.gz when neither data_dir
+  // nor PRIVBENCH_DATA_DIR is given; their decompressed bytes must match
+  // the same digests.
   std::vector<std::string> vendored_dirs = VendoredAdultDirs();
+  // The flag that sets data_dir, named in errors.
+  std::string data_dir_flag = kDefaultDataDirFlag;
 };
 
 // Loads, verifies and preprocesses Adult. provenance "uci-adult".

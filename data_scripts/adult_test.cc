@@ -8,7 +8,8 @@
 #include <string>
 
 #include "data_scripts/data_files.h"
-#include "data_scripts/sha256.h"
+#include "data_scripts/digests.h"
+#include "data_scripts/idx.h"
 #include "data_scripts/test_util.h"
 
 namespace privbench {
@@ -19,7 +20,7 @@ using ::privbench::testing::MakeScratchDir;
 using ::privbench::testing::ReplaceLine;
 using ::privbench::testing::WriteFile;
 
-// Loaded once: the shipped offline copy (found through the fallbacks).
+// Loaded once: the vendored gzip copy (the default place).
 const Dataset& Adult() {
   static const Dataset* d = [] {
     auto r = LoadAdult();
@@ -32,13 +33,21 @@ const Dataset& Adult() {
   return *d;
 }
 
-std::string AdultDir() { return Adult().source; }
-
 std::string ReadOrDie(const std::string& path) {
   auto r = ReadFileBytes(path);
   EXPECT_TRUE(r.ok()) << r.message();
   return r.ok() ? r.value() : std::string();
 }
+
+// The vendored file `name` (adult.data or adult.test), decompressed.
+std::string VendoredFile(const std::string& name) {
+  const std::string path = "data_scripts/adult/" + name + ".gz";
+  auto r = Gunzip(ReadOrDie(path), path);
+  EXPECT_TRUE(r.ok()) << r.message();
+  return r.ok() ? r.value() : std::string();
+}
+
+std::string Sha(const std::string& data) { return Sha256Hex(data).value(); }
 
 // A scratch directory with (possibly modified) copies of both files.
 std::string CopyWith(const std::string& data, const std::string& test) {
@@ -65,6 +74,20 @@ TEST(AdultTest, UciSplitShapes) {
   EXPECT_EQ(d.feature_names[6], "workclass=?");
   EXPECT_TRUE(HasSubstr(d.checksums, AdultTrainDigests().sha256));
   EXPECT_TRUE(HasSubstr(d.checksums, AdultTestDigests().md5));
+}
+
+// The vendored files have the pinned digests of the UCI originals (SHA-256
+// and MD5 of the decompressed bytes, computed here directly).
+TEST(AdultTest, VendoredFilesHaveThePinnedDigests) {
+  const std::string data = VendoredFile("adult.data");
+  const std::string test = VendoredFile("adult.test");
+  EXPECT_EQ(data.size(), 3974305u);
+  EXPECT_EQ(test.size(), 2003153u);
+  EXPECT_EQ(Sha(data), AdultTrainDigests().sha256);
+  EXPECT_EQ(Md5Hex(data).value(), AdultTrainDigests().md5);
+  EXPECT_EQ(Sha(test), AdultTestDigests().sha256);
+  EXPECT_EQ(Md5Hex(test).value(), AdultTestDigests().md5);
+  EXPECT_TRUE(HasSubstr(Adult().source, "data_scripts/adult (vendored gzip copy)"));
 }
 
 // Exact class counts of the UCI files (adult.names: 23.93% / 24.78% >50K
@@ -118,21 +141,21 @@ TEST(AdultTest, OneHotBlocksSumToOne) {
 }
 
 TEST(AdultTest, CorruptedByteIsRefusedWithChecksumMessage) {
-  std::string data = ReadOrDie(AdultDir() + "/adult.data");
-  const std::string test = ReadOrDie(AdultDir() + "/adult.test");
+  std::string data = VendoredFile("adult.data");
+  const std::string test = VendoredFile("adult.test");
   data[1000] ^= 0x01;
   const std::string dir = CopyWith(data, test);
   auto r = LoadAdult({dir});
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(HasSubstr(r.message(), "adult.data (" + dir + "/adult.data"));
   EXPECT_TRUE(HasSubstr(r.message(), "SHA-256 mismatch: expected " + AdultTrainDigests().sha256 +
-                                         ", got " + Sha256Hex(data)));
+                                         ", got " + Sha(data)));
   EXPECT_TRUE(HasSubstr(r.message(), "download_adult.py"));
 }
 
 TEST(AdultTest, TruncatedFileIsRefused) {
-  const std::string data = ReadOrDie(AdultDir() + "/adult.data");
-  const std::string test = ReadOrDie(AdultDir() + "/adult.test");
+  const std::string data = VendoredFile("adult.data");
+  const std::string test = VendoredFile("adult.test");
   const std::string dir = CopyWith(data, test.substr(0, test.size() / 2));
   auto r = LoadAdult({dir});
   ASSERT_FALSE(r.ok());
@@ -143,8 +166,8 @@ TEST(AdultTest, TruncatedFileIsRefused) {
 // With digests vouched for (as a user with a modified copy would), the
 // parser's own checks still refuse malformed lines, naming file and line.
 TEST(AdultTest, MalformedLineIsRefusedWithLineNumber) {
-  const std::string data = ReadOrDie(AdultDir() + "/adult.data");
-  const std::string test = ReadOrDie(AdultDir() + "/adult.test");
+  const std::string data = VendoredFile("adult.data");
+  const std::string test = VendoredFile("adult.test");
   // Line 124 loses its last field.
   const std::string bad =
       ReplaceLine(data, 124,
@@ -152,19 +175,19 @@ TEST(AdultTest, MalformedLineIsRefusedWithLineNumber) {
                   "Husband, White, Male, 0, 0, 50, United-States");
   const std::string dir = CopyWith(bad, test);
   AdultOptions options{dir};
-  options.train_digests = {Sha256Hex(bad), ""};
+  options.train_digests = {Sha(bad), ""};
   auto r = LoadAdult(options);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.message(), "adult.data line 124: expected 15 comma-separated fields, got 14");
 }
 
 TEST(AdultTest, WrongRecordCountIsRefused) {
-  const std::string data = ReadOrDie(AdultDir() + "/adult.data");
-  const std::string test = ReadOrDie(AdultDir() + "/adult.test");
+  const std::string data = VendoredFile("adult.data");
+  const std::string test = VendoredFile("adult.test");
   const std::string shorter = data.substr(data.find('\n') + 1);  // drop line 1
   const std::string dir = CopyWith(shorter, test);
   AdultOptions options{dir};
-  options.train_digests = {Sha256Hex(shorter), ""};
+  options.train_digests = {Sha(shorter), ""};
   auto r = LoadAdult(options);
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.message(), "adult.data: expected 32561 records, got 32560");
@@ -213,18 +236,25 @@ TEST(AdultTest, MissingDirectoryListsPlacesSearched) {
   auto r = LoadAdult({"/nonexistent/adult_dir"});
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(HasSubstr(r.message(), "adult data not found: need adult.data, adult.test"));
-  EXPECT_TRUE(HasSubstr(r.message(), "/nonexistent/adult_dir (no such directory)"));
+  EXPECT_TRUE(HasSubstr(r.message(),
+                        "searched --data_dir=/nonexistent/adult_dir: /nonexistent/adult_dir "
+                        "(no such directory). Pass the directory with --data_dir=DIR or set "
+                        "PRIVBENCH_DATA_DIR=DIR"));
   EXPECT_TRUE(HasSubstr(r.message(), "download_adult.py"));
 
-  // A directory with only one of the files.
+  // A directory with only one of the files; a program's own flag name.
   const std::string dir = MakeScratchDir("adult_half");
   WriteFile(dir + "/adult.data", "x");
-  auto half = LoadAdult({dir});
+  AdultOptions half_options{dir};
+  half_options.data_dir_flag = "--adult_dir";
+  auto half = LoadAdult(half_options);
   ASSERT_FALSE(half.ok());
-  EXPECT_TRUE(HasSubstr(half.message(), dir + " (missing adult.test)"));
+  EXPECT_TRUE(
+      HasSubstr(half.message(), "--adult_dir=" + dir + ": " + dir + " (missing adult.test)"));
+  EXPECT_TRUE(HasSubstr(half.message(), "Pass the directory with --adult_dir=DIR"));
 
   // PRIVBENCH_DATA_DIR: both <env>/adult and <env> are searched, and nothing
-  // else (no silent fallback to another copy).
+  // else (no silent fallback to the vendored copy).
   ASSERT_EQ(setenv("PRIVBENCH_DATA_DIR", "/nonexistent/tree", 1), 0);
   auto env = LoadAdult();
   unsetenv("PRIVBENCH_DATA_DIR");
@@ -234,50 +264,60 @@ TEST(AdultTest, MissingDirectoryListsPlacesSearched) {
                         "/nonexistent/tree/adult (no such directory); "
                         "/nonexistent/tree (no such directory)"));
 
-  // The fallback list is searched in order and every entry is reported.
-  auto fb = FindDataDir("adult", "", {"adult.data"}, {"/nonexistent/a", "/nonexistent/b"}, "");
+  // The default list is searched in order and every entry is reported.
+  DataDirSearch search;
+  search.name = "adult";
+  search.required_files = {"adult.data"};
+  search.defaults = {"/nonexistent/a", "/nonexistent/b"};
+  auto fb = FindDataDir(search);
   ASSERT_FALSE(fb.ok());
-  EXPECT_TRUE(HasSubstr(fb.message(), "/nonexistent/a (no such directory); /nonexistent/b"));
+  EXPECT_TRUE(HasSubstr(fb.message(),
+                        "searched the default places (neither --data_dir nor PRIVBENCH_DATA_DIR "
+                        "is set): /nonexistent/a (no such directory); /nonexistent/b"));
 }
 
 TEST(AdultTest, EnvironmentVariableFindsEitherLayout) {
   // $PRIVBENCH_DATA_DIR/adult/...
   const std::string tree = MakeScratchDir("tree");
-  const std::string data = ReadOrDie(AdultDir() + "/adult.data");
-  const std::string test = ReadOrDie(AdultDir() + "/adult.test");
+  const std::string data = VendoredFile("adult.data");
+  const std::string test = VendoredFile("adult.test");
   ASSERT_EQ(::mkdir((tree + "/adult").c_str(), 0755), 0);
   WriteFile(tree + "/adult/adult.data", data);
   WriteFile(tree + "/adult/adult.test", test);
+  DataDirSearch search;
+  search.name = "adult";
+  search.required_files = {"adult.data", "adult.test"};
   ASSERT_EQ(setenv("PRIVBENCH_DATA_DIR", tree.c_str(), 1), 0);
-  auto nested = FindDataDir("adult", "", {"adult.data", "adult.test"}, {}, "");
+  auto nested = FindDataDir(search);
+  auto loaded = LoadAdult();
   // ... or the files directly in $PRIVBENCH_DATA_DIR.
   const std::string flat = CopyWith(data, test);
   ASSERT_EQ(setenv("PRIVBENCH_DATA_DIR", flat.c_str(), 1), 0);
-  auto direct = FindDataDir("adult", "", {"adult.data", "adult.test"}, {}, "");
+  auto direct = FindDataDir(search);
   unsetenv("PRIVBENCH_DATA_DIR");
   ASSERT_TRUE(nested.ok()) << nested.message();
   EXPECT_EQ(nested.value(), tree + "/adult");
   ASSERT_TRUE(direct.ok()) << direct.message();
   EXPECT_EQ(direct.value(), flat);
+  // The plain files load to the same data as the vendored copy.
+  ASSERT_TRUE(loaded.ok()) << loaded.message();
+  EXPECT_EQ(loaded->source, tree + "/adult");
+  EXPECT_EQ(loaded->train_x, Adult().train_x);
+  EXPECT_EQ(loaded->population_y, Adult().population_y);
+  EXPECT_EQ(loaded->checksums, Adult().checksums);
 }
 
-TEST(AdultVendoredTest, GzipCopyLoadsTheSameDataWhenNothingElseIsFound) {
-  AdultOptions plain;
-  auto a = LoadAdult(plain);
-  ASSERT_TRUE(a.ok()) << a.message();
-  AdultOptions vendored;
-  vendored.fallback_dirs = {"/nonexistent/adult"};
+TEST(AdultVendoredTest, MissingVendoredCopyNamesFlagAndVariable) {
   unsetenv("PRIVBENCH_DATA_DIR");
-  auto b = LoadAdult(vendored);
-  ASSERT_TRUE(b.ok()) << b.message();
-  EXPECT_NE(b->source.find("vendored gzip copy"), std::string::npos) << b->source;
-  EXPECT_EQ(a->train_x, b->train_x);
-  EXPECT_EQ(a->population_y, b->population_y);
-  // Without the vendored copy either, the error lists both searches.
-  vendored.vendored_dirs = {"/nonexistent/vendored"};
-  auto c = LoadAdult(vendored);
-  ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.message().find("no vendored copy"), std::string::npos) << c.message();
+  AdultOptions options;
+  options.vendored_dirs = {"/nonexistent/vendored"};
+  auto r = LoadAdult(options);
+  ASSERT_FALSE(r.ok());
+  EXPECT_TRUE(HasSubstr(r.message(),
+                        "adult data not found: need adult.data.gz, adult.test.gz; searched the "
+                        "default places (neither --data_dir nor PRIVBENCH_DATA_DIR is set): "
+                        "/nonexistent/vendored (no such directory). Pass the directory with "
+                        "--data_dir=DIR or set PRIVBENCH_DATA_DIR=DIR"));
 }
 
 }  // namespace

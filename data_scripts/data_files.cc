@@ -8,13 +8,15 @@
 #include <cstring>
 #include <memory>
 
-#include "data_scripts/md5.h"
-#include "data_scripts/sha256.h"
+#include "data_scripts/digests.h"
 
 namespace privbench {
 
-ComputedDigests ComputeDigests(std::string_view bytes) {
-  return ComputedDigests{Sha256Hex(bytes), Md5Hex(bytes)};
+Result<ComputedDigests> ComputeDigests(std::string_view bytes) {
+  ComputedDigests digests;
+  PB_ASSIGN_OR_RETURN(digests.sha256, Sha256Hex(bytes));
+  PB_ASSIGN_OR_RETURN(digests.md5, Md5Hex(bytes));
+  return digests;
 }
 
 Result<std::string> ReadFileBytes(const std::string& path) {
@@ -37,13 +39,13 @@ Status VerifyDigests(std::string_view label, const std::string& path, std::strin
   const std::string where =
       std::string(label) + " (" + path + ", " + std::to_string(bytes.size()) + " bytes)";
   const std::string suffix = remedy.empty() ? std::string() : "; " + std::string(remedy);
-  const std::string sha = Sha256Hex(bytes);
+  PB_ASSIGN_OR_RETURN(const std::string sha, Sha256Hex(bytes));
   if (sha != expected.sha256) {
     return Error(where + ": SHA-256 mismatch: expected " + expected.sha256 + ", got " + sha +
                  "; the file is corrupt, truncated or a different version" + suffix);
   }
   if (!expected.md5.empty()) {
-    const std::string md5 = Md5Hex(bytes);
+    PB_ASSIGN_OR_RETURN(const std::string md5, Md5Hex(bytes));
     if (md5 != expected.md5) {
       return Error(where + ": MD5 mismatch: expected " + expected.md5 + ", got " + md5 + suffix);
     }
@@ -63,15 +65,9 @@ std::string JoinPath(std::string_view a, std::string_view b) {
   return out;
 }
 
-std::vector<std::string> DefaultFallbackDirs(std::string_view name) {
-  std::vector<std::string> dirs;
-  const std::string rel = JoinPath("../shared/data", name);
-  if (const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY"); ws != nullptr && *ws != '\0') {
-    dirs.push_back(JoinPath(ws, rel));
-  }
-  dirs.push_back(rel);
-  dirs.push_back(JoinPath("/work/shared/data", name));
-  return dirs;
+bool DataDirEnvironmentSet() {
+  const char* env = std::getenv(kDataDirEnvVar);
+  return env != nullptr && *env != '\0';
 }
 
 namespace {
@@ -91,43 +87,54 @@ std::string Join(const std::vector<std::string>& items, std::string_view sep) {
   }
   return out;
 }
+
+// Where FindDataDir looks, and how that source is described in its error.
+struct Candidates {
+  std::vector<std::string> dirs;
+  std::string source;
+};
+
+Candidates CandidatesFor(const DataDirSearch& search) {
+  if (!search.explicit_dir.empty()) {
+    return {{search.explicit_dir}, search.flag + "=" + search.explicit_dir};
+  }
+  if (DataDirEnvironmentSet()) {
+    const std::string env = std::getenv(kDataDirEnvVar);
+    return {{JoinPath(env, search.name), env}, std::string(kDataDirEnvVar) + "=" + env};
+  }
+  return {search.defaults,
+          "the default places (neither " + search.flag + " nor " + kDataDirEnvVar + " is set)"};
+}
+
 }  // namespace
 
-Result<std::string> FindDataDir(std::string_view name, const std::string& explicit_dir,
-                                const std::vector<std::string>& required_files,
-                                const std::vector<std::string>& fallbacks,
-                                std::string_view how_to_get) {
-  std::vector<std::string> candidates;
-  std::string source;
-  if (!explicit_dir.empty()) {
-    candidates = {explicit_dir};
-    source = "the given directory";
-  } else if (const char* env = std::getenv(kDataDirEnvVar); env != nullptr && *env != '\0') {
-    candidates = {JoinPath(env, name), std::string(env)};
-    source = std::string(kDataDirEnvVar) + "=" + env;
-  } else {
-    candidates = fallbacks;
-    source = "the fallback directories (" + std::string(kDataDirEnvVar) + " is not set)";
-  }
-  for (const auto& dir : candidates) {
-    if (HasAll(dir, required_files)) {
+Result<std::string> FindDataDir(const DataDirSearch& search) {
+  const Candidates candidates = CandidatesFor(search);
+  for (const auto& dir : candidates.dirs) {
+    if (HasAll(dir, search.required_files)) {
       // Absolute, so that Dataset::source says where the data really came from.
       std::unique_ptr<char, void (*)(void*)> real(::realpath(dir.c_str(), nullptr), &std::free);
       return real ? std::string(real.get()) : dir;
     }
   }
   std::vector<std::string> searched;
-  for (const auto& dir : candidates) {
+  for (const auto& dir : candidates.dirs) {
     std::vector<std::string> missing;
-    for (const auto& f : required_files) {
+    for (const auto& f : search.required_files) {
       if (!IsRegularFile(JoinPath(dir, f))) missing.push_back(f);
     }
     searched.push_back(dir + (IsDirectory(dir) ? " (missing " + Join(missing, ", ") + ")"
                                                : " (no such directory)"));
   }
-  std::string message = std::string(name) + " data not found: need " + Join(required_files, ", ") +
-                        "; searched " + source + ": " + Join(searched, "; ");
-  if (!how_to_get.empty()) message += ". " + std::string(how_to_get);
+  std::string message = search.name + " data not found: need " + Join(search.required_files, ", ") +
+                        "; searched " + candidates.source + ": " + Join(searched, "; ");
+  if (candidates.dirs.empty()) {
+    message = search.name + " data not found: neither " + search.flag + " nor " + kDataDirEnvVar +
+              " is set, and " + search.name + " has no default place";
+  }
+  message += ". Pass the directory with " + search.flag + "=DIR or set " + kDataDirEnvVar +
+             "=DIR (the files in DIR or in DIR/" + search.name + ")";
+  if (!search.how_to_get.empty()) message += "; " + search.how_to_get;
   return Error(message);
 }
 

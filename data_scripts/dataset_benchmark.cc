@@ -7,10 +7,9 @@
 #include <string>
 
 #include "data_scripts/adult.h"
+#include "data_scripts/digests.h"
 #include "data_scripts/fashion_mnist.h"
-#include "data_scripts/md5.h"
 #include "data_scripts/purchase100_surrogate.h"
-#include "data_scripts/sha256.h"
 
 namespace privbench {
 namespace {

@@ -33,11 +33,22 @@ struct Options {
 };
 
 Result<Dataset> Load(const std::string& which, const Options& o) {
-  if (which == "adult") return LoadAdult({o.adult_dir});
-  if (which == "fashion-mnist") return LoadFashionMnist({o.fashion_mnist_dir});
+  if (which == "adult") {
+    AdultOptions a;
+    a.data_dir = o.adult_dir;
+    a.data_dir_flag = "--adult_dir";
+    return LoadAdult(a);
+  }
+  if (which == "fashion-mnist") {
+    FashionMnistOptions f;
+    f.data_dir = o.fashion_mnist_dir;
+    f.data_dir_flag = "--fashion_mnist_dir";
+    return LoadFashionMnist(f);
+  }
   if (which == "purchase100") {
     Purchase100Options p;
     p.data_dir = o.purchase100_dir;
+    p.data_dir_flag = "--purchase100_dir";
     p.seed = static_cast<uint64_t>(o.seed);
     p.expected_rows = o.purchase100_rows;
     return LoadPurchase100(p);
@@ -83,11 +94,15 @@ int main(int argc, char** argv) {
                            "Load datasets and print shapes, provenance and verified checksums");
   flags.AddString("datasets", &o.datasets,
                   "comma-separated: adult, fashion-mnist, purchase100, purchase100-surrogate");
-  flags.AddString("adult_dir", &o.adult_dir, "Adult directory (default: search, see README)");
+  flags.AddString("adult_dir", &o.adult_dir,
+                  "Adult directory with adult.data, adult.test (default: $PRIVBENCH_DATA_DIR, "
+                  "else the vendored copy data_scripts/adult/)");
   flags.AddString("fashion_mnist_dir", &o.fashion_mnist_dir,
-                  "Fashion-MNIST directory (default: PRIVBENCH_DATA_DIR or Debian's)");
+                  "Fashion-MNIST directory (default: $PRIVBENCH_DATA_DIR, else Debian's "
+                  "dataset-fashion-mnist)");
   flags.AddString("purchase100_dir", &o.purchase100_dir,
-                  "real Purchase-100 directory (from download_purchase100.py)");
+                  "real Purchase-100 directory from download_purchase100.py (default: "
+                  "$PRIVBENCH_DATA_DIR)");
   flags.AddInt("purchase100_rows", &o.purchase100_rows,
                "records the real Purchase-100 file must have (the published file: 197324)");
   flags.AddInt("surrogate_train", &o.surrogate_train, "purchase100-surrogate training rows");

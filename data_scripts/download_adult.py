@@ -2,8 +2,8 @@
 """Fetch UCI Adult (adult.data, adult.test) and verify it (stdlib only).
 
 For users with internet: downloads both files from the UCI repository,
-checks the pinned SHA-256 and MD5 digests (the UCI originals, identical to
-../shared/data/adult/ and data_scripts/adult.h) and the record counts, and
+checks the pinned SHA-256 and MD5 digests (the UCI originals, as pinned in
+data_scripts/adult.h) and the record counts, and
 only then moves them into the target directory. A missing, corrupt or
 truncated file is refused with a message and nothing is written: files are
 first written to temporary names in the target directory and renamed
@@ -11,7 +11,7 @@ first written to temporary names in the target directory and renamed
 
     /usr/bin/python3 data_scripts/download_adult.py --target-dir DIR
     /usr/bin/python3 data_scripts/download_adult.py --target-dir DIR \
-        --source-dir ../shared/data/adult      # offline: copy and verify
+        --source-dir SRC      # offline: copy from a local copy and verify
 
 Without --target-dir, $PRIVBENCH_DATA_DIR/adult is used. Exit status: 0 on
 success (or if the target already holds verified copies), 1 on a refused or

@@ -9,6 +9,7 @@ and nothing is written. With --dataset-info, the C++ loader is run on the
 purchase100 directory the script produced (end-to-end format check).
 """
 
+import gzip
 import hashlib
 import io
 import os
@@ -36,17 +37,23 @@ def run(script, *args, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def adult_source():
-    candidates = []
+def adult_source(tmp):
+    """A directory with plain adult.data / adult.test: $PRIVBENCH_DATA_DIR's
+    copy if it has one, else the vendored gzip copy (data_scripts/adult/)
+    decompressed into `tmp`."""
     env = os.environ.get("PRIVBENCH_DATA_DIR")
-    if env:
-        candidates += [os.path.join(env, "adult"), env]
-    candidates += ["/work/shared/data/adult"]
-    for c in candidates:
+    for c in ([os.path.join(env, "adult"), env] if env else []):
         if all(os.path.isfile(os.path.join(c, f)) for f in ("adult.data", "adult.test")):
             return c
-    raise AssertionError("no offline Adult copy found in " + ", ".join(candidates) +
-                         " (set PRIVBENCH_DATA_DIR)")
+    vendored = os.path.join(HERE, "adult")
+    d = os.path.join(tmp, "vendored")
+    os.makedirs(d)
+    for f in ("adult.data", "adult.test"):
+        with gzip.open(os.path.join(vendored, f + ".gz"), "rb") as fin:
+            data = fin.read()
+        with open(os.path.join(d, f), "wb") as fout:
+            fout.write(data)
+    return d
 
 
 def listing(d):
@@ -55,8 +62,8 @@ def listing(d):
 
 class AdultScriptTest(unittest.TestCase):
     def setUp(self):
-        self.src = adult_source()
         self.tmp = tempfile.mkdtemp(dir=os.environ.get("TEST_TMPDIR"))
+        self.src = adult_source(self.tmp)
         self.target = os.path.join(self.tmp, "target")
 
     def tearDown(self):

@@ -60,7 +60,7 @@ Result<IdxArray> LoadFile(const std::string& dir, const FileSpec& spec, std::str
   const std::string gz_name = std::string(spec.name) + ".gz";
   const std::string path = JoinPath(dir, gz_name);
   PB_ASSIGN_OR_RETURN(std::string gz, ReadFileBytes(path));
-  const ComputedDigests gz_digests = ComputeDigests(gz);
+  PB_ASSIGN_OR_RETURN(const ComputedDigests gz_digests, ComputeDigests(gz));
   PB_ASSIGN_OR_RETURN(std::string payload, Gunzip(gz, path));
   PB_RETURN_IF_ERROR(VerifyDigests(std::string(spec.name) + " (decompressed " + gz_name + ")", path,
                                    payload, spec.payload, kRemedy));
@@ -88,11 +88,16 @@ Result<IdxArray> LoadFile(const std::string& dir, const FileSpec& spec, std::str
 Result<Dataset> LoadFashionMnist(const FashionMnistOptions& options) {
   std::vector<std::string> required;
   for (const auto& spec : Specs()) required.push_back(std::string(spec.name) + ".gz");
-  PB_ASSIGN_OR_RETURN(
-      std::string dir,
-      FindDataDir("fashion-mnist", options.data_dir, required, {kFashionMnistDebianDir},
-                  "Install Debian's dataset-fashion-mnist package, or pass a directory holding "
-                  "the four .gz files from github.com/zalandoresearch/fashion-mnist"));
+  DataDirSearch search;
+  search.name = "fashion-mnist";
+  search.explicit_dir = options.data_dir;
+  search.flag = options.data_dir_flag;
+  search.required_files = required;
+  search.defaults = {kFashionMnistDebianDir};
+  search.how_to_get =
+      "or install Debian's dataset-fashion-mnist package, or put the four .gz files from "
+      "github.com/zalandoresearch/fashion-mnist in DIR";
+  PB_ASSIGN_OR_RETURN(const std::string dir, FindDataDir(search));
   Dataset d;
   d.name = "fashion-mnist";
   d.provenance = "fashion-mnist";

@@ -1,7 +1,7 @@
 // Fashion-MNIST (Xiao, Rasul & Vollgraf 2017, Zalando Research) from
 // Debian's package dataset-fashion-mnist (/usr/share/datasets/fashion-mnist):
 // 28 x 28 grey-scale images of 10 clothing classes. Used for smoke tests
-// and for the audits of STUDIES.md D2 (ML-Audit on DP-SGD) and E1 (LiRA /
+// and for the audits of docs/studies.md D2 (ML-Audit on DP-SGD) and E1 (LiRA /
 // Bayesian audit, standing in for CIFAR-10 which is out of reach offline).
 //
 // train = the 60,000 training images, population = the 10,000 test images.
@@ -24,6 +24,7 @@
 #include <string>
 
 #include "core/result.h"
+#include "data_scripts/data_files.h"
 #include "data_scripts/dataset.h"
 
 namespace privbench {
@@ -36,9 +37,12 @@ inline constexpr int64_t kFashionMnistSide = 28;
 inline constexpr const char* kFashionMnistDebianDir = "/usr/share/datasets/fashion-mnist";
 
 struct FashionMnistOptions {
-  // Directory with the four .gz files; empty: PRIVBENCH_DATA_DIR
-  // (<dir>/fashion-mnist or <dir>), else kFashionMnistDebianDir.
+  // Directory with the four .gz files (a program's flag); empty:
+  // PRIVBENCH_DATA_DIR (<dir>/fashion-mnist or <dir>), else
+  // kFashionMnistDebianDir.
   std::string data_dir;
+  // The flag that sets data_dir, named in errors.
+  std::string data_dir_flag = kDefaultDataDirFlag;
 };
 
 // provenance "fashion-mnist".

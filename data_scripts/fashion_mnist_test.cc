@@ -120,6 +120,9 @@ TEST(FashionMnistTest, CorruptFilesAreRefused) {
   ASSERT_FALSE(r3.ok());
   EXPECT_TRUE(HasSubstr(r3.message(), "fashion-mnist data not found"));
   EXPECT_TRUE(HasSubstr(r3.message(), dir3 + " (missing train-images-idx3-ubyte.gz, "));
+  EXPECT_TRUE(HasSubstr(r3.message(), "searched --data_dir=" + dir3));
+  EXPECT_TRUE(
+      HasSubstr(r3.message(), "Pass the directory with --data_dir=DIR or set PRIVBENCH_DATA_DIR"));
 }
 
 }  // namespace

@@ -27,6 +27,22 @@ bool IsHex64(std::string_view s) {
   }
   return true;
 }
+
+// The directory search of LoadPurchase100 / Purchase100Present: the named
+// directory or PRIVBENCH_DATA_DIR, no default place.
+DataDirSearch Purchase100Search(const Purchase100Options& options,
+                                std::vector<std::string> required_files) {
+  DataDirSearch search;
+  search.name = "purchase100";
+  search.explicit_dir = options.data_dir;
+  search.flag = options.data_dir_flag;
+  search.required_files = std::move(required_files);
+  search.how_to_get =
+      "the real Purchase-100 cannot be downloaded offline: fetch it with "
+      "`/usr/bin/python3 data_scripts/download_purchase100.py --target-dir DIR` where there is "
+      "internet, or use MakePurchase100Surrogate";
+  return search;
+}
 }  // namespace
 
 Result<std::string> ManifestDigest(std::string_view manifest, std::string_view file_name) {
@@ -142,12 +158,7 @@ Result<Dataset> LoadPurchase100(const Purchase100Options& options) {
       options.expected_sha256.empty()
           ? std::vector<std::string>{kPurchase100File, kPurchase100Manifest}
           : std::vector<std::string>{kPurchase100File};
-  PB_ASSIGN_OR_RETURN(
-      std::string dir,
-      FindDataDir("purchase100", options.data_dir, required, DefaultFallbackDirs("purchase100"),
-                  "The real Purchase-100 cannot be downloaded offline: fetch it with "
-                  "`/usr/bin/python3 data_scripts/download_purchase100.py --target-dir DIR` where "
-                  "there is internet, or use MakePurchase100Surrogate"));
+  PB_ASSIGN_OR_RETURN(const std::string dir, FindDataDir(Purchase100Search(options, required)));
   const std::string path = JoinPath(dir, kPurchase100File);
   std::string expected = options.expected_sha256;
   std::string expected_from = "given expected_sha256";
@@ -216,9 +227,7 @@ Result<Dataset> LoadPurchase100(const Purchase100Options& options) {
 }
 
 bool Purchase100Present(const Purchase100Options& options) {
-  return FindDataDir("purchase100", options.data_dir, {kPurchase100File},
-                     DefaultFallbackDirs("purchase100"), "")
-      .ok();
+  return FindDataDir(Purchase100Search(options, {kPurchase100File})).ok();
 }
 
 }  // namespace privbench

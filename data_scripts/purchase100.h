@@ -1,7 +1,7 @@
 // Purchase-100 as published by Shokri et al. (2017) (privacytrustlab
 // "dataset_purchase"): 197,324 shoppers x 600 binary features (bought item
 // j or not), 100 classes from k-means clustering of the purchase vectors.
-// Used by STUDIES.md C1 (J&E's logistic regression, 10,000 training
+// Used by docs/studies.md C1 (J&E's logistic regression, 10,000 training
 // records) and C3 (Epsilon* Fig. 1) when the real data is available; the
 // offline stand-in is purchase100_surrogate.h.
 //
@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "data_scripts/data_files.h"
 #include "data_scripts/dataset.h"
 
 namespace privbench {
@@ -42,9 +43,13 @@ inline constexpr const char* kPurchase100File = "dataset_purchase";
 inline constexpr const char* kPurchase100Manifest = "SHA256SUMS";
 
 struct Purchase100Options {
-  // Directory with dataset_purchase and SHA256SUMS; empty: PRIVBENCH_DATA_DIR
-  // (<dir>/purchase100 or <dir>), else DefaultFallbackDirs("purchase100").
+  // Directory with dataset_purchase and SHA256SUMS (a program's flag);
+  // empty: PRIVBENCH_DATA_DIR (<dir>/purchase100 or <dir>). There is no
+  // default place (the file is neither in the repository nor in a Debian
+  // package).
   std::string data_dir;
+  // The flag that sets data_dir, named in errors.
+  std::string data_dir_flag = kDefaultDataDirFlag;
   int64_t n_train = -1;       // -1: Epsilon*'s ratio of the rows
   int64_t n_population = -1;  // -1: all rows not used for training
   uint64_t seed = 0;          // split shuffle
@@ -57,7 +62,7 @@ struct Purchase100Options {
 Result<Dataset> LoadPurchase100(const Purchase100Options& options = {});
 
 // True if a dataset_purchase file exists where LoadPurchase100 looks (the
-// given directory, PRIVBENCH_DATA_DIR, the fallbacks). Studies choose the
+// given directory, else PRIVBENCH_DATA_DIR). Studies choose the
 // real data or the surrogate with this: when the file is present, every
 // error of LoadPurchase100 (corrupt file, digest mismatch, malformed line,
 // missing manifest) is fatal; only absence falls back to the surrogate.

@@ -1,13 +1,14 @@
 #include "data_scripts/purchase100.h"
 
 #include <gtest/gtest.h>
+#include <stdlib.h>
 
 #include <set>
 #include <string>
 #include <vector>
 
 #include "data_scripts/data_files.h"
-#include "data_scripts/sha256.h"
+#include "data_scripts/digests.h"
 #include "data_scripts/test_util.h"
 
 namespace privbench {
@@ -37,7 +38,7 @@ std::string FixtureDir(const std::string& text, const std::string& recorded) {
   WriteFile(dir + "/SHA256SUMS",
             "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
             "  dataset_purchase.tgz\n" +
-                Sha256Hex(recorded) + "  dataset_purchase\n");
+                Sha256Hex(recorded).value() + "  dataset_purchase\n");
   return dir;
 }
 
@@ -109,12 +110,12 @@ TEST(Purchase100Test, ChecksumIsEnforced) {
   auto r = LoadPurchase100(Options(FixtureDir(tampered, text), 120));
   ASSERT_FALSE(r.ok());
   EXPECT_TRUE(HasSubstr(r.message(), "dataset_purchase ("));
-  EXPECT_TRUE(HasSubstr(r.message(), "SHA-256 mismatch: expected " + Sha256Hex(text)));
+  EXPECT_TRUE(HasSubstr(r.message(), "SHA-256 mismatch: expected " + Sha256Hex(text).value()));
   EXPECT_TRUE(HasSubstr(r.message(), "download_purchase100.py"));
 
   // An explicit expected digest overrides the manifest.
   Purchase100Options o = Options(FixtureDir(text, text), 120);
-  o.expected_sha256 = Sha256Hex("something else");
+  o.expected_sha256 = Sha256Hex("something else").value();
   EXPECT_TRUE(HasSubstr(LoadPurchase100(o).message(), "SHA-256 mismatch"));
 
   // No manifest, no digest: refused (the directory does not qualify).
@@ -177,6 +178,20 @@ TEST(Purchase100Test, MissingDataListsPlacesSearched) {
                         "purchase100 data not found: need dataset_purchase, "
                         "SHA256SUMS"));
   EXPECT_TRUE(HasSubstr(r.message(), "MakePurchase100Surrogate"));
+  EXPECT_TRUE(HasSubstr(r.message(), "searched --data_dir=/nonexistent/purchase: "));
+
+  // No directory named and no PRIVBENCH_DATA_DIR: there is no default place,
+  // and the error says which flag or variable to set (the program's flag).
+  unsetenv("PRIVBENCH_DATA_DIR");
+  Purchase100Options o;
+  o.data_dir_flag = "--purchase100_dir";
+  auto none = LoadPurchase100(o);
+  ASSERT_FALSE(none.ok());
+  EXPECT_TRUE(HasSubstr(none.message(),
+                        "purchase100 data not found: neither --purchase100_dir nor "
+                        "PRIVBENCH_DATA_DIR is set, and purchase100 has no default place. Pass "
+                        "the directory with --purchase100_dir=DIR or set PRIVBENCH_DATA_DIR=DIR"));
+  EXPECT_FALSE(Purchase100Present(o));
 }
 
 TEST(Purchase100PresentTest, AbsentDirectoryIsNotPresent) {
