@@ -16,7 +16,10 @@
 // Times are CPU seconds of this process on one thread (the better "one
 // core" figure on a shared machine) and wall seconds.
 //
-//   bazel run //experiments:epsilon_star_sim_benchmark [-- --repeats=3 --slice=false]
+// (Negoescu et al., PPAI-24, App. B.1; docs/studies.md B2, B3.)
+//
+//   bazel run //experiments/epsilon_star_sim:epsilon_star_sim_benchmark --
+//     [--repeats=3 --slice=false]
 #include <sys/resource.h>
 #include <time.h>
 
@@ -27,11 +30,15 @@
 #include <vector>
 
 #include "core/flags.h"
+#include "core/format.h"
 #include "core/seeding.h"
-#include "core/validate.h"
+#include "core/stats.h"
 #include "estimators/loss_samples/epsilon_star_options.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
-#include "experiments/epsilon_star_sim.h"
+#include "experiments/epsilon_star_sim/estimation_config.h"
+#include "experiments/epsilon_star_sim/replicates.h"
+#include "experiments/epsilon_star_sim/windows.h"
+#include "simulations/loss_models.h"
 
 namespace privbench {
 namespace {
@@ -58,11 +65,6 @@ struct Elapsed {
 Elapsed Since(const Clock& a) {
   const Clock b = Clock::Now();
   return {std::chrono::duration<double>(b.wall - a.wall).count(), b.cpu - a.cpu};
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
 }
 
 int Fail(const std::string& what) {
@@ -148,81 +150,102 @@ struct Task {
   int64_t times = 1;  // how many times the full study runs it
 };
 
+// Measures units and exact evaluations as the studies run them.
+class SliceTimer {
+ public:
+  SliceTimer(const EstimationConfig& paper, std::vector<SimAnalysis> analyses)
+      : paper_(paper), analyses_(std::move(analyses)), names_(AllLossSampleEstimatorNames()) {}
+
+  // One unit (train Gamma(1, 1) against `pop`, n losses each); false on error.
+  bool Unit(const std::string& label, const GammaLoss& pop, int64_t n, uint64_t seed) {
+    UnitTiming timing;
+    const Clock t = Clock::Now();
+    auto v = EvaluateUnit(SimSetting{train_, pop, n}, seed, names_, analyses_, &timing);
+    const Elapsed e = Since(t);
+    if (!v.ok()) {
+      Fail(v.message());
+      return false;
+    }
+    tasks_.push_back({label + " n=" + std::to_string(n), e.cpu, e.wall, paper_.repetitions});
+    std::printf("    unit %-28s %.3f s CPU (wall s: sampling %.3f, sort %.3f, %zu values %.3f)\n",
+                tasks_.back().what.c_str(), e.cpu, timing.sampling, timing.sorting,
+                analyses_.size() * names_.size(), timing.estimating);
+    return true;
+  }
+
+  // One exact evaluation on the window `w` of the primary options.
+  bool Exact(const std::string& label, const GammaLoss& pop, EpsilonStarWindow w) {
+    const Clock t = Clock::Now();
+    auto v = ExactGammaEpsilonStar(train_, pop, ExactOptionsForWindow(analyses_[0].options, w));
+    const Elapsed e = Since(t);
+    if (!v.ok()) {
+      Fail(v.message());
+      return false;
+    }
+    tasks_.push_back({label, e.cpu, e.wall, 1});
+    std::printf("    exact %-27s %.3f s CPU (value %.4f)\n", label.c_str(), e.cpu, *v);
+    return true;
+  }
+
+  // Both exact windows the studies evaluate per distribution (the common
+  // window equals the rate window by default).
+  bool ExactBoth(const std::string& label, const GammaLoss& pop) {
+    return Exact(label + " rate window", pop, EpsilonStarWindow::kRate) &&
+           Exact(label + " clip window", pop, EpsilonStarWindow::kClip);
+  }
+
+  void PrintProjection() const {
+    double total = 0.0, longest = 0.0;
+    int64_t count = 0;
+    for (const Task& t : tasks_) {
+      total += t.cpu * static_cast<double>(t.times);
+      longest = std::max(longest, t.cpu);
+      count += t.times;
+    }
+    const double projected = std::max(total / 2.0, longest);
+    std::printf(
+        "    projected full paper-scale B2 + B3: %lld tasks, %.1f s CPU in all -> %.1f s "
+        "wall on 2 cores (%.1f min; ratio to the 15 min target %.3f). Assumes the 2 "
+        "threads share the tasks evenly (ParallelFor hands out units largest n first).\n",
+        static_cast<long long>(count), total, projected, projected / 60.0, projected / 900.0);
+  }
+
+  const GammaLoss& train() const { return train_; }
+
+ private:
+  EstimationConfig paper_;
+  std::vector<SimAnalysis> analyses_;
+  std::vector<std::string> names_;
+  GammaLoss train_{1.0, 1.0, 0.0};
+  std::vector<Task> tasks_;
+};
+
 int Slice(uint64_t seed) {
   const EstimationConfig paper = DefaultEstimationConfig(Scale::kPaper);
-  const std::vector<double> distances = DefaultDistances(Scale::kPaper);
-  const std::vector<SimAnalysis> analyses = {{"primary", PrimaryOptions(paper)},
-                                             {"common_window", CommonWindowOptions(paper)}};
-  const std::vector<std::string> names = AllLossSampleEstimatorNames();
-  const GammaLoss train{1.0, 1.0, 0.0};
+  SliceTimer timer(
+      paper, {{"primary", PrimaryOptions(paper)}, {"common_window", CommonWindowOptions(paper)}});
   std::printf(
       "\n(2) measured slice of B2 + B3 at paper scale: n = {1e3, 1e4, 1e5, 1e6}, %lld "
       "repetitions, m = %lld, d = 0..5; one repetition of every (setting, n), every "
       "exact evaluation\n",
       static_cast<long long>(paper.repetitions),
       static_cast<long long>(paper.quantiles_per_distribution));
-  std::vector<Task> tasks;
-  auto unit = [&](const std::string& label, const GammaLoss& pop, int64_t n, uint64_t s) -> bool {
-    UnitTiming timing;
-    const Clock t = Clock::Now();
-    auto v = EvaluateUnit(SimSetting{train, pop, n}, s, names, analyses, &timing);
-    const Elapsed e = Since(t);
-    if (!v.ok()) {
-      Fail(v.message());
-      return false;
-    }
-    tasks.push_back({label + " n=" + std::to_string(n), e.cpu, e.wall, paper.repetitions});
-    std::printf("    unit %-28s %.3f s CPU (wall s: sampling %.3f, sort %.3f, %zu values %.3f)\n",
-                tasks.back().what.c_str(), e.cpu, timing.sampling, timing.sorting,
-                analyses.size() * names.size(), timing.estimating);
-    return true;
-  };
-  auto exact = [&](const std::string& label, const GammaLoss& pop,
-                   const EpsilonStarOptions& o) -> bool {
-    const Clock t = Clock::Now();
-    auto v = ExactGammaEpsilonStar(train, pop, o);
-    const Elapsed e = Since(t);
-    if (!v.ok()) {
-      Fail(v.message());
-      return false;
-    }
-    tasks.push_back({label, e.cpu, e.wall, 1});
-    std::printf("    exact %-27s %.3f s CPU (value %.4f)\n", label.c_str(), e.cpu, *v);
-    return true;
-  };
-  const EpsilonStarOptions rate =
-      ExactOptionsForWindow(analyses[0].options, EpsilonStarWindow::kRate);
-  const EpsilonStarOptions clip =
-      ExactOptionsForWindow(analyses[0].options, EpsilonStarWindow::kClip);
-  // B2: train = population; the common window equals the rate window by
-  // default, so the studies evaluate two exact windows per distribution.
+  // B2: train = population.
   for (int64_t n : paper.n) {
-    if (!unit("B2", train, n, DeriveSeed(seed, {2, static_cast<uint64_t>(n)}))) return 1;
-  }
-  if (!exact("B2 rate window", train, rate) || !exact("B2 clip window", train, clip)) return 1;
-  for (double d : distances) {
-    const GammaLoss pop{1.0 + d, 1.0, 0.0};
-    const std::string label = "B3 d=" + FormatDouble(d);
-    for (int64_t n : paper.n) {
-      if (!unit(label, pop, n, DeriveSeed(seed, {3, static_cast<uint64_t>(n)}))) return 1;
-    }
-    if (!exact(label + " rate window", pop, rate) || !exact(label + " clip window", pop, clip)) {
+    if (!timer.Unit("B2", timer.train(), n, DeriveSeed(seed, {2, static_cast<uint64_t>(n)}))) {
       return 1;
     }
   }
-  double total = 0.0, longest = 0.0;
-  int64_t count = 0;
-  for (const Task& t : tasks) {
-    total += t.cpu * static_cast<double>(t.times);
-    longest = std::max(longest, t.cpu);
-    count += t.times;
+  if (!timer.ExactBoth("B2", timer.train())) return 1;
+  for (double d : DefaultDistances(Scale::kPaper)) {
+    const GammaLoss pop{1.0 + d, 1.0, 0.0};
+    const std::string label = "B3 d=" + FormatDouble(d);
+    for (int64_t n : paper.n) {
+      if (!timer.Unit(label, pop, n, DeriveSeed(seed, {3, static_cast<uint64_t>(n)}))) return 1;
+    }
+    if (!timer.ExactBoth(label, pop)) return 1;
   }
-  const double projected = std::max(total / 2.0, longest);
-  std::printf(
-      "    projected full paper-scale B2 + B3: %lld tasks, %.1f s CPU in all -> %.1f s "
-      "wall on 2 cores (%.1f min; ratio to the 15 min target %.3f). Assumes the 2 "
-      "threads share the tasks evenly (ParallelFor hands out units largest n first).\n",
-      static_cast<long long>(count), total, projected, projected / 60.0, projected / 900.0);
+  timer.PrintProjection();
   return 0;
 }
 
@@ -232,17 +255,13 @@ int Main(int argc, char** argv) {
   bool per_value = true, slice = true;
   FlagSet flags("epsilon_star_sim_benchmark",
                 "Paper-scale speed of the Epsilon* simulation studies (B2, B3).");
-  flags.AddInt("n", &n, "losses per sample for part (1)");
-  flags.AddInt("repeats", &repeats, "timed repetitions of part (1) (median reported)");
+  flags.AddInt("n", &n, "losses per sample for part (1)").Min(2);
+  flags.AddInt("repeats", &repeats, "timed repetitions of part (1) (median reported)").Min(1);
   flags.AddInt("seed", &seed, "base seed");
-  flags.AddDouble("d", &d, "part (1): population Gamma(1 + d, 1), train Gamma(1, 1)");
+  flags.AddDouble("d", &d, "part (1): population Gamma(1 + d, 1), train Gamma(1, 1)").Min(0);
   flags.AddBool("per_value", &per_value, "run part (1)");
   flags.AddBool("slice", &slice, "run part (2)");
   if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
-  if (n < 2 || repeats < 1 || !(d >= 0.0)) {
-    std::fprintf(stderr, "n must be >= 2, repeats >= 1, d >= 0\n");
-    return 2;
-  }
   if (per_value && PerValue(n, repeats, static_cast<uint64_t>(seed), d) != 0) return 1;
   if (slice && Slice(static_cast<uint64_t>(seed)) != 0) return 1;
   return 0;

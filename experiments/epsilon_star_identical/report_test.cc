@@ -1,0 +1,65 @@
+// Unit tests of experiments/epsilon_star_identical/report.h: the table has
+// one row per (n, estimator) plus an exact row per n, and the claims follow
+// their criteria, on hand-made results.
+#include "experiments/epsilon_star_identical/report.h"
+
+#include <gtest/gtest.h>
+
+namespace privbench {
+namespace {
+
+IdenticalConfig Config2() {
+  IdenticalConfig c;
+  c.est = DefaultEstimationConfig(Scale::kTest);
+  c.est.n = {100, 1000};
+  c.est.repetitions = 2;
+  return c;
+}
+
+// Empirical means 0.4 -> 0.2, parametric 0.1 -> 0.15 (closer, not shrinking).
+IdenticalResults Fixture(const IdenticalConfig& c) {
+  IdenticalResults r;
+  r.names = {"empirical", "parametric"};
+  r.claim = {0, 1};
+  r.analyses = PrimaryAndCommonAnalyses(c.est);
+  r.windows = MakeExactWindows(r.analyses[0].options, r.analyses[1].options);
+  r.exact = {0.0, 0.0, 0.0};
+  // values[n][analysis][estimator][repetition]
+  const std::vector<std::vector<double>> n0 = {{0.3, 0.5}, {0.1, 0.1}};
+  const std::vector<std::vector<double>> n1 = {{0.1, 0.3}, {0.1, 0.2}};
+  r.values = {{n0, n0}, {n1, n1}};
+  r.moments = Moments(r.values);
+  return r;
+}
+
+TEST(IdenticalReportTest, TableRows) {
+  const IdenticalConfig c = Config2();
+  const SummaryTable t = IdenticalTable(c, Fixture(c), 0);
+  EXPECT_EQ(t.name, "identical_primary");
+  EXPECT_EQ(t.columns[1].strings, (std::vector<std::string>{"empirical", "parametric", "exact",
+                                                            "empirical", "parametric", "exact"}));
+  EXPECT_EQ(t.columns[2].strings[0], "(0.001, 0.999)");
+  EXPECT_EQ(t.columns[2].strings[1], "[1e-06, 0.999999]");
+  EXPECT_EQ(IdenticalTable(c, Fixture(c), 1).columns[2].strings[1], "(0.001, 0.999)");
+}
+
+TEST(IdenticalReportTest, ClaimsFollowTheirCriteria) {
+  const IdenticalConfig c = Config2();
+  const IdenticalResults r = Fixture(c);
+  const Claim closer = ParametricCloserClaim(c, r, 0);
+  EXPECT_TRUE(closer.holds);
+  EXPECT_EQ(closer.id, "epsilon_star_identical_parametric_closer");
+  EXPECT_NE(closer.evidence.find("n=100: empirical 0.4 +- 0.14 vs parametric 0.1 +- 0"),
+            std::string::npos)
+      << closer.evidence;
+  const Claim shrink = BothShrinkClaim(c, r, 1);
+  EXPECT_FALSE(shrink.holds);
+  EXPECT_EQ(shrink.id, "epsilon_star_identical_both_shrink_common_window");
+  EXPECT_NE(shrink.evidence.find("parametric 0.1 -> 0.15 (NOT strictly decreasing)"),
+            std::string::npos)
+      << shrink.evidence;
+  EXPECT_NE(shrink.statement.find("[secondary: both on [0.001, 0.999]]"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace privbench

@@ -1,0 +1,82 @@
+// Study B1 epsilon_star_noise_curves: the two ratio terms of Epsilon*
+// against the threshold, from exact CDFs and from eCDFs of simulated
+// losses. Negoescu et al., "Epsilon*: Privacy Metric for Machine Learning
+// Models" (PPAI-24), App. B, Fig. 3; docs/studies.md B1.
+//
+//   bazel run //experiments/epsilon_star_noise_curves [-- --scale=paper]
+//
+// Train losses N(0, 1), population losses N(3, 1) (the paper's); the exact
+// curve at the 2m quantile thresholds and the eCDF curve of n simulated
+// losses per distribution, thresholds with a rate below rate_floor dropped
+// (compute.h). Output and claims: report.h.
+#include "estimators/loss_samples/epsilon_star_options.h"
+#include "experiments/epsilon_star_noise_curves/compute.h"
+#include "experiments/epsilon_star_noise_curves/config.h"
+#include "experiments/epsilon_star_noise_curves/report.h"
+#include "experiments/framework/study.h"
+
+namespace privbench {
+namespace {
+
+NoiseCurvesConfig Defaults(Scale scale) {
+  NoiseCurvesConfig c;
+  switch (scale) {
+    case Scale::kQuick:
+      c.n = 10000;
+      c.quantiles_per_distribution = 10000;
+      break;
+    case Scale::kPaper:
+      c.n = 1000000;
+      c.quantiles_per_distribution = 1000000;
+      break;
+    case Scale::kTest:
+      c.n = 500;
+      c.quantiles_per_distribution = 500;
+      break;
+  }
+  return c;
+}
+
+void RegisterFlags(FlagSet& f, NoiseCurvesConfig& c) {
+  f.AddDouble("train_mean", &c.train.mean, "mean of the train losses (paper: 0)").Finite();
+  f.AddDouble("train_sd", &c.train.sd, "sd of the train losses (paper: 1)").Above(0).Finite();
+  f.AddDouble("population_mean", &c.population.mean, "mean of the population losses (paper: 3)")
+      .Finite();
+  f.AddDouble("population_sd", &c.population.sd, "sd of the population losses (paper: 1)")
+      .Above(0)
+      .Finite();
+  f.AddInt("n", &c.n, "simulated losses per distribution for the eCDF curve (lost)").Range(1, 1e8);
+  f.AddInt("quantiles_per_distribution", &c.quantiles_per_distribution,
+           "m quantile levels per distribution, 2m thresholds")
+      .Range(1, static_cast<double>(kMaxQuantilesPerDistribution));
+  f.AddDouble("rate_floor", &c.rate_floor,
+              "drop thresholds with FPR or FNR below it (paper: lost; ours 1e-6)")
+      .OpenRange(0, 1);
+  f.AddDouble("delta", &c.delta, "delta of Epsilon* (not stated; ours 0)").Min(0).Below(1);
+}
+
+// Every rule is a single parameter's (declared with its flag).
+Status Validate(const NoiseCurvesConfig&) { return Status::Ok(); }
+
+Status Run(const NoiseCurvesConfig& c, StudyContext& ctx) {
+  PB_ASSIGN_OR_RETURN(NoiseCurves r, ComputeNoiseCurves(c, ctx.seed(), ctx.threads()));
+  return WriteNoiseCurvesResults(c, r, ctx.scale(), ctx.out());
+}
+
+}  // namespace
+}  // namespace privbench
+
+int main(int argc, char** argv) {
+  using namespace privbench;
+  Study<NoiseCurvesConfig> study;
+  study.info = {"epsilon_star_noise_curves",
+                "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
+                "App. B, Fig. 3; docs/studies.md B1",
+                "The two ratio terms of Epsilon* against the threshold, from exact CDFs and "
+                "from eCDFs of simulated N(0,1) / N(3,1) losses"};
+  study.defaults = Defaults;
+  study.register_flags = RegisterFlags;
+  study.validate = Validate;
+  study.run = Run;
+  return RunStudyMain(study, argc, argv);
+}
