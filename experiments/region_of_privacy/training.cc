@@ -1,4 +1,4 @@
-#include "experiments/region_of_privacy_unit.h"
+#include "experiments/region_of_privacy/training.h"
 
 #include <torch/types.h>
 #include <torch/version.h>
@@ -9,6 +9,7 @@
 #include "mechanisms/torch_boundary.h"
 
 namespace privbench {
+namespace region_of_privacy {
 
 namespace {
 
@@ -16,7 +17,7 @@ namespace {
 Result<std::pair<torch::Tensor, torch::Tensor>> ToTensors(const std::vector<float>& x,
                                                           const std::vector<int64_t>& y,
                                                           int64_t num_features) {
-  return GuardTorch("TrainRegionUnit", [&]() -> Result<std::pair<torch::Tensor, torch::Tensor>> {
+  return GuardTorch("TrainModel", [&]() -> Result<std::pair<torch::Tensor, torch::Tensor>> {
     const int64_t n = static_cast<int64_t>(y.size());
     torch::Tensor xt =
         torch::from_blob(const_cast<float*>(x.data()), {n, num_features}, torch::kFloat).clone();
@@ -26,7 +27,7 @@ Result<std::pair<torch::Tensor, torch::Tensor>> ToTensors(const std::vector<floa
 }
 
 Result<std::vector<double>> ToVector(const torch::Tensor& t) {
-  return GuardTorch("TrainRegionUnit", [&]() -> Result<std::vector<double>> {
+  return GuardTorch("TrainModel", [&]() -> Result<std::vector<double>> {
     torch::Tensor c = t.to(torch::kDouble).contiguous();
     const double* p = c.data_ptr<double>();
     return std::vector<double>(p, p + c.numel());
@@ -35,8 +36,8 @@ Result<std::vector<double>> ToVector(const torch::Tensor& t) {
 
 }  // namespace
 
-Result<RopUnitOutcome> TrainRegionUnit(const Dataset& dataset, const RopTrainingOptions& o,
-                                       ProgressReporter* progress) {
+Result<TrainOutcome> TrainModel(const Dataset& dataset, const TrainOptions& o,
+                                ProgressReporter* progress) {
   PB_RETURN_IF_ERROR(CheckDataset(dataset));
   SetMathThreads(1);
   if (dataset.n_train() < 1 || dataset.n_population() < 1) {
@@ -66,7 +67,7 @@ Result<RopUnitOutcome> TrainRegionUnit(const Dataset& dataset, const RopTraining
   PB_ASSIGN_OR_RETURN(TrainingRecord record,
                       TrainDpSgd(model, train.first, train.second, config, progress));
 
-  RopUnitOutcome out;
+  TrainOutcome out;
   PB_ASSIGN_OR_RETURN(out.train_accuracy, Accuracy(model, train.first, train.second));
   PB_ASSIGN_OR_RETURN(out.population_accuracy,
                       Accuracy(model, population.first, population.second));
@@ -87,6 +88,7 @@ Result<RopUnitOutcome> TrainRegionUnit(const Dataset& dataset, const RopTraining
   return out;
 }
 
-std::string RegionTorchVersion() { return std::string("libtorch ") + TORCH_VERSION; }
+std::string TorchVersion() { return std::string("libtorch ") + TORCH_VERSION; }
 
+}  // namespace region_of_privacy
 }  // namespace privbench

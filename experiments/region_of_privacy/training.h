@@ -1,23 +1,24 @@
-// One work unit of study C1 `region_of_privacy` (STUDIES.md C1;
-// that_which_we_call_private.txt Sec. 4-5): train Jayaraman & Evans'
-// Purchase-100 multinomial logistic regression once, with DP-SGD at one
-// noise multiplier or without privacy, and return what the study needs:
-// training / population accuracy, every member's and non-member's
-// cross-entropy loss (the input of Yeom et al.'s loss-threshold attack) and
-// the training record (q, steps, accounting noise multiplier, sampling).
+// One model of study C1 `region_of_privacy` (Erlingsson et al. 2019,
+// "That which we call private", Sec. 4-5; docs/studies.md C1): train
+// Jayaraman & Evans' Purchase-100 multinomial logistic regression once, with
+// DP-SGD at one noise multiplier or without privacy, and return what the
+// study needs: training / population accuracy, every member's and
+// non-member's cross-entropy loss (the input of Yeom et al.'s loss-threshold
+// attack) and the training record (q, steps, accounting noise multiplier,
+// sampling).
 //
 // Training (mechanisms/dpsgd.h): LogisticRegressionSpec(d, K) (one
 // Linear(d -> K) layer, softmax cross-entropy), Poisson sampling at rate
 // q = batch_size / N (the assumption of every accountant), per-example
 // clipping (num_microbatches = 0, so accounting_noise_multiplier = sigma),
-// Adam (J&E) or momentum SGD with weight decay, one LibTorch thread (units run in
-// parallel instead). The non-private baseline uses the same batches and
+// Adam (J&E) or momentum SGD with weight decay, one LibTorch thread (units run
+// in parallel instead). The non-private baseline uses the same batches and
 // optimiser without clipping or noise.
 //
 // This is the only translation unit of the study that includes LibTorch
 // (~40 s to compile); the header is torch-free.
-#ifndef PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_UNIT_H_
-#define PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_UNIT_H_
+#ifndef PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_TRAINING_H_
+#define PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_TRAINING_H_
 
 #include <cstdint>
 #include <string>
@@ -29,8 +30,9 @@
 #include "data_scripts/dataset.h"
 
 namespace privbench {
+namespace region_of_privacy {
 
-struct RopTrainingOptions {
+struct TrainOptions {
   bool private_training = true;
   double noise_multiplier = 1.0;  // sigma (ignored without privacy)
   double clip_norm = 1.0;         // C, per example
@@ -44,7 +46,7 @@ struct RopTrainingOptions {
   uint64_t init_seed = 0;   // DpModel::Create's seed: initial weights
 };
 
-struct RopUnitOutcome {
+struct TrainOutcome {
   double train_accuracy = 0.0;
   double population_accuracy = 0.0;
   std::vector<double> train_losses;       // one per training (member) record
@@ -65,12 +67,13 @@ struct RopUnitOutcome {
 // population rows. Errors (invalid options, NaN loss, LibTorch failures)
 // are returned, never thrown. `progress` (may be null) advances once per
 // step.
-Result<RopUnitOutcome> TrainRegionUnit(const Dataset& dataset, const RopTrainingOptions& options,
-                                       ProgressReporter* progress = nullptr);
+Result<TrainOutcome> TrainModel(const Dataset& dataset, const TrainOptions& options,
+                                ProgressReporter* progress = nullptr);
 
 // "libtorch 1.13.1" (TORCH_VERSION), for result metadata.
-std::string RegionTorchVersion();
+std::string TorchVersion();
 
+}  // namespace region_of_privacy
 }  // namespace privbench
 
-#endif  // PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_UNIT_H_
+#endif  // PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_TRAINING_H_

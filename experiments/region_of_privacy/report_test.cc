@@ -1,0 +1,182 @@
+#include "experiments/region_of_privacy/report.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+namespace privbench {
+namespace region_of_privacy {
+namespace {
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+const Column& Find(const SummaryTable& t, const std::string& name) {
+  for (const Column& c : t.columns) {
+    if (c.name == name) return c;
+  }
+  static const Column kNone;
+  ADD_FAILURE() << "no column " << name << " in " << t.name;
+  return kNone;
+}
+
+// Two levels (sigma 10 and 1) whose accuracy and TPR rise as the noise falls.
+Aggregates TwoLevels() {
+  Aggregates a;
+  a.base_acc.mean = 0.8;
+  a.base_tpr.mean = 0.2;
+  a.base_population_accuracy = 0.5;
+  a.base_best = 0.3;
+  a.base_eps_best = 0.35;
+  a.base_eps_target = 0.1;
+  a.null_mean = 0.01;
+  a.null_q95 = 0.02;
+  a.acc_mean = {0.1, 0.6};
+  a.acc_se = {0.01, 0.01};
+  a.acc_rel = {0.125, 0.75};
+  a.pacc_mean = {0.1, 0.4};
+  a.tpr_mean = {0.05, 0.1};
+  a.tpr_se = {0.005, 0.005};
+  a.recovered = {15, 30};
+  a.loss_mean = {4.0, 1.0};
+  a.best_mean = {0.0, 0.2};
+  a.target_adv_mean = {0.0, 0.05};
+  a.eps_lo_best = {0.0, 0.22};
+  a.eps_lo_target = {0.0, 0.05};
+  a.eps_lo_best_max_rep = {0.01, 0.3};
+  a.eps_naive = {5.0, 500.0};
+  a.eps_adv = {1.0, 50.0};
+  a.eps_zcdp = {0.9, 40.0};
+  a.eps_rdp = {0.5, 10.0};
+  a.eps_rdp_def = {0.4, 9.0};
+  a.eps_rdp_best = {0.4, 9.0};
+  return a;
+}
+
+Config TestConfig() {
+  Config c;
+  c.n_train = c.n_population = 300;
+  c.repetitions = 2;
+  return c;
+}
+
+const std::vector<double> kNoise = {10.0, 1.0};
+
+TEST(SetupText, LabelsTheSurrogateAndStatesTheSampling) {
+  const std::string s = SetupText(TestConfig(), "purchase100-surrogate", 0.1, 30);
+  EXPECT_TRUE(Contains(s, "purchase100-surrogate (synthetic stand-in; NOT comparable")) << s;
+  EXPECT_TRUE(Contains(s, "POISSON sampling (q = 0.1, 30 steps = 100 epochs")) << s;
+  EXPECT_TRUE(Contains(s, "shuffled")) << s;
+  EXPECT_TRUE(Contains(s, "means over 2 repetitions (paper: 5).")) << s;
+  EXPECT_TRUE(Contains(SetupText(TestConfig(), "purchase100-shokri", 0.1, 30),
+                       "Data: purchase100-shokri. Logistic"));
+}
+
+TEST(LostParameters, NamesOptimiserSamplingAndData) {
+  const std::string surrogate = LostParameters(TestConfig(), false);
+  EXPECT_TRUE(Contains(surrogate, "Adam")) << surrogate;
+  EXPECT_TRUE(Contains(surrogate, "Poisson")) << surrogate;
+  EXPECT_TRUE(Contains(surrogate, "the TPR at 5% FPR")) << surrogate;
+  EXPECT_TRUE(Contains(surrogate, "purchase100-surrogate (synthetic stand-in")) << surrogate;
+  EXPECT_TRUE(Contains(LostParameters(TestConfig(), true), "real Purchase-100"));
+}
+
+TEST(Table1, BaselineRowThenLevelsInPercent) {
+  const SummaryTable t = Table1(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
+  EXPECT_EQ(t.name, "table1");
+  EXPECT_TRUE(Contains(t.title, "(that_which_we_call_private Table 1; prov)")) << t.title;
+  EXPECT_EQ(t.caption.rfind("Setup. Rows:", 0), 0u) << t.caption;
+  EXPECT_EQ(Find(t, "noise_multiplier").strings,
+            (std::vector<std::string>{"non-private", "10", "1"}));
+  EXPECT_EQ(Find(t, "train_accuracy_pct").doubles, (std::vector<double>{80, 10, 60}));
+  EXPECT_EQ(Find(t, "accuracy_rel_baseline_pct").doubles, (std::vector<double>{100, 12.5, 75}));
+  EXPECT_EQ(Find(t, "population_accuracy_pct").doubles, (std::vector<double>{50, 10, 40}));
+  const std::vector<double> naive = Find(t, "eps_naive").doubles;
+  ASSERT_EQ(naive.size(), 3u);
+  EXPECT_TRUE(std::isnan(naive[0]));  // no upper bound without privacy
+  EXPECT_EQ(naive[2], 500.0);
+  EXPECT_EQ(Find(t, "eps_rdp_default_orders").doubles[1], 0.4);
+}
+
+TEST(RotatedTable, OneRowPerPrivateLevel) {
+  const SummaryTable t = RotatedTable(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
+  EXPECT_EQ(t.name, "rotated");
+  for (const Column& c : t.columns) EXPECT_EQ(c.size(), 2u) << c.name;
+  EXPECT_EQ(Find(t, "attack_tpr_pct").doubles, (std::vector<double>{5, 10}));
+  EXPECT_EQ(Find(t, "eps_zcdp").doubles, (std::vector<double>{0.9, 40.0}));
+  EXPECT_TRUE(Contains(t.caption, "mean count of the 300 members flagged")) << t.caption;
+}
+
+TEST(RegionTable, RatioIsInfiniteWhenTheLowerBoundIsZero) {
+  const SummaryTable t = RegionTable(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
+  EXPECT_EQ(t.name, "region");
+  const std::vector<double> ratio = Find(t, "ratio").doubles;
+  ASSERT_EQ(ratio.size(), 3u);
+  EXPECT_TRUE(std::isnan(ratio[0]));
+  EXPECT_TRUE(std::isinf(ratio[1]));
+  EXPECT_DOUBLE_EQ(ratio[2], 9.0 / 0.22);
+  EXPECT_TRUE(std::isinf(Find(t, "eps_upper_rdp").doubles[0]));
+  EXPECT_EQ(Find(t, "null_best_advantage_q95").doubles, (std::vector<double>{0.02, 0.02, 0.02}));
+}
+
+TEST(Claims, TrendsAndOrderingHold) {
+  const Aggregates a = TwoLevels();
+  auto acc = AccuracyRisesClaim(kNoise, a, "prov");
+  ASSERT_TRUE(acc.ok()) << acc.message();
+  EXPECT_EQ(acc->id, "region_of_privacy_accuracy_rises");
+  EXPECT_TRUE(acc->holds) << acc->evidence;
+  EXPECT_TRUE(Contains(acc->evidence, "sigma 10: 10.00 +- 1.00")) << acc->evidence;
+  EXPECT_TRUE(Contains(acc->evidence, "Data: prov.")) << acc->evidence;
+  auto tpr = TprRisesClaim(TestConfig(), kNoise, a, "prov");
+  ASSERT_TRUE(tpr.ok());
+  EXPECT_TRUE(tpr->holds) << tpr->evidence;
+  EXPECT_TRUE(Contains(tpr->evidence, "attack TPR at 5% FPR (%)")) << tpr->evidence;
+  auto region = RegionNonemptyClaim(kNoise, a);
+  ASSERT_TRUE(region.ok());
+  EXPECT_TRUE(region->holds) << region->evidence;
+  auto refined = RefinedTighterClaim(kNoise, a);
+  ASSERT_TRUE(refined.ok());
+  EXPECT_TRUE(refined->holds) << refined->evidence;
+  EXPECT_EQ(refined->source, "that_which_we_call_private.txt Sec. 3 (rotated table), Table 1");
+}
+
+TEST(Claims, RegionFailsWhenOneRepetitionExceedsTheUpperBound) {
+  Aggregates a = TwoLevels();
+  a.eps_lo_best_max_rep[1] = 9.5;  // above eps_rdp_best 9
+  auto region = RegionNonemptyClaim(kNoise, a);
+  ASSERT_TRUE(region.ok());
+  EXPECT_FALSE(region->holds);
+  EXPECT_TRUE(Contains(region->evidence, "VIOLATED")) << region->evidence;
+}
+
+TEST(Claims, AccuracyFallingWithTheNoiseFails) {
+  Aggregates a = TwoLevels();
+  a.acc_mean = {0.6, 0.1};
+  auto acc = AccuracyRisesClaim(kNoise, a, "prov");
+  ASSERT_TRUE(acc.ok());
+  EXPECT_FALSE(acc->holds);
+}
+
+TEST(VerifyNumbers, KeyedByNoiseMultiplier) {
+  const auto numbers = VerifyNumbers(kNoise, TwoLevels());
+  EXPECT_EQ(numbers.size(), 2u * 9u + 2u);
+  EXPECT_EQ(numbers.front().first, "acc_rel_pct_sigma10");
+  EXPECT_DOUBLE_EQ(numbers.front().second, 12.5);
+  bool found = false;
+  for (const auto& [id, value] : numbers) {
+    if (id == "tpr_pct_sigma1") {
+      found = true;
+      EXPECT_DOUBLE_EQ(value, 10.0);
+    }
+  }
+  EXPECT_TRUE(found);
+  EXPECT_EQ(numbers.back().first, "baseline_tpr_pct");
+  EXPECT_DOUBLE_EQ(numbers.back().second, 20.0);
+}
+
+}  // namespace
+}  // namespace region_of_privacy
+}  // namespace privbench
