@@ -1,6 +1,6 @@
-"""Smoke test of //experiments:katz_coverage (STUDIES.md B7).
+"""Smoke test of //experiments/katz_coverage (docs/studies.md B7).
 
-usage: katz_coverage_smoke_test.py <katz_coverage binary>
+usage: smoke_test.py <katz_coverage binary>
 
 Runs the study at --scale=test and checks the HDF5 layout, that the four
 bounds agree with an independent SciPy computation of the Katz-log and
@@ -11,35 +11,24 @@ with code 2 and leave no file behind. Every check is deterministic given the
 stored counts (no statistical false failures).
 """
 import os
-import subprocess
 import sys
-import tempfile
 
 import h5py
 import numpy as np
 from scipy import stats
 
+from tests import smoke
+
 BINARY = sys.argv[1]
-TMP = os.environ.get("TEST_TMPDIR") or tempfile.mkdtemp()
-failures = []
-
-
-def check(cond, msg):
-    if not cond:
-        failures.append(msg)
-        print("FAIL:", msg)
+STUDY = "katz_coverage"
+check, text = smoke.check, smoke.text
 
 
 def run(args, name):
-    out = os.path.join(TMP, name)
+    """Runs at --scale=test into its own directory; returns (result, directory)."""
+    out = os.path.join(smoke.out_dir(), name)
     os.makedirs(out, exist_ok=True)
-    r = subprocess.run([BINARY, f"--output_dir={out}", "--quiet"] + args,
-                       capture_output=True, text=True)
-    return r, out
-
-
-def text(x):
-    return x.decode() if isinstance(x, bytes) else str(x)
+    return smoke.run(BINARY, args, out), out
 
 
 def katz_lo(n1, n0, n, z):
@@ -57,12 +46,10 @@ def cp_ratio(n1, n0, n, one_sided):
     return -np.inf if p1_lo <= 0 else np.log(p1_lo / p0_hi)
 
 
-r, out = run(["--scale=test"], "test")
-check(r.returncode == 0, f"test scale exits 0: {r.stderr[-2000:]}")
-path = os.path.join(out, "katz_coverage.h5")
-f = h5py.File(path, "r")
+f = smoke.run_ok(BINARY, STUDY)
+path = f.filename
+smoke.check_meta(f, STUDY)
 meta = f["meta"].attrs
-check(text(meta["study"]) == "katz_coverage" and text(meta["scale"]) == "test", "meta")
 check("Lemma A.3" in text(meta["lost_parameters"]), "lost_parameters recorded")
 names = [text(x) for x in f["methods/name"][...]]
 check(names == ["katz_log", "katz_log_one_sided", "clopper_pearson_ratio",
@@ -111,12 +98,14 @@ for m in names:
           f"{m} mean eps bound")
     for k in ("coverage_se", "median_eps_bound", "mean_eps_bound_covering", "coverage_class"):
         check(k in g and g[k].shape == (S,), f"{m}/{k} present")
-for t in ("coverage", "coverage_by_method", "detection_ceiling"):
-    check(t in f["summary"], f"summary table {t}")
-claims = ["katz_coverage_katz_valid", "katz_coverage_katz_better_coverage",
-          "katz_coverage_katz_tighter", "katz_coverage_cp_conservative"]
-for c in claims:
-    check(c in f["claims"] and len(text(f["claims"][c].attrs["evidence"])) > 20, f"claim {c}")
+smoke.check_table(f, "coverage", ["p1", "p0", "N", "target", "method", "nominal", "coverage",
+                                  "se", "class", "mean_eps_bound", "median_eps_bound",
+                                  "frac_vacuous", "mean_eps_bound_covering"])
+smoke.check_table(f, "coverage_by_method",
+                  ["p1", "p0", "N", "target"] + [f"{m} coverage" for m in names])
+smoke.check_table(f, "detection_ceiling", ["N", "n1", "n0", "corollary_4.0.1"] + names)
+smoke.check_claims(f, ["katz_coverage_katz_valid", "katz_coverage_katz_better_coverage",
+                       "katz_coverage_katz_tighter", "katz_coverage_cp_conservative"])
 
 # Robust directions: per trial, the strict (alpha/4) CP bound is below the
 # alpha/2 one and the z_{alpha/2} Katz bound below the z_alpha one; Corollary
@@ -131,26 +120,20 @@ check(np.allclose(c["katz_log"][...][rows], c["corollary_4.0.1"][...][rows]),
       "Katz bound at (N, 1) equals Corollary 4.0.1")
 f.close()
 
-r1, out1 = run(["--scale=test", "--threads=1"], "threads1")
-with h5py.File(os.path.join(out1, "katz_coverage.h5"), "r") as g1, h5py.File(path, "r") as g2:
+r1, out1 = run(["--threads=1"], "threads1")
+smoke.expect_ok(r1, "threads=1 run")
+with h5py.File(os.path.join(out1, f"{STUDY}.h5"), "r") as g1, h5py.File(path, "r") as g2:
     check(all(np.array_equal(g1["bounds"][m]["log_ratio_lo"][...],
                              g2["bounds"][m]["log_ratio_lo"][...]) for m in names),
           "results do not depend on the thread count")
 
-r, out = run(["--scale=test", "--p1=0.3", "--p0=0.1", "--n=50", "--trials=7", "--alpha=0.1"],
-             "override")
-check(r.returncode == 0, f"override run: {r.stderr[-500:]}")
-with h5py.File(os.path.join(out, "katz_coverage.h5"), "r") as g:
+r, out = run(["--p1=0.3", "--p0=0.1", "--n=50", "--trials=7", "--alpha=0.1"], "override")
+smoke.expect_ok(r, "override run")
+with h5py.File(os.path.join(out, f"{STUDY}.h5"), "r") as g:
     check(g["trials/n1"].shape == (1, 7), "overrides change the grid")
     check(np.allclose(g["methods/nominal"][...], [0.95, 0.9, 0.9, 0.95]), "alpha override")
 
-for i, args in enumerate([["--trials=0"], ["--n=0"], ["--p1=0"], ["--p0=1.5"], ["--p0=0.1"],
-                          ["--alpha=1"], ["--delta=0"], ["--bogus=3"]]):
-    r, out = run(["--scale=test"] + args, f"bad{i}")
-    check(r.returncode == 2, f"{args} exits 2, got {r.returncode}")
-    check(os.listdir(out) == [], f"{args} leaves no file, found {os.listdir(out)}")
-
-if failures:
-    print(f"{len(failures)} check(s) failed")
-    sys.exit(1)
-print("katz_coverage smoke test: all checks passed")
+smoke.check_bad_parameters(BINARY, STUDY, [["--trials=0"], ["--n=0"], ["--p1=0"], ["--p0=1.5"],
+                                           ["--p0=0.1"], ["--alpha=1"], ["--delta=0"],
+                                           ["--bogus=3"]])
+smoke.finish()

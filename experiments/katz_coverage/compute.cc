@@ -1,0 +1,216 @@
+#include "experiments/katz_coverage/compute.h"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <cmath>
+#include <exception>
+#include <limits>
+
+#include "core/format.h"
+#include "core/progress.h"
+#include "core/seeding.h"
+#include "core/stats.h"
+#include "core/validate.h"
+#include "estimators/intervals/katz_log.h"
+#include "estimators/rate_intervals.h"
+#include "experiments/framework/study.h"
+#include "simulations/ratio_draws.h"
+
+namespace privbench {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// Upper p quantile of N(0, 1).
+double ZUpper(double p) {
+  return boost::math::quantile(boost::math::complement(boost::math::normal(), p));
+}
+
+// log(p1_lo / p0_hi) with each Clopper-Pearson limit one-sided at
+// `one_sided` significance: ClopperPearsonRate(k, n, s) is two-sided at s,
+// i.e. one-sided at s/2 per end.
+double CpRatio(int64_t n1, int64_t n0, int64_t n, double one_sided) {
+  const double p1_lo = ClopperPearsonRate(n1, n, 2.0 * one_sided).lo;
+  const double p0_hi = ClopperPearsonRate(n0, n, 2.0 * one_sided).hi;
+  if (p1_lo <= 0.0) return -kInf;
+  return std::log(p1_lo) - std::log(p0_hi);
+}
+
+std::string BoundsFailure(int64_t n1, int64_t n0, int64_t n, const std::exception& e) {
+  return "ratio bounds failed at n1=" + std::to_string(n1) + " n0=" + std::to_string(n0) +
+         " n=" + std::to_string(n) + ": " + e.what();
+}
+}  // namespace
+
+std::vector<RatioPair> DefaultRatioPairs() {
+  return {{0.5, 0.05}, {0.9, 0.1}, {0.05, 0.005}, {0.99, 0.01}, {0.2, 0.2}};
+}
+
+std::vector<int64_t> DefaultSamplesPerSide() { return {100, 1000, 10000}; }
+
+double RatioSetting::target() const { return std::log(p1) - std::log(p0); }
+
+std::string RatioSetting::Label() const {
+  return "(p1 " + FormatDouble(p1) + ", p0 " + FormatDouble(p0) + ", N " + std::to_string(n) + ")";
+}
+
+std::vector<RatioSetting> MakeRatioSettings(const KatzCoverageConfig& c) {
+  std::vector<RatioSetting> settings;
+  for (size_t p = 0; p < c.p1.size(); ++p) {
+    for (int64_t n : c.n) settings.push_back({static_cast<int64_t>(p), c.p1[p], c.p0[p], n});
+  }
+  return settings;
+}
+
+Result<std::vector<RatioMethod>> MakeRatioMethods(double alpha) {
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  return std::vector<RatioMethod>{
+      {"katz_log", "Katz-log two-sided interval at significance alpha, lower end (ML-Audit Eps_LB)",
+       1.0 - alpha / 2, false},
+      {"katz_log_one_sided", "Katz-log lower bound with z_alpha (one-sided level 1 - alpha)",
+       1.0 - alpha, false},
+      {"clopper_pearson_ratio",
+       "log(p1_lo / p0_hi), each Clopper-Pearson limit one-sided at alpha/2 (union bound)",
+       1.0 - alpha, true},
+      {"clopper_pearson_ratio_strict",
+       "log(p1_lo / p0_hi), each Clopper-Pearson limit one-sided at alpha/4 (union bound)",
+       1.0 - alpha / 2, true},
+  };
+}
+
+Result<RatioBoundConstants> MakeRatioBoundConstants(double alpha) {
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  return RatioBoundConstants{alpha, ZUpper(alpha / 2), ZUpper(alpha)};
+}
+
+std::vector<double> RatioLowerBoundsUnchecked(int64_t n1, int64_t n0, int64_t n,
+                                              const RatioBoundConstants& k) {
+  return {KatzLogInterval(n1, n, n0, n, k.z_half_alpha).lo,
+          KatzLogInterval(n1, n, n0, n, k.z_alpha).lo, CpRatio(n1, n0, n, k.alpha / 2),
+          CpRatio(n1, n0, n, k.alpha / 4)};
+}
+
+Result<std::vector<double>> RatioLowerBounds(int64_t n1, int64_t n0, int64_t n, double alpha) {
+  PB_ASSIGN_OR_RETURN(RatioBoundConstants k, MakeRatioBoundConstants(alpha));
+  // KatzLogEpsLowerBound validates the counts.
+  PB_ASSIGN_OR_RETURN(double eps_lb, KatzLogEpsLowerBound(n1, n0, n, alpha));
+  std::vector<double> b;
+  try {
+    b = RatioLowerBoundsUnchecked(n1, n0, n, k);
+  } catch (const std::exception& e) {  // Boost.Math evaluation errors
+    return Error(BoundsFailure(n1, n0, n, e));
+  }
+  const double clipped = std::max(0.0, b[0]);
+  if (!(std::abs(clipped - eps_lb) <= 1e-12 * std::max(1.0, eps_lb))) {
+    return Error("internal error: katz_log bound " + FormatDouble(clipped) +
+                 " disagrees with KatzLogEpsLowerBound " + FormatDouble(eps_lb));
+  }
+  for (double x : b) {
+    if (std::isnan(x)) return Error("internal error: NaN ratio bound");
+  }
+  return b;
+}
+
+RatioCoverageStats SummarizeRatioBounds(const std::vector<double>& bounds, double target) {
+  RatioCoverageStats s;
+  const size_t t = bounds.size();
+  s.trials = static_cast<int64_t>(t);
+  int64_t covered = 0, vacuous = 0;
+  double sum = 0.0, sum_cov = 0.0;
+  std::vector<double> eps(t);
+  for (size_t i = 0; i < t; ++i) {
+    const double b = bounds[i];
+    eps[i] = std::max(0.0, b);
+    sum += eps[i];
+    if (b <= target) {
+      ++covered;
+      sum_cov += eps[i];
+    }
+    if (b <= 0.0) ++vacuous;
+  }
+  const double n = static_cast<double>(t);
+  s.coverage = covered / n;
+  s.se = ObservedSe(s.coverage, s.trials);
+  s.mean_eps_bound = sum / n;
+  s.median_eps_bound = Median(eps);
+  s.frac_vacuous = vacuous / n;
+  s.mean_eps_bound_covering = covered > 0 ? sum_cov / covered : kNaN;
+  return s;
+}
+
+Result<RatioRun> RunRatioTrials(const KatzCoverageConfig& c,
+                                const std::vector<RatioSetting>& settings,
+                                const std::vector<RatioMethod>& methods, uint64_t seed, int threads,
+                                bool quiet) {
+  const int64_t S = static_cast<int64_t>(settings.size());
+  const int64_t T = c.trials;
+  const size_t M = methods.size();
+  PB_ASSIGN_OR_RETURN(RatioBoundConstants k, MakeRatioBoundConstants(c.alpha));
+  RatioRun run;
+  run.data.resize(M);
+  for (auto& d : run.data) d.bounds.assign(S * T, 0.0);
+  run.n1.resize(S * T);
+  run.n0.resize(S * T);
+  ProgressReporter progress("katz_coverage", S * T, quiet);
+  PB_RETURN_IF_ERROR(ParallelFor(S, threads, [&](int64_t s) -> Status {
+    const RatioSetting& st = settings[s];
+    for (int64_t t = 0; t < T; ++t) {
+      const int64_t u = s * T + t;
+      const RatioCounts counts =
+          DrawRatioCounts(st.p1, st.p0, st.n,
+                          DeriveSeed(seed, {static_cast<uint64_t>(s), static_cast<uint64_t>(t)}));
+      run.n1[u] = counts.n1;
+      run.n0[u] = counts.n0;
+      std::vector<double> b;
+      if (t == 0) {
+        PB_ASSIGN_OR_RETURN(b, RatioLowerBounds(counts.n1, counts.n0, st.n, c.alpha));
+      } else {
+        try {
+          b = RatioLowerBoundsUnchecked(counts.n1, counts.n0, st.n, k);
+        } catch (const std::exception& e) {
+          return Error(BoundsFailure(counts.n1, counts.n0, st.n, e));
+        }
+      }
+      for (size_t m = 0; m < M; ++m) {
+        if (std::isnan(b[m])) return Error("internal error: NaN bound from " + methods[m].name);
+        run.data[m].bounds[u] = b[m];
+      }
+    }
+    progress.Advance(T);
+    return Status::Ok();
+  }));
+  return run;
+}
+
+void SummarizeRatioCoverage(const std::vector<RatioSetting>& settings,
+                            const std::vector<RatioMethod>& methods, int64_t trials,
+                            RatioRun* run) {
+  const int64_t T = trials;
+  for (size_t m = 0; m < methods.size(); ++m) {
+    RatioMethodData& d = run->data[m];
+    for (size_t s = 0; s < settings.size(); ++s) {
+      const std::vector<double> row(d.bounds.begin() + s * T, d.bounds.begin() + (s + 1) * T);
+      d.stats.push_back(SummarizeRatioBounds(row, settings[s].target()));
+      d.classes.push_back(ClassifyCoverage(d.stats.back().coverage, methods[m].nominal, T));
+    }
+  }
+}
+
+Result<std::vector<CeilingRow>> DetectionCeiling(const KatzCoverageConfig& c) {
+  std::vector<CeilingRow> rows;
+  for (int64_t n : c.n) {
+    for (int64_t n0 : {int64_t{1}, int64_t{0}}) {
+      if (n0 > n) continue;
+      CeilingRow row;
+      row.n = n;
+      row.n0 = n0;
+      PB_ASSIGN_OR_RETURN(row.bounds, RatioLowerBounds(n, n0, n, c.alpha));
+      PB_ASSIGN_OR_RETURN(row.corollary, KatzLogCeiling(n, c.alpha));
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+}  // namespace privbench
