@@ -1,0 +1,82 @@
+// Unit tests of experiments/epsilon_star_distance/report.h: table rows and
+// the claims' criteria on hand-made results.
+#include "experiments/epsilon_star_distance/report.h"
+
+#include <gtest/gtest.h>
+
+namespace privbench {
+namespace {
+
+DistanceConfig Config2() {
+  DistanceConfig c;
+  c.est = DefaultEstimationConfig(Scale::kTest);
+  c.est.n = {100, 1000};
+  c.est.repetitions = 2;
+  c.distances = {0, 1};
+  return c;
+}
+
+// d = 0: empirical 0.4, 0.2 vs parametric 0.1, 0.1 (overshoots more);
+// d = 1 (exact 1 on every window): empirical 0.5, 0.8 (bias -0.5, -0.2),
+// parametric 1.3, 1.3 (bias +0.3, not shrinking).
+DistanceResults Fixture(const DistanceConfig& c) {
+  DistanceResults r;
+  r.N = 2;
+  r.names = {"empirical", "parametric"};
+  r.claim = {0, 1};
+  r.analyses = PrimaryAndCommonAnalyses(c.est);
+  r.windows = MakeExactWindows(r.analyses[0].options, r.analyses[1].options);
+  r.exact = {{0.0, 1.0}, {0.0, 1.0}, {0.0, 1.0}};
+  auto unit = [](double e, double p) {
+    const std::vector<std::vector<double>> a = {{e, e}, {p, p}};
+    return std::vector<std::vector<std::vector<double>>>{a, a};
+  };
+  r.values = {unit(0.4, 0.1), unit(0.2, 0.1), unit(0.5, 1.3), unit(0.8, 1.3)};
+  r.moments = Moments(r.values);
+  r.bias = r.moments.mean;
+  for (size_t a = 0; a < 2; ++a) {
+    for (size_t e = 0; e < 2; ++e) {
+      for (size_t s = 0; s < 4; ++s) r.bias[a][e][s] -= r.exact[0][s / 2];
+    }
+  }
+  return r;
+}
+
+TEST(DistanceReportTest, Tables) {
+  const DistanceConfig c = Config2();
+  const DistanceResults r = Fixture(c);
+  const SummaryTable exact = DistanceExactTable(c, r);
+  EXPECT_EQ(exact.name, "distance_exact");
+  EXPECT_EQ(exact.columns[1].doubles, (std::vector<double>{1.0, 2.0}));  // population shape
+  const SummaryTable t = DistanceTable(c, r, 1);
+  EXPECT_EQ(t.name, "distance_common_window");
+  EXPECT_EQ(t.columns[0].doubles.size(), 8u);  // D x N x E rows
+  EXPECT_DOUBLE_EQ(t.columns[7].doubles[4], -0.5);
+}
+
+TEST(DistanceReportTest, ClaimsFollowTheirCriteria) {
+  const DistanceConfig c = Config2();
+  const DistanceResults r = Fixture(c);
+  EXPECT_TRUE(D0OvershootsClaim(c, r, 0).holds);
+  const Claim under = UndershootsClaim(c, r, 0);
+  EXPECT_TRUE(under.holds);
+  EXPECT_NE(under.evidence.find("positive (overshoot) in 2 of 2 cases"), std::string::npos)
+      << under.evidence;
+  // RMSE at d = 0, n = 1000: empirical 0.2 vs parametric 0.1; at d = 1,
+  // n = 1000: empirical 0.2 vs parametric 0.3 (fails).
+  const Claim accurate = MoreAccurateClaim(c, r, 0);
+  EXPECT_FALSE(accurate.holds);
+  EXPECT_NE(accurate.evidence.find("fails at d=1,n=1000;"), std::string::npos) << accurate.evidence;
+  const Claim shrink = BiasesShrinkClaim(c, r, 1);
+  EXPECT_FALSE(shrink.holds);
+  EXPECT_EQ(shrink.id, "epsilon_star_distance_biases_shrink_with_n_common_window");
+  EXPECT_NE(shrink.evidence.find("not decreasing: parametric d=0, parametric d=1"),
+            std::string::npos)
+      << shrink.evidence;
+  DistanceConfig no_zero = c;
+  no_zero.distances = {1, 2};
+  EXPECT_FALSE(D0OvershootsClaim(no_zero, r, 0).holds);
+}
+
+}  // namespace
+}  // namespace privbench
