@@ -1,61 +1,41 @@
-"""Smoke test of //experiments:epsilon_star_gof (study C4) at --scale=test.
+"""Smoke test of //experiments/epsilon_star_gof (study C4) at --scale=test.
 
 Runs the study binary into $TEST_TMPDIR (parts included), then checks with h5py:
 /meta, the raw arrays and their shapes, that the /numbers behind the claims are
 recomputable from the raw p-values, the summary tables, the claims, that a rerun
-reuses every sweep part and gives identical bytes in the raw data, and that bad
-parameters exit with code 2 and leave no file behind.
+reuses every sweep part and gives identical bytes in the raw data, that a rerun
+with another seed starts a fresh parts directory (parts are keyed by the
+configuration), and that bad parameters exit with code 2 and leave no file
+behind (nor parts).
 """
 import os
-import subprocess
 import sys
 import tempfile
 
 import h5py
 import numpy as np
 
+from tests import smoke
+from tests.smoke import check, text
+
 STUDY = "epsilon_star_gof"
 BIN = sys.argv[1]
-FAILURES = []
-
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL:", msg, file=sys.stderr)
-
-
-def text(x):
-    return x.decode() if isinstance(x, bytes) else str(x)
-
-
-def base_dir():
-    d = os.environ.get("TEST_TMPDIR") or tempfile.mkdtemp()
-    os.makedirs(d, exist_ok=True)
-    return d
 
 
 def run(directory, args=()):
-    return subprocess.run([BIN, "--scale=test", f"--output_dir={directory}",
-                           f"--parts_dir={directory}/parts", "--quiet"] + list(args),
-                          capture_output=True, text=True)
+    return smoke.run(BIN, [f"--parts_dir={directory}/parts"] + list(args), directory)
 
 
-d = tempfile.mkdtemp(dir=base_dir())
-r = run(d)
-if r.returncode != 0:
-    print(r.stdout, r.stderr, file=sys.stderr)
-    raise SystemExit(f"{STUDY} exited {r.returncode}")
+d = tempfile.mkdtemp(dir=smoke.out_dir())
+smoke.expect_ok(run(d), STUDY)
 path = os.path.join(d, f"{STUDY}.h5")
 check(os.path.exists(path), "study file written")
 f = h5py.File(path, "r")
 
 # /meta
+smoke.check_meta(f, STUDY)
 m = f["meta"].attrs
-check(text(m["study"]) == STUDY, "meta study")
-check(text(m["scale"]) == "test", "meta scale")
-for key in ("config", "lost_parameters", "paper", "section", "git_commit", "seed",
-            "dataset_provenance", "dataset_checksums", "accounting", "sweep_config",
+for key in ("dataset_provenance", "dataset_checksums", "accounting", "sweep_config",
             "training_record_no_dp", "training_record_dp"):
     check(key in m, f"meta has {key}")
 check(text(m["dataset_provenance"]) == "uci-adult", "provenance uci-adult")
@@ -135,13 +115,11 @@ check(abs(num("median_p_k1_dp_n200") - np.median(train[1, :, 1, 0])) < 1e-15, "m
 
 # Tables.
 def check_table(name, columns, rows):
-    check(f"summary/{name}" in f, f"table {name} present")
+    smoke.check_table(f, name, columns)
     if f"summary/{name}" not in f:
         return
     g = f["summary"][name]
     cols = text(g.attrs["columns"]).split(",")
-    for c in columns:
-        check(c in cols, f"table {name} has column {c}")
     check({len(g[c]) for c in cols} == {rows}, f"table {name} has {rows} rows")
     cap = text(g.attrs["caption"])
     check("uci-adult" in cap, f"table {name} caption names the data")
@@ -154,17 +132,17 @@ check_table("gof_by_components", ["loss_set", "model", "analysis", "variance_flo
             2 * 2 * 3 * 3)
 check_table("models", ["model", "repetition", "eps", "auroc", "membership_auc", "max_loss"], 2 * R)
 
-# Claims: present for both floors, with a verdict and evidence.
-for base in ("most_above", "more_with_dp", "more_with_components", "one_component_most_n_eval",
-             "one_component_more_with_dp"):
-    for sfx in ("", "_floor1e-12", "_carlini_logit"):
-        cid = f"epsilon_star_gof_{base}{sfx}"
-        check(f"claims/{cid}" in f, f"claim {cid} present")
-        if f"claims/{cid}" in f:
-            a = f["claims"][cid].attrs
-            check(int(a["holds"]) in (0, 1), f"{cid} holds is 0/1")
-            check("criterion" in text(a["evidence"]), f"{cid} evidence states its criterion")
-            check("App. B.2" in text(a["source"]), f"{cid} source")
+# Claims: present for every analysis, with a verdict and evidence.
+claim_ids = [f"epsilon_star_gof_{base}{sfx}"
+             for base in ("most_above", "more_with_dp", "more_with_components",
+                          "one_component_most_n_eval", "one_component_more_with_dp")
+             for sfx in ("", "_floor1e-12", "_carlini_logit")]
+smoke.check_claims(f, claim_ids)
+for cid in claim_ids:
+    if f"claims/{cid}" in f:
+        a = f["claims"][cid].attrs
+        check("criterion" in text(a["evidence"]), f"{cid} evidence states its criterion")
+        check("App. B.2" in text(a["source"]), f"{cid} source")
 holds = int(f["claims/epsilon_star_gof_most_above"].attrs["holds"])
 check(holds == int(num("frac_above_all") > 0.5), "most_above verdict follows its number")
 raw = {k: f[f"gof/{k}"][...] for k in ("p_value", "bic")}
@@ -183,20 +161,39 @@ os.remove(path)
 r3 = run(d, ["--merge_only"])
 check(r3.returncode == 0 and os.path.exists(path), f"--merge_only exit {r3.returncode}")
 
-# Bad parameters: exit 2, nothing left behind (no study file, no parts).
-for args in (["--n_eval=0"], ["--n_eval=200,100"], ["--max_components=0"],
-             ["--variance_floors=0"], ["--variance_floors=1e-6,1e-6"], ["--init=kmeans"],
-             ["--ks_method=asymp"], ["--significance=1"], ["--repetitions=0"],
-             ["--dp_epsilon=-1"], ["--delta=1"], ["--n_train=0"], ["--shard=2/2"],
-             ["--calibration_rule=tf"], ["--max_iterations=0"], ["--tolerance=-1"],
-             ["--num_microbatches=65"], ["--n_eval=100,999"], ["--batch_size=5000"],
-             ["--no_such_parameter=1"]):
-    e = tempfile.mkdtemp(dir=base_dir())
-    rb = run(e, args)
-    check(rb.returncode == 2, f"{args}: exit code {rb.returncode}, want 2 ({rb.stderr.strip()[-200:]})")
-    check(os.listdir(e) == [], f"{args}: left files {os.listdir(e)}")
+# Another seed is another configuration: a fresh parts directory, both
+# units trained again, the first directory left as it was.
+os.remove(path)
+parts = os.path.join(d, "parts")
+before = sorted(os.listdir(parts))
+check(len(before) == 1 and before[0].startswith(f"{STUDY}."),
+      f"one parts directory keyed by the configuration: {before}")
+first_parts = sorted(os.listdir(os.path.join(parts, before[0]))) if before else []
+r4 = run(d, ["--seed=2", "--quiet=false"])
+check(r4.returncode == 0 and os.path.exists(path),
+      f"rerun with --seed=2 exit {r4.returncode} ({r4.stderr.strip()[-300:]})")
+check("0 already complete, 2 to run" in r4.stderr, "rerun with another seed trains both units")
+after = sorted(os.listdir(parts))
+check(len(after) == 2 and set(before) < set(after),
+      f"another seed starts a fresh parts directory: {after}")
+if before:
+    check(sorted(os.listdir(os.path.join(parts, before[0]))) == first_parts,
+          "the first configuration's parts are untouched")
+with h5py.File(path, "r") as g:
+    check(int(g["meta"].attrs["seed"]) == 2, "the re-seeded file records seed 2")
+    check(not np.array_equal(g["gof/p_value"][...], raw["p_value"]),
+          "another seed gives other p-values")
 
-if FAILURES:
-    print(f"{len(FAILURES)} failures", file=sys.stderr)
-    sys.exit(1)
-print("OK")
+# Bad parameters: exit 2, nothing left behind (no study file, no parts).
+bad_parts = os.path.join(tempfile.mkdtemp(dir=smoke.out_dir()), "parts")
+smoke.check_bad_parameters(BIN, STUDY, [
+    args + [f"--parts_dir={bad_parts}"]
+    for args in (["--n_eval=0"], ["--n_eval=200,100"], ["--max_components=0"],
+                 ["--variance_floors=0"], ["--variance_floors=1e-6,1e-6"], ["--init=kmeans"],
+                 ["--ks_method=asymp"], ["--significance=1"], ["--repetitions=0"],
+                 ["--dp_epsilon=-1"], ["--delta=1"], ["--n_train=0"], ["--shard=2/2"],
+                 ["--calibration_rule=tf"], ["--max_iterations=0"], ["--tolerance=-1"],
+                 ["--num_microbatches=65"], ["--n_eval=100,999"], ["--batch_size=5000"])])
+check(not os.path.exists(bad_parts), "bad parameters leave no parts directory")
+
+smoke.finish()

@@ -1,4 +1,4 @@
-#include "experiments/epsilon_star_gof_models.h"
+#include "experiments/epsilon_star_gof/models.h"
 
 #include <torch/torch.h>
 

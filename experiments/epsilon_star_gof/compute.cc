@@ -1,4 +1,4 @@
-#include "experiments/epsilon_star_gof_analysis.h"
+#include "experiments/epsilon_star_gof/compute.h"
 
 #include <algorithm>
 #include <boost/random/uniform_int_distribution.hpp>
@@ -6,6 +6,7 @@
 #include <limits>
 #include <string>
 
+#include "core/format.h"
 #include "core/seeding.h"
 #include "core/validate.h"
 
@@ -143,11 +144,124 @@ double FractionAbove(const std::vector<double>& values, double threshold) {
   return static_cast<double>(above) / static_cast<double>(values.size());
 }
 
-double Median(std::vector<double> v) {
-  if (v.empty()) return std::numeric_limits<double>::quiet_NaN();
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+Result<GofOptions> MakeGofOptions(const GofStudyConfig& c) {
+  GofOptions o;
+  o.n_eval = c.n_eval;
+  o.max_components = c.max_components;
+  o.em.max_iterations = c.max_iterations;
+  o.em.tolerance = c.tolerance;
+  o.variance_floors = c.variance_floors;
+  if (!c.variance_floors.empty()) o.em.variance_floor = c.variance_floors[0];
+  PB_ASSIGN_OR_RETURN(o.em.init, ParseMixtureInit(c.init));
+  PB_ASSIGN_OR_RETURN(o.primary, ParseKsPValueMethod(c.ks_method));
+  PB_RETURN_IF_ERROR(ValidateGofOptions(o));
+  return o;
+}
+
+const std::vector<std::pair<std::string, GofDoubleField>>& GofDoubleFields() {
+  static const std::vector<std::pair<std::string, GofDoubleField>> f = {
+      {"p_value", &GofGrid::p_value},
+      {"p_exact", &GofGrid::p_exact},
+      {"p_asymptotic", &GofGrid::p_asymptotic},
+      {"ks_statistic", &GofGrid::ks_statistic},
+      {"p_one_sample", &GofGrid::p_one_sample},
+      {"d_one_sample", &GofGrid::d_one_sample},
+      {"heldout_log_likelihood", &GofGrid::heldout_log_likelihood},
+      {"log_likelihood", &GofGrid::log_likelihood},
+      {"bic", &GofGrid::bic}};
+  return f;
+}
+
+const std::vector<std::pair<std::string, GofIntField>>& GofIntFields() {
+  static const std::vector<std::pair<std::string, GofIntField>> f = {
+      {"iterations", &GofGrid::iterations},
+      {"converged", &GofGrid::converged},
+      {"active_components", &GofGrid::active_components},
+      {"floored_components", &GofGrid::floored_components}};
+  return f;
+}
+
+std::vector<double> ConcatenateField(const std::vector<GofGrid>& grids, GofDoubleField field) {
+  std::vector<double> v;
+  for (const GofGrid& g : grids) v.insert(v.end(), (g.*field).begin(), (g.*field).end());
+  return v;
+}
+
+std::vector<int64_t> ConcatenateField(const std::vector<GofGrid>& grids, GofIntField field) {
+  std::vector<int64_t> v;
+  for (const GofGrid& g : grids) v.insert(v.end(), (g.*field).begin(), (g.*field).end());
+  return v;
+}
+
+std::vector<AnalysisSpec> Analyses(const GofStudyConfig& c) {
+  std::vector<AnalysisSpec> out;
+  for (size_t f = 0; f < c.variance_floors.size(); ++f) {
+    const std::string v = FormatDouble(c.variance_floors[f]);
+    out.push_back(
+        {"app_b_floor" + v, "epsilon_star_logit", c.variance_floors[f], f == 0 ? "" : "_floor" + v,
+         "App. B transform, variance floor " + v + (f == 0 ? " (primary)" : " (sensitivity)")});
+  }
+  if (c.carlini_analysis && !c.variance_floors.empty()) {
+    const std::string v = FormatDouble(c.variance_floors[0]);
+    out.push_back(
+        {"carlini_logit_floor" + v, "carlini_logit", c.variance_floors[0], "_carlini_logit",
+         "Carlini logit(exp(-loss)), no App. B normalisation, variance floor " + v + " (extra)"});
+  }
+  return out;
+}
+
+const std::vector<std::string>& UnitScalarNames() {
+  static const std::vector<std::string> f = {"train_accuracy",
+                                             "population_accuracy",
+                                             "auroc",
+                                             "membership_auc",
+                                             "eps",
+                                             "eps_tf_privacy_0_5_1",
+                                             "noise_multiplier",
+                                             "accounting_noise_multiplier",
+                                             "q",
+                                             "steps",
+                                             "epochs",
+                                             "mean_train_loss",
+                                             "mean_population_loss",
+                                             "transform_min",
+                                             "transform_max",
+                                             "carlini_clamped",
+                                             "train_seconds",
+                                             "gof_seconds"};
+  return f;
+}
+
+std::vector<double> GofArrays::P(int64_t m, int64_t s, int64_t f, int64_t k_lo, int64_t k_hi,
+                                 const std::string& field, int64_t i_only) const {
+  std::vector<double> out;
+  const std::vector<double>& values = d.at(field);
+  for (int64_t r = 0; r < R; ++r) {
+    for (int64_t i = 0; i < I; ++i) {
+      if (i_only >= 0 && i != i_only) continue;
+      for (int64_t k = k_lo; k <= k_hi; ++k) out.push_back(values[At(m, r, s, f, i, k)]);
+    }
+  }
+  return out;
+}
+
+std::vector<double> GofArrays::Both(int64_t s, int64_t f, int64_t k_lo, int64_t k_hi,
+                                    const std::string& field) const {
+  std::vector<double> a = P(0, s, f, k_lo, k_hi, field);
+  const std::vector<double> b = P(1, s, f, k_lo, k_hi, field);
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+int64_t BigK(const GofArrays& arrays) { return std::min<int64_t>(10, arrays.K); }
+
+int64_t BicBestK(const GofArrays& g, int64_t m, int64_t r, int64_t s, int64_t f, int64_t i) {
+  const std::vector<double>& bic = g.d.at("bic");
+  int64_t arg = 1;
+  for (int64_t k = 1; k <= g.K; ++k) {
+    if (bic[g.At(m, r, s, f, i, k)] < bic[g.At(m, r, s, f, i, arg)]) arg = k;
+  }
+  return arg;
 }
 
 }  // namespace privbench

@@ -1,8 +1,9 @@
-// Tests for the App. B.2 goodness-of-fit procedure (epsilon_star_gof_analysis.h)
-// on synthetic data with a known answer. Seeds are fixed; where a p-value
+// Tests for the numbers of study C4 (compute.h): the App. B.2
+// goodness-of-fit procedure on synthetic data with a known answer, the
+// study's analyses and the merged arrays' layout. Seeds are fixed; where a p-value
 // is compared with a threshold the comment gives the probability that a
 // correct implementation fails for a fresh seed.
-#include "experiments/epsilon_star_gof_analysis.h"
+#include "experiments/epsilon_star_gof/compute.h"
 
 #include <gtest/gtest.h>
 
@@ -157,12 +158,97 @@ TEST(GofGridTest, BadInputNamesTheParameter) {
   EXPECT_TRUE(Contains(nan.message(), "values[3]")) << nan.message();
 }
 
-TEST(GofAggregatesTest, FractionAndMedian) {
+TEST(GofAggregatesTest, FractionAbove) {
   EXPECT_DOUBLE_EQ(FractionAbove({0.01, 0.05, 0.2, 0.9}, 0.05), 0.5);  // strictly above
   EXPECT_DOUBLE_EQ(FractionAbove({}, 0.05), 0.0);
-  EXPECT_DOUBLE_EQ(Median({3.0, 1.0, 2.0}), 2.0);
-  EXPECT_DOUBLE_EQ(Median({4.0, 1.0, 2.0, 3.0}), 2.5);
-  EXPECT_TRUE(std::isnan(Median({})));
+}
+
+TEST(GofStudyTest, AnalysesArePrimaryFloorSensitivityFloorsThenCarlini) {
+  GofStudyConfig c;
+  c.variance_floors = {1e-6, 1e-12};
+  c.carlini_analysis = true;
+  const std::vector<AnalysisSpec> a = Analyses(c);
+  ASSERT_EQ(a.size(), 3u);
+  EXPECT_EQ(a[0].name, "app_b_floor1e-06");
+  EXPECT_EQ(a[0].transform, "epsilon_star_logit");
+  EXPECT_EQ(a[0].suffix, "");
+  EXPECT_TRUE(Contains(a[0].label, "(primary)"));
+  EXPECT_EQ(a[1].name, "app_b_floor1e-12");
+  EXPECT_EQ(a[1].suffix, "_floor1e-12");
+  EXPECT_EQ(a[1].floor, 1e-12);
+  EXPECT_EQ(a[2].name, "carlini_logit_floor1e-06");
+  EXPECT_EQ(a[2].transform, "carlini_logit");
+  EXPECT_EQ(a[2].suffix, "_carlini_logit");
+  EXPECT_EQ(a[2].floor, 1e-6);
+  c.carlini_analysis = false;
+  EXPECT_EQ(Analyses(c).size(), 2u);
+}
+
+TEST(GofStudyTest, MakeGofOptionsTakesTheConfig) {
+  GofStudyConfig c;
+  c.n_eval = {100, 200};
+  c.max_components = 4;
+  c.variance_floors = {1e-5, 1e-9};
+  c.ks_method = "asymptotic";
+  c.init = "kmeans++";
+  auto o = MakeGofOptions(c);
+  ASSERT_TRUE(o.ok()) << o.message();
+  EXPECT_EQ(o->n_eval, c.n_eval);
+  EXPECT_EQ(o->max_components, 4);
+  EXPECT_EQ(o->em.variance_floor, 1e-5);
+  EXPECT_EQ(o->primary, KsPValueMethod::kAsymptotic);
+  EXPECT_EQ(o->em.init, MixtureInit::kKMeansPlusPlus);
+  c.n_eval = {200, 100};
+  EXPECT_TRUE(Contains(MakeGofOptions(c).message(), "strictly increasing"));
+}
+
+TEST(GofStudyTest, ConcatenateFieldStacksTheFloorAxis) {
+  GofGrid a, b;
+  a.p_value = {0.1, 0.2};
+  b.p_value = {0.3};
+  a.iterations = {1};
+  b.iterations = {2, 3};
+  EXPECT_EQ(ConcatenateField({a, b}, &GofGrid::p_value), (std::vector<double>{0.1, 0.2, 0.3}));
+  EXPECT_EQ(ConcatenateField({a, b}, &GofGrid::iterations), (std::vector<int64_t>{1, 2, 3}));
+}
+
+// Arrays whose value at (m, r, s, f, i, k) encodes its coordinates.
+GofArrays CodedArrays() {
+  GofArrays g;
+  g.R = 2;
+  g.S = 1;
+  g.A = 1;
+  g.I = 2;
+  g.K = 3;
+  std::vector<double>& p = g.d["p_value"];
+  std::vector<double>& bic = g.d["bic"];
+  for (int64_t m = 0; m < g.M; ++m) {
+    for (int64_t r = 0; r < g.R; ++r) {
+      for (int64_t i = 0; i < g.I; ++i) {
+        for (int64_t k = 1; k <= g.K; ++k) {
+          p.push_back(static_cast<double>(1000 * m + 100 * r + 10 * i + k));
+          // BIC smallest at k = 2 for r = 0, at k = 3 for r = 1.
+          bic.push_back(r == 0 ? std::fabs(static_cast<double>(k) - 2.0) : -static_cast<double>(k));
+        }
+      }
+    }
+  }
+  return g;
+}
+
+TEST(GofArraysTest, LayoutAndSelections) {
+  const GofArrays g = CodedArrays();
+  EXPECT_EQ(g.d.at("p_value")[g.At(1, 1, 0, 0, 1, 3)], 1113.0);
+  EXPECT_EQ(g.P(0, 0, 0, 1, 1), (std::vector<double>{1, 11, 101, 111}));
+  EXPECT_EQ(g.P(1, 0, 0, 2, 3, "p_value", 1), (std::vector<double>{1012, 1013, 1112, 1113}));
+  const std::vector<double> both = g.Both(0, 0, 3, 3);
+  EXPECT_EQ(both, (std::vector<double>{3, 13, 103, 113, 1003, 1013, 1103, 1113}));
+  EXPECT_EQ(BicBestK(g, 0, 0, 0, 0, 0), 2);
+  EXPECT_EQ(BicBestK(g, 0, 1, 0, 0, 1), 3);
+  EXPECT_EQ(BigK(g), 3);
+  GofArrays big = g;
+  big.K = 20;
+  EXPECT_EQ(BigK(big), 10);
 }
 
 }  // namespace
