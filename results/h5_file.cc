@@ -15,6 +15,8 @@
 #include <sstream>
 #include <xtensor/xtensor_config.hpp>
 
+#include "core/provenance.h"
+
 namespace privbench {
 
 namespace {
@@ -81,22 +83,6 @@ hid_t Utf8StringType() {
   return t;
 }
 
-std::string RunCommand(const std::string& cmd) {
-  std::string out;
-  FILE* pipe = popen(cmd.c_str(), "r");
-  if (!pipe) return out;
-  char buf[256];
-  while (std::fgets(buf, sizeof(buf), pipe)) out += buf;
-  pclose(pipe);
-  while (!out.empty() && (out.back() == '\n' || out.back() == ' ')) out.pop_back();
-  return out;
-}
-
-std::string WorkspaceDir() {
-  const char* ws = std::getenv("BUILD_WORKSPACE_DIRECTORY");
-  return ws ? ws : "";
-}
-
 }  // namespace
 
 std::string LibraryVersions() {
@@ -108,20 +94,6 @@ std::string LibraryVersions() {
       << XTENSOR_VERSION_MAJOR << "." << XTENSOR_VERSION_MINOR << "." << XTENSOR_VERSION_PATCH
       << "; compiler " << __VERSION__;
   return out.str();
-}
-
-std::string GitCommit() {
-  const std::string ws = WorkspaceDir();
-  if (ws.empty()) return "unknown";
-  const std::string sha = RunCommand("git -C '" + ws + "' rev-parse HEAD 2>/dev/null");
-  return sha.empty() ? "unknown" : sha;
-}
-
-bool GitDirty() {
-  const std::string ws = WorkspaceDir();
-  if (ws.empty()) return false;
-  return !RunCommand("git -C '" + ws + "' status --porcelain --untracked-files=no 2>/dev/null")
-              .empty();
 }
 
 // ------------------------------------------------------------------ writer
@@ -155,14 +127,14 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::Create(const std::string& fi
       {"description", meta.description},
       {"config", meta.config_text},
       {"scale", meta.scale},
-      {"git_commit", GitCommit()},
+      {"git_commit", BuildCommit()},
       {"command_line", meta.command_line},
       {"library_versions", LibraryVersions()},
       {"start_time", IsoTime(w->start_seconds_)},
   };
   for (const auto& a : attrs) PB_RETURN_IF_ERROR(w->SetAttribute("/meta", a.name, a.value));
   PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "format_version", int64_t{1}));
-  PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "git_dirty", int64_t{GitDirty() ? 1 : 0}));
+  PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "git_dirty", int64_t{BuildDirty() ? 1 : 0}));
   // The seed as text too: uint64 seeds above 2^63 do not fit an int64.
   PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "seed", std::to_string(meta.seed)));
   return w;

@@ -4,9 +4,11 @@
 //   /meta                      group; attributes: format_version, study, paper,
 //                              section, description, config (full effective
 //                              configuration, "name = value" lines), seed,
-//                              scale, git_commit, git_dirty, command_line,
-//                              library_versions, start_time, end_time,
-//                              duration_seconds, plus any the study adds
+//                              scale, git_commit, git_dirty (stamped into the
+//                              binary at build time, core/provenance.h),
+//                              command_line, library_versions, start_time,
+//                              end_time, duration_seconds, plus any the study
+//                              adds
 //   /summary/<table>/          one group per summary table: one 1-D dataset per
 //                              column (float64, int64 or UTF-8 strings, equal
 //                              lengths); attributes "columns" (comma-separated
@@ -178,12 +180,6 @@ class ResultReader {
 // Versions of the libraries linked into every study (Boost, HDF5, xtensor,
 // compiler); studies using LibTorch append theirs.
 std::string LibraryVersions();
-
-// The git commit of the workspace the study was launched from (via
-// $BUILD_WORKSPACE_DIRECTORY under `bazel run`), "unknown" elsewhere; and
-// whether the tree had uncommitted changes.
-std::string GitCommit();
-bool GitDirty();
 
 }  // namespace privbench
 

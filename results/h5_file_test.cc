@@ -8,6 +8,8 @@
 #include <fstream>
 #include <string>
 
+#include "core/provenance.h"
+
 namespace privbench {
 namespace {
 
@@ -62,6 +64,10 @@ TEST(ResultFileTest, RoundTripsDatasetsAttributesTablesAndClaims) {
   EXPECT_EQ(f.ReadStringAttribute("/meta", "seed").value(), "18446744073709551615");
   EXPECT_EQ(f.ReadStringAttribute("/meta", "config").value(), "n = 3\n");
   EXPECT_TRUE(f.ReadStringAttribute("/meta", "end_time").ok());
+  // Provenance comes from the build stamp (core/provenance.h), not from git
+  // at run time.
+  EXPECT_EQ(f.ReadStringAttribute("/meta", "git_commit").value(), BuildCommit());
+  EXPECT_EQ(f.ReadIntAttribute("/meta", "git_dirty").value(), BuildDirty() ? 1 : 0);
   const SummaryTable t = f.ReadTable("main").value();
   ASSERT_EQ(t.columns.size(), 3u);
   EXPECT_EQ(t.columns[0].strings[1], "bayes");

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/files.h"
+#include "core/provenance.h"
 
 namespace privbench {
 
@@ -106,8 +107,8 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   if (!writer.ok()) return usage_error(writer.message());
 
   std::fprintf(stderr, "%s: scale=%s seed=%lld commit=%s%s\n%s", prog.c_str(), meta.scale.c_str(),
-               static_cast<long long>(seed), GitCommit().c_str(),
-               GitDirty() ? " (uncommitted changes)" : "", meta.config_text.c_str());
+               static_cast<long long>(seed), BuildCommit().c_str(),
+               BuildDirty() ? " (uncommitted changes)" : "", meta.config_text.c_str());
   StudyContext ctx(writer.value().get(), meta.seed, *scale, static_cast<int>(threads), quiet);
   if (Status s = hooks.run(ctx); !s.ok()) {
     std::fprintf(stderr, "%s: failed: %s (no result file written)\n", prog.c_str(),
