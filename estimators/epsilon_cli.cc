@@ -156,7 +156,7 @@ class Request {
 Result<Json> Interval(Request& r) {
   PB_RETURN_IF_ERROR(r.CheckFields({"method", "tp", "fn", "fp", "tn", "delta", "alpha"}, {}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
-  PB_ASSIGN_OR_RETURN(auto est, MakeIntervalEstimator(method));
+  PB_ASSIGN_OR_RETURN(auto est, MakeIntervalEstimator(method, "method"));
   ConfusionCounts c;
   PB_ASSIGN_OR_RETURN(c.tp, r.Int("tp"));
   PB_ASSIGN_OR_RETURN(c.fn, r.Int("fn"));
@@ -199,7 +199,7 @@ Result<Json> EpsilonStar(Request& r) {
                                    {"quantiles_per_distribution", "rate_floor", "rate_ceiling",
                                     "clip_lo", "clip_hi", "transform"}));
   PB_ASSIGN_OR_RETURN(std::string variant, r.String("variant"));
-  PB_ASSIGN_OR_RETURN(auto est, MakeLossSampleEstimator(variant));
+  PB_ASSIGN_OR_RETURN(auto est, MakeLossSampleEstimator(variant, "variant"));
   PB_ASSIGN_OR_RETURN(std::vector<double> train, r.Doubles("train"));
   PB_ASSIGN_OR_RETURN(std::vector<double> population, r.Doubles("population"));
   EpsilonStarOptions opt;
@@ -243,7 +243,7 @@ Result<DpSgdAccounting> Setting(Request& r) {
 Result<Json> AccountantOp(Request& r) {
   PB_RETURN_IF_ERROR(r.CheckFields({"method", "sigma", "q", "steps", "delta"}, {"orders"}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
-  PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method));
+  PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method, "method"));
   PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r));
   PB_ASSIGN_OR_RETURN(s.sigma, r.Double("sigma"));
   PB_ASSIGN_OR_RETURN(AccountantResult res, acc->Epsilon(s));
@@ -257,7 +257,7 @@ Result<Json> Calibrate(Request& r) {
   PB_RETURN_IF_ERROR(
       r.CheckFields({"method", "target_epsilon", "q", "steps", "delta"}, {"orders"}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
-  PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method));
+  PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method, "method"));
   PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r));
   PB_ASSIGN_OR_RETURN(double target, r.Double("target_epsilon"));
   PB_ASSIGN_OR_RETURN(double sigma, CalibrateSigma(*acc, target, s));

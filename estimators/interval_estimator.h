@@ -1,6 +1,6 @@
 // Interval estimators: confusion counts -> an interval for eps.
 //
-// Confidence convention (STUDIES.md A2; reproduces the Bayesian paper's
+// Confidence convention (docs/studies.md A2; reproduces the Bayesian paper's
 // numbers and privacy-estimates'): Estimate(counts, delta, alpha) returns
 //  - for a two-sided method, an interval [lower, upper] at confidence
 //    1 - alpha. Rate-box methods use a two-sided interval at significance
@@ -15,8 +15,10 @@
 // <= upper) so that nothing silently wrong leaves the library.
 //
 // To add a method: write estimators/intervals/<name>.cc defining a subclass
-// and a factory `std::unique_ptr<IntervalEstimator> Make<Name>()`, then add
-// one X(Make<Name>) line to interval_registry.cc. The conformance suite
+// and a factory `std::unique_ptr<IntervalEstimator> Make<Name>()`, declare
+// the factory in estimators/intervals/factories.h, and add its row
+// {"<name>", &Make<Name>} to the table in interval_registry.cc (the BUILD
+// file picks up the new file by itself). The conformance suite
 // (tests/interval_conformance_test.cc) and every study that compares "all
 // registered estimators" pick it up.
 #ifndef PRIVBENCH_ESTIMATORS_INTERVAL_ESTIMATOR_H_

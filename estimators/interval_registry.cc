@@ -1,47 +1,34 @@
 #include "estimators/interval_registry.h"
 
-#include <functional>
+#include "estimators/intervals/factories.h"
+#include "estimators/registry.h"
 
 namespace privbench {
-
-// THE REGISTRY. One line per estimator: X(factory), where the factory is
-// defined in estimators/intervals/<method>.cc and returns a
-// std::unique_ptr<IntervalEstimator> whose name() is the registry name.
-#define PRIVBENCH_INTERVAL_ESTIMATORS(X) \
-  X(MakeClopperPearson)                  \
-  X(MakeClopperPearsonOneSided)          \
-  X(MakeJeffreys)                        \
-  X(MakeJeffreysOneSided)                \
-  X(MakeBayesian)                        \
-  X(MakeBayesianOneSided)                \
-  X(MakeKatzLog)
-
-#define PRIVBENCH_DECLARE_FACTORY(f) std::unique_ptr<IntervalEstimator> f();
-PRIVBENCH_INTERVAL_ESTIMATORS(PRIVBENCH_DECLARE_FACTORY)
-#undef PRIVBENCH_DECLARE_FACTORY
-
 namespace {
-using Factory = std::unique_ptr<IntervalEstimator> (*)();
-#define PRIVBENCH_LIST_FACTORY(f) &f,
-const Factory kFactories[] = {PRIVBENCH_INTERVAL_ESTIMATORS(PRIVBENCH_LIST_FACTORY)};
-#undef PRIVBENCH_LIST_FACTORY
+
+// THE REGISTRY: one row per estimator, {registry name, factory}. The factory
+// is declared in estimators/intervals/factories.h and defined in
+// estimators/intervals/<method>.cc; the instance's name() must equal the
+// row's name. Row order is the order studies report the estimators in.
+constexpr RegistryRow<IntervalEstimator> kRows[] = {
+    {"clopper_pearson", &MakeClopperPearson},
+    {"clopper_pearson_one_sided", &MakeClopperPearsonOneSided},
+    {"jeffreys", &MakeJeffreys},
+    {"jeffreys_one_sided", &MakeJeffreysOneSided},
+    {"bayesian", &MakeBayesian},
+    {"bayesian_one_sided", &MakeBayesianOneSided},
+    {"katz_log", &MakeKatzLog},
+};
+
+constexpr Registry<IntervalEstimator> kRegistry("interval estimator", kRows);
+
 }  // namespace
 
-std::vector<std::string> AllIntervalEstimatorNames() {
-  std::vector<std::string> names;
-  for (Factory f : kFactories) names.emplace_back(f()->name());
-  return names;
-}
+std::vector<std::string> AllIntervalEstimatorNames() { return kRegistry.AllNames(); }
 
-Result<std::unique_ptr<IntervalEstimator>> MakeIntervalEstimator(std::string_view name) {
-  std::string known;
-  for (Factory f : kFactories) {
-    auto est = f();
-    if (est->name() == name) return est;
-    known += (known.empty() ? "" : ", ") + std::string(est->name());
-  }
-  return Error("method must be a registered interval estimator (" + known + "), got '" +
-               std::string(name) + "'");
+Result<std::unique_ptr<IntervalEstimator>> MakeIntervalEstimator(std::string_view name,
+                                                                 std::string_view field) {
+  return kRegistry.Make(name, field);
 }
 
 }  // namespace privbench

@@ -124,6 +124,26 @@ def main():
           (out[15], out[16]))
     check("train_losses[1] must be >= 0" in out[17].get("error", ""), out[17])
 
+    # Unknown names: the error names the request's field and lists the registered names.
+    out = run([
+        {"id": 1, "op": "interval", "method": "wilson", "tp": 1, "fn": 1, "fp": 1, "tn": 1,
+         "delta": 0.0, "alpha": 0.1},
+        {"id": 2, "op": "epsilon_star", "variant": "kde", "train": [0.1], "population": [0.2],
+         "delta": 0.0},
+        {"id": 3, "op": "accountant", "method": "moments", "sigma": 1.0, "q": 0.01, "steps": 10,
+         "delta": 1e-5},
+        {"id": 4, "op": "calibrate", "method": "moments", "target_epsilon": 1.0, "q": 0.01,
+         "steps": 10, "delta": 1e-5},
+    ])
+    check(out[0].get("error", "").startswith("method must be a registered interval estimator (")
+          and "bayesian_one_sided" in out[0]["error"] and "got 'wilson'" in out[0]["error"],
+          out[0])
+    check(out[1].get("error", "") == "variant must be a registered loss-sample estimator "
+          "(empirical, parametric), got 'kde'", out[1])
+    for o in out[2:]:
+        check(o.get("error", "") == "method must be a registered accountant (naive, advanced, "
+              "zcdp, rdp, rdp_improved), got 'moments'", o)
+
     help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True).stdout
     for word in ["interval", "eps_from_rates", "katz", "epsilon_star", "accountant", "calibrate",
                  "bayesian_one_sided", "katz_log", "rdp_improved", "parametric"]:

@@ -1,11 +1,11 @@
 // Privacy accountants for DP-SGD: upper bounds on eps for T steps of the
-// sampled Gaussian mechanism (STUDIES.md B8 and "Accounting reference").
+// sampled Gaussian mechanism (docs/studies.md B8 and "Accounting reference").
 //
 // WHAT: eps such that T steps of DP-SGD are (eps, delta)-DP, where each step
 // adds N(0, sigma^2 C^2) noise to a sum of gradients clipped to norm C and
 // each example is included independently with probability q (Poisson
 // sampling). Every accountant here assumes Poisson sampling; Jayaraman &
-// Evans' own code uses shuffled passes (STUDIES.md, Accounting reference).
+// Evans' own code uses shuffled passes (docs/studies.md, Accounting reference).
 //
 // HOW: one subclass per accountant (naive, advanced, zcdp, rdp,
 // rdp_improved; see their headers for the theorems used) behind the
@@ -15,9 +15,11 @@
 // and refuses NaN or negative answers. eps may be +inf when a bound exceeds
 // the double range (advanced composition at tiny sigma); it is never NaN.
 //
-// To add an accountant: write estimators/accountants/<name>.{h,cc} with a
-// factory `std::unique_ptr<Accountant> Make<Name>Accountant()`, a
-// cc_library in BUILD, and one X(...) line in accountant_registry.cc; the
+// To add an accountant: write estimators/accountants/<name>.cc with a
+// subclass and a factory `std::unique_ptr<Accountant> Make<Name>Accountant()`,
+// declare the factory in estimators/accountants/factories.h, add its row
+// {"<name>", &Make<Name>Accountant} to the table in accountant_registry.cc,
+// and one line "<name>": [its deps] to ACCOUNTANTS in the BUILD file; the
 // conformance test picks it up.
 #ifndef PRIVBENCH_ESTIMATORS_ACCOUNTANTS_ACCOUNTANT_H_
 #define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_ACCOUNTANT_H_
@@ -94,7 +96,7 @@ Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
 
 // The default RDP orders: a superset of TableOneRdpOrders() (so the default
 // is never worse, since eps is a minimum over orders), extended where the
-// Table 1 list is known to be too coarse or too narrow (STUDIES.md, "known
+// Table 1 list is known to be too coarse or too narrow (docs/studies.md, "known
 // traps"):
 //  - below 1.25: 1.01, 1.02, 1.03, 1.05, 1.075, 1.1, 1.125, 1.15, 1.175,
 //    1.2, 1.225 (a smallest order of 1.25 inflates large eps, which need
@@ -105,7 +107,7 @@ Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
 // Sorted ascending, no duplicates.
 std::vector<double> DefaultRdpOrders();
 
-// Exactly the order list of STUDIES.md's Accounting reference (TF Privacy's
+// Exactly the order list of docs/studies.md's Accounting reference (TF Privacy's
 // classic default): 1.25, 1.5, 1.75, 2, 2.25, 2.5, 3, 3.5, 4, 4.5,
 // 5, 6, ..., 63, 128, 256, 512.
 std::vector<double> TableOneRdpOrders();

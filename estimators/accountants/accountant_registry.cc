@@ -1,43 +1,31 @@
 #include "estimators/accountants/accountant_registry.h"
 
+#include "estimators/accountants/factories.h"
+#include "estimators/registry.h"
+
 namespace privbench {
-
-// THE REGISTRY. One line per accountant: X(factory), where the factory is
-// defined in estimators/accountants/<name>.cc and returns a
-// std::unique_ptr<Accountant> whose name() is the registry name.
-#define PRIVBENCH_ACCOUNTANTS(X) \
-  X(MakeNaiveAccountant)         \
-  X(MakeAdvancedAccountant)      \
-  X(MakeZcdpAccountant)          \
-  X(MakeRdpAccountant)           \
-  X(MakeRdpImprovedAccountant)
-
-#define PRIVBENCH_DECLARE_FACTORY(f) std::unique_ptr<Accountant> f();
-PRIVBENCH_ACCOUNTANTS(PRIVBENCH_DECLARE_FACTORY)
-#undef PRIVBENCH_DECLARE_FACTORY
-
 namespace {
-using Factory = std::unique_ptr<Accountant> (*)();
-#define PRIVBENCH_LIST_FACTORY(f) &f,
-const Factory kFactories[] = {PRIVBENCH_ACCOUNTANTS(PRIVBENCH_LIST_FACTORY)};
-#undef PRIVBENCH_LIST_FACTORY
+
+// THE REGISTRY: one row per accountant, {registry name, factory}. The
+// factory is declared in estimators/accountants/factories.h and defined in
+// estimators/accountants/<name>.cc; the instance's name() must equal the
+// row's name. Row order is the order studies report the accountants in.
+constexpr RegistryRow<Accountant> kRows[] = {
+    {"naive", &MakeNaiveAccountant},
+    {"advanced", &MakeAdvancedAccountant},
+    {"zcdp", &MakeZcdpAccountant},
+    {"rdp", &MakeRdpAccountant},
+    {"rdp_improved", &MakeRdpImprovedAccountant},
+};
+
+constexpr Registry<Accountant> kRegistry("accountant", kRows);
+
 }  // namespace
 
-std::vector<std::string> AllAccountantNames() {
-  std::vector<std::string> names;
-  for (Factory f : kFactories) names.emplace_back(f()->name());
-  return names;
-}
+std::vector<std::string> AllAccountantNames() { return kRegistry.AllNames(); }
 
-Result<std::unique_ptr<Accountant>> MakeAccountant(std::string_view name) {
-  std::string known;
-  for (Factory f : kFactories) {
-    auto acc = f();
-    if (acc->name() == name) return acc;
-    known += (known.empty() ? "" : ", ") + std::string(acc->name());
-  }
-  return Error("accountant must be a registered accountant (" + known + "), got '" +
-               std::string(name) + "'");
+Result<std::unique_ptr<Accountant>> MakeAccountant(std::string_view name, std::string_view field) {
+  return kRegistry.Make(name, field);
 }
 
 }  // namespace privbench

@@ -1,6 +1,7 @@
-// The registry of privacy accountants (one explicit table, no
-// self-registering globals). Studies (B8 accountant_table), calibration
-// tools and the conformance test iterate over AllAccountantNames().
+// The registry of privacy accountants (estimators/registry.h: one explicit
+// table, no self-registering globals). Studies (B8 accountant_table),
+// calibration tools and the conformance test iterate over
+// AllAccountantNames(); the CLI resolves names here.
 #ifndef PRIVBENCH_ESTIMATORS_ACCOUNTANTS_ACCOUNTANT_REGISTRY_H_
 #define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_ACCOUNTANT_REGISTRY_H_
 
@@ -17,8 +18,11 @@ namespace privbench {
 // Registered names, in registry order: naive, advanced, zcdp, rdp, rdp_improved.
 std::vector<std::string> AllAccountantNames();
 
-// A new instance of the named accountant, or an error listing valid names.
-Result<std::unique_ptr<Accountant>> MakeAccountant(std::string_view name);
+// A new instance of the named accountant, or an error naming `field` (the
+// argument the caller read `name` from; the CLI field is "method") and
+// listing the valid names.
+Result<std::unique_ptr<Accountant>> MakeAccountant(std::string_view name,
+                                                   std::string_view field = "method");
 
 }  // namespace privbench
 

@@ -9,8 +9,7 @@
 #include <string>
 
 #include "estimators/accountants/accountant_registry.h"
-#include "estimators/accountants/rdp.h"
-#include "estimators/accountants/zcdp.h"
+#include "estimators/accountants/factories.h"
 
 namespace privbench {
 namespace {
@@ -24,7 +23,7 @@ namespace {
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// J&E Purchase-100 (STUDIES.md, Accounting reference).
+// J&E Purchase-100 (docs/studies.md, Accounting reference).
 DpSgdAccounting JE(double sigma) { return DpSgdAccounting{sigma, 0.02, 5000, 1e-5, {}}; }
 
 TEST(RdpOrdersTest, TableOneListIsExactlyTheReferenceList) {
@@ -181,8 +180,12 @@ TEST(RegistryTest, RegistersExactlyTheFiveAccountants) {
   auto bad = MakeAccountant("moments");
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.message(),
-            "accountant must be a registered accountant (naive, advanced, zcdp, rdp, "
+            "method must be a registered accountant (naive, advanced, zcdp, rdp, "
             "rdp_improved), got 'moments'");
+  // Callers that read the name from another field say so.
+  EXPECT_EQ(
+      MakeAccountant("moments", "accountants[2]").message().rfind("accountants[2] must be ", 0),
+      0u);
 }
 
 TEST(RegistryTest, FactoriesGiveTheSameAnswers) {

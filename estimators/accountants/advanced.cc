@@ -4,6 +4,8 @@
 #include <cmath>
 #include <limits>
 
+#include "estimators/accountants/accountant.h"
+#include "estimators/accountants/factories.h"
 #include "estimators/accountants/gaussian_step.h"
 
 namespace privbench {

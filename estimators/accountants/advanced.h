@@ -1,5 +1,5 @@
 // Advanced composition of T sampled Gaussian steps with an optimised delta
-// split (STUDIES.md, Accounting reference; that_which_we_call_private
+// split (docs/studies.md, Accounting reference; that_which_we_call_private
 // Table 1, "Advanced").
 //
 // WHAT: each step is (eps_s, q delta0)-DP (gaussian_step.h); the advanced
@@ -27,9 +27,6 @@
 #define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_ADVANCED_H_
 
 #include <cstdint>
-#include <memory>
-
-#include "estimators/accountants/accountant.h"
 
 namespace privbench {
 
@@ -49,9 +46,6 @@ AdvancedCompositionBound AdvancedCompositionAtSplit(double sigma, double q, int6
 // The DRV bound minimised over the split (see above). Preconditions as above.
 AdvancedCompositionBound AdvancedCompositionEpsilon(double sigma, double q, int64_t steps,
                                                     double delta);
-
-// Registry name "advanced".
-std::unique_ptr<Accountant> MakeAdvancedAccountant();
 
 }  // namespace privbench
 

@@ -1,5 +1,7 @@
 #include "estimators/accountants/naive.h"
 
+#include "estimators/accountants/accountant.h"
+#include "estimators/accountants/factories.h"
 #include "estimators/accountants/gaussian_step.h"
 
 namespace privbench {

@@ -1,4 +1,4 @@
-// Naive (basic) composition of T sampled Gaussian steps (STUDIES.md,
+// Naive (basic) composition of T sampled Gaussian steps (docs/studies.md,
 // Accounting reference; that_which_we_call_private Table 1, "Naive").
 //
 // WHAT: eps = T * eps_s with eps_s the amplified per-step eps of
@@ -9,23 +9,17 @@
 // calibration applied at every sigma (see gaussian_step.h). When
 // T q <= delta the per-step delta0 >= 1 and eps = 0.
 // NOTE: Table 1 row 1 prints 4.07 at sigma = 136.67; this model gives 4.2699
-// there (rows 2-4 agree to 0.2%), which STUDIES.md treats as a typo.
+// there (rows 2-4 agree to 0.2%), which docs/studies.md treats as a typo.
 #ifndef PRIVBENCH_ESTIMATORS_ACCOUNTANTS_NAIVE_H_
 #define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_NAIVE_H_
 
 #include <cstdint>
-#include <memory>
-
-#include "estimators/accountants/accountant.h"
 
 namespace privbench {
 
 // T * eps_s(sigma, q, delta / (T q)). Preconditions (unchecked): a setting
 // that ValidateDpSgdAccounting accepts.
 double NaiveCompositionEpsilon(double sigma, double q, int64_t steps, double delta);
-
-// Registry name "naive".
-std::unique_ptr<Accountant> MakeNaiveAccountant();
 
 }  // namespace privbench
 

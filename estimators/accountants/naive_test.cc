@@ -4,12 +4,14 @@
 
 #include <cmath>
 
+#include "estimators/accountants/accountant.h"
+#include "estimators/accountants/factories.h"
 #include "estimators/accountants/gaussian_step.h"
 
 namespace privbench {
 namespace {
 
-// J&E Purchase-100 logistic regression (STUDIES.md, Accounting reference).
+// J&E Purchase-100 logistic regression (docs/studies.md, Accounting reference).
 constexpr double kQ = 0.02;
 constexpr int64_t kSteps = 5000;
 constexpr double kDelta = 1e-5;
@@ -38,11 +40,11 @@ TEST(GaussianStepTest, AmplificationBySampling) {
   EXPECT_NEAR(AmplifyBySampling(30.0 - 1e-12, 0.3), AmplifyBySampling(30.0, 0.3), 1e-10);
 }
 
-// that_which_we_call_private Table 1, "Naive" column. Model: STUDIES.md
+// that_which_we_call_private Table 1, "Naive" column. Model: docs/studies.md
 // Accounting reference (per-step eps_s at delta0 = delta/(T q), T eps_s).
 TEST(NaiveTableOneTest, Row1IsThePapersTypo) {
   // that_which_we_call_private Table 1, row 1 (sigma 136.67): printed 4.07.
-  // This model gives 4.26986; rows 2-4 agree to 0.2%, so STUDIES.md treats
+  // This model gives 4.26986; rows 2-4 agree to 0.2%, so docs/studies.md treats
   // 4.07 as a typo. We test OUR value and that it is NOT the printed one.
   const double eps = NaiveCompositionEpsilon(136.67, kQ, kSteps, kDelta);
   EXPECT_NEAR(eps, 4.26986, 1e-5);

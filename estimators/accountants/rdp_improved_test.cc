@@ -1,12 +1,10 @@
-#include "estimators/accountants/rdp_improved.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "estimators/accountants/accountant.h"
-#include "estimators/accountants/rdp.h"
+#include "estimators/accountants/factories.h"
 
 namespace privbench {
 namespace {
@@ -22,7 +20,7 @@ AccountantResult Eps(const Accountant& acc, const DpSgdAccounting& s) {
 }
 
 TEST(RdpImprovedTest, BelowTheClassicConversionOnTableOne) {
-  // STUDIES.md B8 setting (that_which_we_call_private Table 1 sigmas), Table 1
+  // docs/studies.md B8 setting (that_which_we_call_private Table 1 sigmas), Table 1
   // orders. Our values (the paper does not print this conversion).
   auto improved = MakeRdpImprovedAccountant();
   auto classic = MakeRdpAccountant();
@@ -51,7 +49,7 @@ TEST(RdpImprovedTest, NeverAboveClassicOnTheSameOrders) {
 }
 
 TEST(RdpImprovedTest, ListStoppingAt63FloorsEpsNear01) {
-  // The STUDIES.md trap: with orders up to 63 the improved conversion cannot
+  // The docs/studies.md trap: with orders up to 63 the improved conversion cannot
   // go below min_{alpha<=63} ln(1-1/alpha) + (ln(1/delta) - ln alpha)/(alpha-1)
   // ~ 0.103 at delta = 1e-5, however much noise is added.
   std::vector<double> to63 = TableOneRdpOrders();

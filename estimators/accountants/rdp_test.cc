@@ -1,16 +1,15 @@
-#include "estimators/accountants/rdp.h"
-
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <vector>
 
 #include "estimators/accountants/accountant.h"
+#include "estimators/accountants/factories.h"
 
 namespace privbench {
 namespace {
 
-// J&E Purchase-100 logistic regression (STUDIES.md, Accounting reference).
+// J&E Purchase-100 logistic regression (docs/studies.md, Accounting reference).
 DpSgdAccounting JE(double sigma, std::vector<double> orders) {
   return DpSgdAccounting{sigma, 0.02, 5000, 1e-5, std::move(orders)};
 }
@@ -23,7 +22,7 @@ AccountantResult Eps(const DpSgdAccounting& s) {
 
 double RelErr(double x, double ref) { return std::abs(x / ref - 1.0); }
 
-// that_which_we_call_private Table 1, "RDP" column, with the STUDIES.md order list.
+// that_which_we_call_private Table 1, "RDP" column, with the docs/studies.md order list.
 TEST(RdpTableOneTest, Rows1To4WithinOnePercent) {
   // that_which_we_call_private Table 1, row 1: sigma 136.67, RDP 0.05 (ours 0.0499565 at alpha
   // 512).
@@ -47,7 +46,7 @@ TEST(RdpTableOneTest, Rows1To4WithinOnePercent) {
 TEST(RdpTableOneTest, Row5PrintedSigmaIsRounded) {
   // that_which_we_call_private Table 1, row 5: sigma 0.44, RDP 100. At the
   // printed sigma the model gives 105.883 (alpha 1.25, the smallest listed
-  // order); eps = 100 needs sigma = 0.44908 (CalibrateSigma). STUDIES.md: the
+  // order); eps = 100 needs sigma = 0.44908 (CalibrateSigma). docs/studies.md: the
   // printed sigma is rounded. We pin our value and that it is not 100.
   AccountantResult r = Eps(JE(0.44, TableOneRdpOrders()));
   EXPECT_NEAR(r.epsilon, 105.883, 0.01);
@@ -57,7 +56,7 @@ TEST(RdpTableOneTest, Row5PrintedSigmaIsRounded) {
   EXPECT_NEAR(*sigma, 0.449084, 1e-5);
 }
 
-// The known traps of the Python libraries' order lists (STUDIES.md).
+// The known traps of the Python libraries' order lists (docs/studies.md).
 TEST(RdpOrderTrapsTest, TableOneListStopsAt512AndLosesAtHighSigma) {
   // Row 1 (sigma 136.67): the Table 1 optimum sits at its largest order, 512;
   // the default list's finer steps find alpha 431: 0.0498597 vs 0.0499565.

@@ -2,6 +2,9 @@
 
 #include <cmath>
 
+#include "estimators/accountants/accountant.h"
+#include "estimators/accountants/factories.h"
+
 namespace privbench {
 
 double JayaramanEvansZcdpRho(double sigma, double q, int64_t steps) {

@@ -1,5 +1,5 @@
 // zCDP accounting as Jayaraman & Evans (USENIX Security 2019) apply it to
-// DP-SGD (STUDIES.md, Accounting reference).
+// DP-SGD (docs/studies.md, Accounting reference).
 //
 // WHAT: rho = E / (2 sigma^2) with E = T q epochs, i.e. each epoch is
 // counted as one Gaussian mechanism of sensitivity 1 (rho = 1/(2 sigma^2),
@@ -13,9 +13,6 @@
 #define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_ZCDP_H_
 
 #include <cstdint>
-#include <memory>
-
-#include "estimators/accountants/accountant.h"
 
 namespace privbench {
 
@@ -24,9 +21,6 @@ double JayaramanEvansZcdpRho(double sigma, double q, int64_t steps);
 
 // rho + 2 sqrt(rho ln(1/delta)). Preconditions (unchecked): rho >= 0, delta in (0, 1).
 double ZcdpToEpsilon(double rho, double delta);
-
-// Registry name "zcdp".
-std::unique_ptr<Accountant> MakeZcdpAccountant();
 
 }  // namespace privbench
 

@@ -4,6 +4,9 @@
 
 #include <cmath>
 
+#include "estimators/accountants/accountant.h"
+#include "estimators/accountants/factories.h"
+
 namespace privbench {
 namespace {
 
@@ -20,7 +23,7 @@ TEST(ZcdpTest, BunSteinkeConversion) {
 }
 
 TEST(ZcdpTest, JayaramanEvansPurchase100Values) {
-  // STUDIES.md B8 lists zCDP beside Table 1 (the paper no longer prints it):
+  // docs/studies.md B8 lists zCDP beside Table 1 (the paper no longer prints it):
   // rho = 100/(2 sigma^2), eps at delta = 1e-5, computed by hand.
   auto acc = MakeZcdpAccountant();
   const double sigmas[] = {136.67, 13.76, 6.99, 1.06, 0.44};

@@ -16,6 +16,8 @@
 #include <vector>
 
 #include "core/validate.h"
+#include "estimators/interval_estimator.h"
+#include "estimators/intervals/factories.h"
 
 namespace privbench {
 

@@ -1,5 +1,5 @@
 // Bayesian estimation of eps from the joint posterior of (FNR, FPR)
-// (Zanella-Béguelin et al., ICML 2023, §3.2; STUDIES.md A3).
+// (Zanella-Béguelin et al., ICML 2023, §3.2; docs/studies.md A3).
 //
 // Model (Eq. 2, 6): independent Jeffreys posteriors
 //   FNR | counts ~ Beta(1/2 + FN, 1/2 + TP),  FPR | counts ~ Beta(1/2 + FP, 1/2 + TN).
@@ -29,14 +29,12 @@
 #ifndef PRIVBENCH_ESTIMATORS_INTERVALS_BAYESIAN_H_
 #define PRIVBENCH_ESTIMATORS_INTERVALS_BAYESIAN_H_
 
-#include <memory>
 #include <utility>
 #include <vector>
 
 #include "core/result.h"
 #include "estimators/confusion_counts.h"
 #include "estimators/eps_from_rates.h"
-#include "estimators/interval_estimator.h"
 
 namespace privbench {
 
@@ -100,9 +98,6 @@ class BayesianEpsPosterior {
   double y_lo_, ybar_lo_;  // FPR bulk: FPR > y_lo_, 1 - FPR > ybar_lo_
   mutable double max_error_ = 0.0;
 };
-
-std::unique_ptr<IntervalEstimator> MakeBayesian();
-std::unique_ptr<IntervalEstimator> MakeBayesianOneSided();
 
 }  // namespace privbench
 

@@ -13,6 +13,7 @@
 #include <memory>
 
 #include "estimators/interval_estimator.h"
+#include "estimators/intervals/factories.h"
 #include "estimators/rate_box_method.h"
 
 namespace privbench {

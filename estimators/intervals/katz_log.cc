@@ -7,6 +7,8 @@
 #include <string>
 
 #include "core/validate.h"
+#include "estimators/interval_estimator.h"
+#include "estimators/intervals/factories.h"
 
 namespace privbench {
 

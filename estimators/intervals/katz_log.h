@@ -1,6 +1,6 @@
 // Katz-log confidence interval for a ratio of binomial proportions
 // (Katz et al. 1978; ML-Audit, Lu et al. NeurIPS 2022, §4.2 and Lemma A.3;
-// STUDIES.md A4).
+// docs/studies.md A4).
 //
 // With n1 of N1 successes and n0 of N0 successes, the interval for
 // log(p1/p0) at two-sided significance s is
@@ -17,10 +17,8 @@
 #define PRIVBENCH_ESTIMATORS_INTERVALS_KATZ_LOG_H_
 
 #include <cstdint>
-#include <memory>
 
 #include "core/result.h"
-#include "estimators/interval_estimator.h"
 
 namespace privbench {
 
@@ -40,8 +38,6 @@ Result<double> KatzLogEpsLowerBound(int64_t n1, int64_t n0, int64_t n, double al
 // ML-Audit Corollary 4.0.1: the largest lower bound N samples can show,
 // ln(N) - z_{alpha/2} sqrt(1 - 1/N).
 Result<double> KatzLogCeiling(int64_t n, double alpha);
-
-std::unique_ptr<IntervalEstimator> MakeKatzLog();
 
 }  // namespace privbench
 

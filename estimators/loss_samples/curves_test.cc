@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/seeding.h"
-#include "estimators/loss_samples/empirical.h"
+#include "estimators/loss_samples/factories.h"
 
 namespace privbench {
 namespace {

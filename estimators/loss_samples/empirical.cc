@@ -1,9 +1,12 @@
 #include "estimators/loss_samples/empirical.h"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "estimators/loss_samples/ecdf_sweep.h"
+#include "estimators/loss_samples/factories.h"
+#include "estimators/loss_samples/loss_sample_estimator.h"
 
 namespace privbench {
 

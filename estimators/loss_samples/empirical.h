@@ -1,5 +1,5 @@
 // Empirical Epsilon* (Negoescu et al., PPAI-24, Sec. 3 and App. B.1;
-// STUDIES.md A6): FPR and FNR from the empirical CDFs of the two loss
+// docs/studies.md A6): FPR and FNR from the empirical CDFs of the two loss
 // samples, at the 2m quantile-grid thresholds of ecdf_sweep.h, keeping
 // thresholds whose rates both lie in the open window
 // (rate_floor, rate_ceiling) (paper: (0.001, 0.999)):
@@ -16,15 +16,11 @@
 #ifndef PRIVBENCH_ESTIMATORS_LOSS_SAMPLES_EMPIRICAL_H_
 #define PRIVBENCH_ESTIMATORS_LOSS_SAMPLES_EMPIRICAL_H_
 
-#include <memory>
 #include <vector>
 
-#include "estimators/loss_samples/loss_sample_estimator.h"
+#include "estimators/loss_samples/epsilon_star_options.h"
 
 namespace privbench {
-
-// Registry name "empirical".
-std::unique_ptr<LossSampleEstimator> MakeEmpiricalEpsilonStar();
 
 // The empirical value from samples already sorted ascending (unchecked:
 // non-empty, finite, sorted, options validated). Lets studies that sort once

@@ -174,7 +174,7 @@ TEST(LossSampleRegistryTest, NamesAreUniqueAndResolvable) {
   auto unknown = MakeLossSampleEstimator("bayesian");
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.message(),
-            "method must be a registered loss-sample estimator (empirical, parametric), got "
+            "variant must be a registered loss-sample estimator (empirical, parametric), got "
             "'bayesian'");
 }
 

@@ -11,7 +11,9 @@
 //
 // To add a variant: write estimators/loss_samples/<name>.cc defining a
 // subclass and a factory `std::unique_ptr<LossSampleEstimator> Make<Name>()`,
-// then add one X(Make<Name>) line to loss_sample_registry.cc. The
+// declare the factory in estimators/loss_samples/factories.h, add its row
+// {"<name>", &Make<Name>} to the table in loss_sample_registry.cc, and one
+// line "<name>": [its deps] to LOSS_SAMPLE_ESTIMATORS in the BUILD file. The
 // conformance test (loss_sample_conformance_test.cc) and every study that
 // compares "all registered loss-sample estimators" pick it up.
 #ifndef PRIVBENCH_ESTIMATORS_LOSS_SAMPLES_LOSS_SAMPLE_ESTIMATOR_H_

@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <boost/math/special_functions/erf.hpp>
 #include <cmath>
+#include <memory>
 #include <string>
 
 #include "core/validate.h"
+#include "estimators/loss_samples/factories.h"
+#include "estimators/loss_samples/loss_sample_estimator.h"
 #include "estimators/loss_samples/loss_transform.h"
 
 namespace privbench {

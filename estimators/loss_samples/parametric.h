@@ -1,5 +1,5 @@
 // Parametric Epsilon* (Negoescu et al., PPAI-24, Sec. 3.1, footnote 2 and
-// App. B; STUDIES.md A6).
+// App. B; docs/studies.md A6).
 //
 // 1. Transform all losses with options.transform (default: the App. B
 //    normalise / add 1 / exp(-x) / logit map, loss_transform.h), jointly
@@ -53,17 +53,11 @@
 #ifndef PRIVBENCH_ESTIMATORS_LOSS_SAMPLES_PARAMETRIC_H_
 #define PRIVBENCH_ESTIMATORS_LOSS_SAMPLES_PARAMETRIC_H_
 
-#include <memory>
-
 #include "core/result.h"
 #include "estimators/loss_samples/epsilon_star_options.h"
-#include "estimators/loss_samples/loss_sample_estimator.h"
 #include "estimators/loss_samples/normal_fit.h"
 
 namespace privbench {
-
-// Registry name "parametric".
-std::unique_ptr<LossSampleEstimator> MakeParametricEpsilonStar();
 
 // Step 3 alone: Epsilon* of two Normal score distributions in the
 // increasing orientation (member iff score <= tau), over the window

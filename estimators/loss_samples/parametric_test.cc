@@ -14,6 +14,7 @@
 
 #include "core/seeding.h"
 #include "estimators/loss_samples/exact.h"
+#include "estimators/loss_samples/factories.h"
 
 namespace privbench {
 namespace {

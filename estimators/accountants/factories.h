@@ -1,0 +1,23 @@
+// The factories of the privacy accountants, one line per registered name.
+// Each is defined in estimators/accountants/<name>.cc (which includes this
+// header) and listed, with its registry name, in the table of
+// estimators/accountants/accountant_registry.cc. Studies and tools do not
+// call these: they go through MakeAccountant(name) (accountant_registry.h).
+#ifndef PRIVBENCH_ESTIMATORS_ACCOUNTANTS_FACTORIES_H_
+#define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_FACTORIES_H_
+
+#include <memory>
+
+#include "estimators/accountants/accountant.h"
+
+namespace privbench {
+
+std::unique_ptr<Accountant> MakeNaiveAccountant();        // naive.cc
+std::unique_ptr<Accountant> MakeAdvancedAccountant();     // advanced.cc
+std::unique_ptr<Accountant> MakeZcdpAccountant();         // zcdp.cc
+std::unique_ptr<Accountant> MakeRdpAccountant();          // rdp.cc
+std::unique_ptr<Accountant> MakeRdpImprovedAccountant();  // rdp_improved.cc
+
+}  // namespace privbench
+
+#endif  // PRIVBENCH_ESTIMATORS_ACCOUNTANTS_FACTORIES_H_
