@@ -19,9 +19,11 @@ dirty=$(sed -n 's/^dirty //p' <<<"$out")
 echo "provenance_info: commit=$commit dirty=$dirty"
 [[ "$dirty" == 0 || "$dirty" == 1 ]] || fail "dirty must be 0 or 1, got '$dirty'"
 
-# The source tree the test was built from: its runfiles link back to it.
-src_dir=$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")
+# The source tree the test was built from (its runfiles link back to it);
+# a git checkout if its root is the top of one (as tools/workspace_status.sh).
+src_dir=$(dirname "$(dirname "$(readlink -f "${BASH_SOURCE[0]}")")")
 if ! command -v git >/dev/null 2>&1 ||
+  [[ "$(git -C "$src_dir" rev-parse --show-toplevel 2>/dev/null)" != "$src_dir" ]] ||
   ! git -C "$src_dir" rev-parse --verify --quiet HEAD >/dev/null 2>&1; then
   echo "SKIP: not built inside a git checkout (or git is missing): $src_dir;" \
     "only checking that the binary reports 'unknown'"
