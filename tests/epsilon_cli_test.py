@@ -138,11 +138,13 @@ def main():
     check(out[0].get("error", "").startswith("method must be a registered interval estimator (")
           and "bayesian_one_sided" in out[0]["error"] and "got 'wilson'" in out[0]["error"],
           out[0])
-    check(out[1].get("error", "") == "variant must be a registered loss-sample estimator "
-          "(empirical, parametric), got 'kde'", out[1])
+    check(out[1].get("error", "").startswith("variant must be a registered loss-sample "
+                                             "estimator (empirical, parametric")
+          and out[1]["error"].endswith("), got 'kde'"), out[1])
     for o in out[2:]:
-        check(o.get("error", "") == "method must be a registered accountant (naive, advanced, "
-              "zcdp, rdp, rdp_improved), got 'moments'", o)
+        check(o.get("error", "").startswith("method must be a registered accountant (naive, "
+                                            "advanced, zcdp, rdp, rdp_improved")
+              and o["error"].endswith("), got 'moments'"), o)
 
     help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True).stdout
     for word in ["interval", "eps_from_rates", "katz", "epsilon_star", "accountant", "calibrate",
