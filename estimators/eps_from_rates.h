@@ -1,4 +1,4 @@
-// Epsilon lower bound from error rates of a membership test (STUDIES.md A1).
+// Epsilon lower bound from error rates of a membership test (docs/studies.md A1).
 //
 // (FNR, FPR) = (x, y) is achievable by an (eps, delta)-DP mechanism iff it
 // lies in the privacy region (Kairouz et al. 2017; Bayesian paper §2.3)

@@ -1,5 +1,5 @@
 // Eps lower bounds from summary metrics of a membership attack
-// (STUDIES.md A5). All return +inf for a perfect attack and clamp at 0.
+// (docs/studies.md A5). All return +inf for a perfect attack and clamp at 0.
 #ifndef PRIVBENCH_ESTIMATORS_SUMMARY_BOUNDS_H_
 #define PRIVBENCH_ESTIMATORS_SUMMARY_BOUNDS_H_
 

@@ -1,5 +1,5 @@
 // One DP-SGD step as an (eps_s, q delta0)-DP mechanism: the per-step model
-// behind the naive and advanced composition accountants (STUDIES.md,
+// behind the naive and advanced composition accountants (docs/studies.md,
 // Accounting reference; that_which_we_call_private Table 1).
 //
 // WHAT: a step adds N(0, sigma^2) noise to a sum of sensitivity-1 (clipped)

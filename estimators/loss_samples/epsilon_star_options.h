@@ -2,7 +2,7 @@
 // Models", PPAI-24): definition, options shared by all its variants, and
 // the running maximum every variant uses.
 //
-// Definition 2 / Eq. 7 (restored in STUDIES.md A6; the extraction lost the
+// Definition 2 / Eq. 7 (restored in docs/studies.md A6; the extraction lost the
 // formula). The membership test flags "member" when loss <= tau. Over
 // thresholds tau_i,
 //   FPR_i = P_population(loss <= tau_i)    (Eq. 5: tau_i is the alpha_i
@@ -30,7 +30,7 @@
 //   empirical, exact: open window (rate_floor, rate_ceiling), default
 //                     (0.001, 0.999) from the paper;
 //   parametric:       closed window [clip_lo, clip_hi], default
-//                     [1e-6, 1 - 1e-6] (our choice, STUDIES.md A6: the value
+//                     [1e-6, 1 - 1e-6] (our choice, docs/studies.md A6: the value
 //                     was lost; report it with every result).
 // Rules (ours; the messages name the argument): the window must contain 1/2
 // (rates near 0 and near 1 are both noisy, since the numerators are 1 - rate;
@@ -66,7 +66,7 @@ struct EpsilonStarOptions {
   double rate_ceiling = 0.999;
   // Parametric variant: keep thresholds with both rates in the CLOSED
   // interval [clip_lo, clip_hi]; 0 < clip_lo < 0.5 < clip_hi < 1. The paper
-  // lost the value; default per STUDIES.md A6.
+  // lost the value; default per docs/studies.md A6.
   double clip_lo = 1e-6;
   double clip_hi = 1.0 - 1e-6;
   // Parametric variant only: monotone transform applied before the fit.

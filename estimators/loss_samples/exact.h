@@ -1,6 +1,6 @@
 // Exact Epsilon* from KNOWN loss distributions (simulations only:
 // Negoescu et al., PPAI-24, App. B.1 "directly evaluating the CDFs of the
-// known ... distributions"; STUDIES.md A6, B1-B3).
+// known ... distributions"; docs/studies.md A6, B1-B3).
 //
 // With train CDF F_t and population CDF F_p (member iff loss <= tau):
 //   population thresholds tau_k = F_p^-1(alpha_k):  FPR = alpha_k,

@@ -1,5 +1,5 @@
 // Tests for the exact Epsilon* from known distributions (Negoescu et al.,
-// PPAI-24, App. B.1; STUDIES.md A6, B2-B3).
+// PPAI-24, App. B.1; docs/studies.md A6, B2-B3).
 #include "estimators/loss_samples/exact.h"
 
 #include <gtest/gtest.h>

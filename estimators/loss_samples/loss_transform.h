@@ -1,6 +1,6 @@
 // Monotone loss transforms applied before the parametric Epsilon* fit
 // (Negoescu et al., "Epsilon*: Privacy Metric for Machine Learning Models",
-// PPAI-24, Appendix B "Parametric Epsilon*", steps 1-4; STUDIES.md A6, C4).
+// PPAI-24, Appendix B "Parametric Epsilon*", steps 1-4; docs/studies.md A6, C4).
 //
 // kEpsilonStarLogit (App. B), applied to the train and population losses
 // JOINTLY, i.e. with one min and one max over both samples:
