@@ -1,66 +1,54 @@
-"""Shared checks of the Epsilon* sweep smoke tests (C2, C3).
+"""Sweep-specific checks of the Epsilon* sweep smoke tests (C2, C3).
 
-Each smoke test runs its study binary at --scale=test into $TEST_TMPDIR and
-checks, with h5py: the file layout, the tables and claims, the accounting
-columns, bad parameters (exit 2, no file), the sharded workflow (a shard that
-leaves the sweep incomplete exits 0 without a study file; --merge_only
-assembles the file once every shard ran, with exactly the values of a
-single-process run), --merge_only with missing parts (exit 1, no file) and
---plan_only (exit 0, no file).
+The generic helpers (check, text, run, check_meta, check_claims,
+check_table, check_bad_parameters, finish) are tests/smoke.py's; these add
+what only the sweeps have: a --parts_dir per run, the file layout and the
+accounting columns, and the sharded workflow (a shard that leaves the sweep
+incomplete exits 0 without a study file; --merge_only assembles the file
+once every shard ran, with exactly the values of a single-process run),
+--merge_only with missing parts (exit 1, no file) and --plan_only (exit 0,
+no file).
 """
 import os
 import subprocess
-import sys
 import tempfile
 
 import h5py
 import numpy as np
 
-FAILURES = []
+from tests import smoke
 
-
-def check(cond, msg):
-    if not cond:
-        FAILURES.append(msg)
-        print("FAIL:", msg, file=sys.stderr)
-
-
-def text(x):
-    return x.decode() if isinstance(x, bytes) else str(x)
+check = smoke.check
+text = smoke.text
 
 
 def fresh_dir(name):
-    base = os.environ.get("TEST_TMPDIR") or tempfile.mkdtemp()
-    d = os.path.join(base, name)
+    d = os.path.join(smoke.out_dir(), name)
     os.makedirs(d, exist_ok=True)
     return d
 
 
 def run(binary, args, out_dir, parts_dir):
-    return subprocess.run([binary, "--scale=test", f"--output_dir={out_dir}",
-                           f"--parts_dir={parts_dir}", "--quiet"] + list(args),
-                          capture_output=True, text=True)
+    """smoke.run (--scale=test --quiet) with a parts directory of its own."""
+    return smoke.run(binary, [f"--parts_dir={parts_dir}"] + list(args), out_dir)
 
 
 def run_ok(binary, study, args, name):
+    """Runs the study into fresh directories <name>_out, <name>_parts; returns the file."""
     out, parts = fresh_dir(name + "_out"), fresh_dir(name + "_parts")
-    r = run(binary, args, out, parts)
-    if r.returncode != 0:
-        print(r.stdout, r.stderr, file=sys.stderr)
-        raise SystemExit(f"{study} {args} exited {r.returncode}")
+    smoke.expect_ok(run(binary, args, out, parts), f"{study} {args}")
     path = os.path.join(out, f"{study}.h5")
     check(os.path.exists(path), f"{path} written")
     return h5py.File(path, "r")
 
 
 def check_layout(f, study, estimators=("empirical", "parametric", "parametric_common_window")):
+    smoke.check_meta(f, study)
     m = f["meta"].attrs
-    check(text(m["study"]) == study, "meta study")
-    check(text(m["scale"]) == "test", "meta scale")
-    for key in ("config", "lost_parameters", "dataset_provenance", "dataset_source",
-                "epsilon_star_options", "calibration_rule", "accounting", "sweep_config",
-                "training_record_dp", "training_record_baseline", "quick_scale_reductions",
-                "model_architecture", "delta"):
+    for key in ("dataset_provenance", "dataset_source", "epsilon_star_options",
+                "calibration_rule", "accounting", "sweep_config", "training_record_dp",
+                "training_record_baseline", "quick_scale_reductions", "model_architecture",
+                "delta"):
         check(key in m, f"meta has {key}")
     lost = text(m["lost_parameters"])
     for word in ("delta", "epochs of the DP runs", "calibration", "clip window"):
@@ -85,9 +73,15 @@ def check_layout(f, study, estimators=("empirical", "parametric", "parametric_co
     check(np.all(f["configs/pareto_convex"][...] <= f["configs/pareto"][...]),
           "convex frontier is a subset of the non-dominated set")
     check(np.all(f["models/diverged"][...] == 0), "no diverged model at test scale")
-    # Accounting: the TF Privacy 0.5.1 rule drives calibration by default, so
-    # its eps equals the target; the sound eps is larger for microbatched runs
-    # (sigma/2); baselines have no eps.
+    check_accounting(f, n_models)
+    check_tables(f)
+    return n_cfg, reps
+
+
+def check_accounting(f, n_models):
+    """The TF Privacy 0.5.1 rule drives calibration by default, so its eps equals
+    the target; the sound eps is larger for microbatched runs (sigma/2);
+    baselines have no eps."""
     kind = [text(k) for k in f["configs/kind"][...]]
     tgt = f["configs/target_eps"][...]
     tf = f["configs/eps_tf_privacy_0_5_1"][...]
@@ -107,6 +101,10 @@ def check_layout(f, study, estimators=("empirical", "parametric", "parametric_co
         if kind[mi[j]] == "dp":
             check(abs(me[j] - snd[mi[j]]) < 1e-9 * snd[mi[j]], f"model {j}: eps from its record")
             check(f["models/eps_reportable"][j] == 1, f"model {j}: eps reportable (Poisson)")
+
+
+def check_tables(f):
+    m = f["meta"].attrs
     for t, cols in (("configurations", ["configuration", "target_eps", "eps_sound",
                                         "eps_tf_privacy_0_5_1", "noise_multiplier",
                                         "epsilon_star_parametric_mean",
@@ -115,39 +113,32 @@ def check_layout(f, study, estimators=("empirical", "parametric", "parametric_co
                                         "epsilon_star_empirical_mean", "utility_mean",
                                         "utility_min", "utility_max", "pareto"]),
                     ("baselines", ["epochs", "epsilon_star_parametric_mean", "utility_mean"])):
-        check(f"summary/{t}" in f, f"table {t}")
+        smoke.check_table(f, t, cols)
         if f"summary/{t}" in f:
-            g = f["summary"][t]
-            have = text(g.attrs["columns"]).split(",")
-            for c in cols:
-                check(c in have, f"table {t} has {c}")
-            check(text(m["dataset_provenance"]) in text(g.attrs["caption"]),
+            check(text(m["dataset_provenance"]) in text(f["summary"][t].attrs["caption"]),
                   f"table {t} caption names the data")
-    return n_cfg, reps
 
 
 def check_claims(f, ids):
+    smoke.check_claims(f, ids)
     for cid in ids:
-        check(f"claims/{cid}" in f, f"claim {cid} present")
         if f"claims/{cid}" in f:
-            a = f["claims"][cid].attrs
-            check(int(a["holds"]) in (0, 1), f"claim {cid} holds is 0/1")
-            check(len(text(a["evidence"])) > 30, f"claim {cid} has evidence")
+            check(len(text(f["claims"][cid].attrs["evidence"])) > 30, f"claim {cid} has evidence")
 
 
-def check_bad_parameters(binary, bad_args):
-    """Each bad argument list exits 2 and leaves no file behind."""
-    for args in bad_args + [["--no_such_parameter=1"]]:
-        out, parts = tempfile.mkdtemp(dir=fresh_dir("bad")), tempfile.mkdtemp(dir=fresh_dir("badp"))
-        r = run(binary, args, out, parts)
-        check(r.returncode == 2, f"{args}: exit {r.returncode}, want 2 ({r.stderr.strip()[-200:]})")
-        check(os.listdir(out) == [], f"{args}: left {os.listdir(out)}")
+def check_bad_parameters(binary, study, bad_args):
+    """Each bad argument list exits 2 and leaves no file behind (parts in a temporary dir)."""
+    parts = tempfile.mkdtemp(dir=fresh_dir("bad_parts"))
+    smoke.check_bad_parameters(binary, study, [[f"--parts_dir={parts}"] + a for a in bad_args])
+
+
+def count_parts(parts, subdirs):
+    return sum(len(os.listdir(os.path.join(parts, d))) for d in subdirs)
 
 
 def check_sharding(binary, study, reference, extra=()):
     """Shards 0/2, 1/2 then --merge_only; the merged values equal `reference`."""
-    out = fresh_dir("shard_out")
-    parts = fresh_dir("shard_parts")
+    out, parts = fresh_dir("shard_out"), fresh_dir("shard_parts")
     path = os.path.join(out, f"{study}.h5")
     r = run(binary, ["--shard=0/2", "--threads=1"] + list(extra), out, parts)
     check(r.returncode == 0, f"shard 0/2 exit {r.returncode}: {r.stderr[-300:]}")
@@ -155,8 +146,7 @@ def check_sharding(binary, study, reference, extra=()):
     check("pending" in r.stderr, "the incomplete shard says units are pending")
     subdirs = [d for d in os.listdir(parts) if d.startswith(study + ".")]
     check(len(subdirs) == 1, f"one parts directory <study>.<hash>, got {subdirs}")
-    n_parts = sum(len(os.listdir(os.path.join(parts, d))) for d in subdirs)
-    check(n_parts > 0, "shard 0/2 wrote parts")
+    check(count_parts(parts, subdirs) > 0, "shard 0/2 wrote parts")
     # Merging now fails: units are missing.
     r = run(binary, ["--merge_only"] + list(extra), out, parts)
     check(r.returncode == 1, f"--merge_only with missing parts exits 1, got {r.returncode}")
@@ -177,12 +167,24 @@ def check_sharding(binary, study, reference, extra=()):
                 a, b = reference[key][...], g[key][...]
                 check(a.shape == b.shape and np.array_equal(a, b, equal_nan=True),
                       f"{key}: sharded + merged equals the single run")
-    # A rerun skips complete units and changes nothing; a run with one more
-    # repetition reuses every existing part (same directory) and trains only
-    # the new units.
+    check_reuse(binary, study, reference, out, parts, subdirs, extra)
+    # --plan_only: no training, no file.
+    out2 = tempfile.mkdtemp(dir=fresh_dir("plan"))
+    r = run(binary, ["--plan_only"] + list(extra), out2, fresh_dir("plan_parts"))
+    check(r.returncode == 0 and os.listdir(out2) == [], "--plan_only exits 0 without a file")
+    check("Slurm" in r.stderr, "--plan_only prints the plan and the Slurm recipe")
+    check(f"bazel-bin/experiments/{study}/{study} " in r.stderr,
+          "the Slurm recipe names the binary in its package")
+
+
+def check_reuse(binary, study, reference, out, parts, subdirs, extra):
+    """A rerun skips complete units and changes nothing; a run with one more
+    repetition reuses every existing part (same directory) and trains only
+    the new units."""
+    path = os.path.join(out, f"{study}.h5")
     r = run(binary, list(extra), out, parts)
     check(r.returncode == 0, "rerun over complete parts")
-    before = sum(len(os.listdir(os.path.join(parts, d))) for d in subdirs)
+    before = count_parts(parts, subdirs)
     reps = int(reference["models/repetition"][...].max()) + 1
     r = subprocess.run([binary, "--scale=test", f"--output_dir={out}", f"--parts_dir={parts}",
                         f"--repetitions={reps + 1}"] + list(extra), capture_output=True, text=True)
@@ -190,7 +192,7 @@ def check_sharding(binary, study, reference, extra=()):
     n_cfg = len(reference["configs/id"])
     check(f"{n_cfg * reps} already complete" in r.stderr,
           f"the {n_cfg * reps} existing units are reused ({r.stderr[-400:]})")
-    after = sum(len(os.listdir(os.path.join(parts, d))) for d in subdirs)
+    after = count_parts(parts, subdirs)
     check(after == before + n_cfg, f"parts {before} -> {after}, want + {n_cfg}")
     if os.path.exists(path):
         with h5py.File(path, "r") as g:
@@ -198,15 +200,3 @@ def check_sharding(binary, study, reference, extra=()):
             b = g["models/epsilon_star/parametric"][...]
             old = np.array([b[i] for i in range(len(b)) if g["models/repetition"][i] < reps])
             check(np.array_equal(a, old), "the reused models keep their values")
-    # --plan_only: no training, no file.
-    out2 = tempfile.mkdtemp(dir=fresh_dir("plan"))
-    r = run(binary, ["--plan_only"] + list(extra), out2, fresh_dir("plan_parts"))
-    check(r.returncode == 0 and os.listdir(out2) == [], "--plan_only exits 0 without a file")
-    check("Slurm" in r.stderr, "--plan_only prints the plan and the Slurm recipe")
-
-
-def finish():
-    if FAILURES:
-        print(f"{len(FAILURES)} failures", file=sys.stderr)
-        sys.exit(1)
-    print("OK")
