@@ -1,11 +1,13 @@
 #!/bin/bash
-# The tests: set-up, the formatting check (tools/check_format.sh), then every
-# test in the repository.
+# The tests: set-up, the formatting check (tools/check_format.sh), the
+# function-length check (tools/function_lengths.py), then every test in the
+# repository.
 #   tools/test.sh [extra bazel test flags, e.g. --test_tag_filters=-statistical]
 # $PRIVBENCH_BAZEL_FLAGS is passed to bazel too (CI sets --config=ci).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tools/setup.sh
 tools/check_format.sh
+tools/function_lengths.py   # no function outside tests over 150 lines
 read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
 bazel test "${bazel_flags[@]}" //... "$@"
