@@ -37,6 +37,8 @@
 #include <vector>
 
 #include "core/result.h"
+#include "data_scripts/dataset.h"
+#include "experiments/epsilon_star_sweep/plan.h"
 #include "experiments/epsilon_star_sweep/report.h"
 #include "results/h5_file.h"
 
@@ -61,6 +63,16 @@ ClaimSet PurchaseClaims(const SweepOutcome& o, const std::string& data);
 
 // Writes the numbers (scalars) and the claims.
 Status WriteClaimSet(const ClaimSet& set, ResultWriter& w);
+
+// What each study adds to the sweep's report: its claims and numbers, and
+// /meta quick_scale_reductions (`reductions`) and lost_parameters
+// (SharedLostParameters, the study's own choices, then `reductions`).
+// Purchase-100 also records /meta dataset_choice (how the data was chosen).
+Status WriteAdultResults(const SweepOutcome& o, const EpsilonStarSweepConfig& c,
+                         const Dataset& data, const std::string& reductions, ResultWriter& w);
+Status WritePurchaseResults(const SweepOutcome& o, const EpsilonStarSweepConfig& c,
+                            const Dataset& data, const std::string& choice,
+                            const std::string& reductions, ResultWriter& w);
 
 }  // namespace privbench
 

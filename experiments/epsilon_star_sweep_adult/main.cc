@@ -115,29 +115,7 @@ Status Run(const Config& c, StudyContext& ctx) {
                          data.provenance};
   PB_ASSIGN_OR_RETURN(auto outcome, RunEpsilonStarSweep(study, c.grid, c.sweep, data, ctx));
   if (!outcome) return Status::Ok();  // shard incomplete or plan only: no study file
-  const std::string data_text = "data " + data.provenance + ", " + std::to_string(data.n_train()) +
-                                " training / " + std::to_string(data.n_population()) +
-                                " population rows";
-  PB_RETURN_IF_ERROR(
-      WriteClaimSet(AdultClaims(*outcome, outcome->EstimatorIndex("parametric"), "",
-                                "parametric Epsilon*, clip window [1e-6, 1-1e-6]", data_text),
-                    ctx.out()));
-  PB_RETURN_IF_ERROR(WriteClaimSet(
-      AdultClaims(*outcome, outcome->EstimatorIndex(kCommonWindowVariant), "_common_window",
-                  "parametric Epsilon*, clip window [0.001, 0.999]", data_text),
-      ctx.out()));
-  const std::string reductions = Reductions(c, ctx.scale());
-  PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "quick_scale_reductions", reductions));
-  return ctx.out().SetAttribute(
-      "/meta", "lost_parameters",
-      SharedLostParameters(c.grid, data.n_train()) +
-          "; Adult architecture (the paper cites Shokri et al.'s benchmark DNN): "
-          "Linear(108->128) Tanh Linear(128->2) (mechanisms/dp_model.h AdultMlpSpec); "
-          "preprocessing (not described): standardised numeric columns, one-hot categoricals "
-          "(data_scripts/adult.h); population rows 16,281 (UCI adult.test; the paper says "
-          "16,280); utility AUROC ranked by the logit difference (= by the predicted "
-          "probability); " +
-          reductions);
+  return WriteAdultResults(*outcome, c.grid, data, Reductions(c, ctx.scale()), ctx.out());
 }
 
 }  // namespace

@@ -159,24 +159,8 @@ Status Run(const Config& c, StudyContext& ctx) {
                          "test accuracy (on the population set)", data.provenance};
   PB_ASSIGN_OR_RETURN(auto outcome, RunEpsilonStarSweep(study, c.grid, c.sweep, data, ctx));
   if (!outcome) return Status::Ok();  // shard incomplete or plan only: no study file
-  const std::string data_text = "data " + data.provenance + ", " + std::to_string(data.n_train()) +
-                                " training / " + std::to_string(data.n_population()) +
-                                " population rows" +
-                                (data.is_surrogate ? " (SURROGATE, not the paper's data)" : "");
-  PB_RETURN_IF_ERROR(WriteClaimSet(PurchaseClaims(*outcome, data_text), ctx.out()));
-  PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "dataset_choice", choice));
-  const std::string reductions = Reductions(c, ctx.scale());
-  PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "quick_scale_reductions", reductions));
-  return ctx.out().SetAttribute(
-      "/meta", "lost_parameters",
-      SharedLostParameters(c.grid, data.n_train()) +
-          "; data: the paper's ~311k-row Purchase-100 version (208,731 / 102,809 split) is not "
-          "the published 197,324-row file: real data is split with the paper's ratio, offline "
-          "the purchase100-surrogate is used (" +
-          data.provenance +
-          " here); baselines train for fixed epochs (the paper: 'trained until the training "
-          "accuracy was 100%'); hidden activation Tanh (Shokri et al.'s Purchase model); " +
-          reductions);
+  return WritePurchaseResults(*outcome, c.grid, data, choice, Reductions(c, ctx.scale()),
+                              ctx.out());
 }
 
 }  // namespace
