@@ -24,6 +24,11 @@ Status CheckDelta(double delta) {
 
 Status CheckAlpha(double alpha) {
   if (!(alpha > 0.0 && alpha < 1.0)) return RangeError("alpha", "in (0, 1)", alpha);
+  // Below it the normal quantile of alpha/4 leaves the normal doubles
+  // (erfc_inv overflows at alpha = 5e-324).
+  if (alpha < kMinAlpha) {
+    return RangeError("alpha", ">= 1e-300 (the normal quantiles overflow below it)", alpha);
+  }
   return Status::Ok();
 }
 

@@ -20,7 +20,10 @@ namespace privbench {
 Status CheckProbability(std::string_view name, double x);
 // delta in [0, 1).
 Status CheckDelta(double delta);
-// alpha in (0, 1): significance level; confidence is 1 - alpha.
+// alpha in [kMinAlpha, 1): significance level; confidence is 1 - alpha.
+// Smaller alphas are refused: the normal quantiles the interval methods
+// take of alpha/2 or alpha/4 overflow near the smallest doubles.
+inline constexpr double kMinAlpha = 1e-300;
 Status CheckAlpha(double alpha);
 // finite and > 0.
 Status CheckPositive(std::string_view name, double x);

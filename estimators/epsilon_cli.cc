@@ -1,14 +1,12 @@
-// epsilon_cli: the estimator library as a JSON-lines service.
-//
-//   epsilon_cli batch < requests.jsonl > responses.jsonl
-//   epsilon_cli --help
-//
-// One JSON object per input line; one JSON object per output line, in the
-// same order, echoing the input's "id". A bad line yields
-// {"id": ..., "error": "message"} and processing continues. Infinity is
-// written as the string "inf"; one-sided methods return "upper": null.
+// epsilon_cli: the estimator library as a JSON-lines service (the request
+// handling; main() is in epsilon_cli_main.cc, the contract in epsilon_cli.h).
+#include "estimators/epsilon_cli.h"
+
+#include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <iostream>
 #include <limits>
 #include <nlohmann/json.hpp>
@@ -36,8 +34,13 @@ Reads one JSON object per line from stdin and writes one JSON object per
 line to stdout, in the same order. Every response echoes the request's "id"
 (any JSON value; null if absent). A request that cannot be served gets
 {"id": ..., "error": "message naming the bad field"}; later lines are still
-processed. Infinity is written as the string "inf". Unknown fields are
-errors (they are usually typos).
+processed; a blank line gets an error line too, so line k of the output
+always answers line k of the input. Infinity is written as the string "inf".
+Unknown fields are errors (they are usually typos). JSON nested deeper than
+%DEPTH% levels is refused; bytes that are not UTF-8 are echoed as U+FFFD.
+Counts are integers below 2^63 (sums of counts too).
+Exit status: 0 when every line was answered (errors included), 1 when
+writing the answers fails (e.g. a full disk), 2 on a usage error.
 
 ops:
   {"op":"interval","method":NAME,"tp":i,"fn":i,"fp":i,"tn":i,"delta":x,"alpha":a}
@@ -88,6 +91,7 @@ std::string HelpText() {
   replace("%INTERVALS%", JoinNames(AllIntervalEstimatorNames()));
   replace("%LOSS%", JoinNames(AllLossSampleEstimatorNames()));
   replace("%ACCOUNTANTS%", JoinNames(AllAccountantNames()));
+  replace("%DEPTH%", std::to_string(kMaxJsonDepth));
   return h;
 }
 
@@ -121,6 +125,11 @@ class Request {
   }
   Result<int64_t> Int(const std::string& name) const {
     const Json& v = j_.at(name);
+    // JSON integers above 2^63 - 1 parse as unsigned: they do not fit.
+    if (v.is_number_unsigned() &&
+        v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      return Error(name + " must be an integer below 2^63, got " + v.dump());
+    }
     if (v.is_number_integer()) return v.get<int64_t>();
     if (v.is_number_float()) {
       const double d = v.get<double>();
@@ -266,47 +275,80 @@ Result<Json> Calibrate(Request& r) {
   return out;
 }
 
+// The deepest nesting of arrays and objects in `line` (outside strings),
+// found without recursion; stops counting past `limit`.
+int NestingDepth(const std::string& line, int limit) {
+  int depth = 0, deepest = 0;
+  bool in_string = false, escaped = false;
+  for (const char c : line) {
+    if (in_string) {
+      if (escaped) {
+        escaped = false;
+      } else if (c == '\\') {
+        escaped = true;
+      } else if (c == '"') {
+        in_string = false;
+      }
+    } else if (c == '"') {
+      in_string = true;
+    } else if (c == '[' || c == '{') {
+      deepest = std::max(deepest, ++depth);
+      if (deepest > limit) return deepest;
+    } else if (c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return deepest;
+}
+
+Result<Json> Dispatch(const Json& request) {
+  Request r(request);
+  if (!request.contains("op") || !request["op"].is_string()) {
+    return Error(
+        "missing field 'op' (a string: interval, eps_from_rates, katz, "
+        "epsilon_star, accountant, calibrate)");
+  }
+  const std::string op = request["op"].get<std::string>();
+  if (op == "interval") return Interval(r);
+  if (op == "eps_from_rates") return EpsFromRatesOp(r);
+  if (op == "katz") return Katz(r);
+  if (op == "epsilon_star") return EpsilonStar(r);
+  if (op == "accountant") return AccountantOp(r);
+  if (op == "calibrate") return Calibrate(r);
+  return Error("unknown op '" + op + "' (see epsilon_cli --help)");
+}
+
 // One request line -> one response object.
 Json Serve(const std::string& line, int64_t line_number) {
   Json response;
+  const std::string where = "line " + std::to_string(line_number) + ": ";
+  if (line.find_first_not_of(" \t\r") == std::string::npos) {
+    response["id"] = nullptr;
+    response["error"] = where + "blank line (expected a JSON object)";
+    return response;
+  }
+  if (NestingDepth(line, kMaxJsonDepth) > kMaxJsonDepth) {
+    response["id"] = nullptr;
+    response["error"] =
+        where + "JSON nested deeper than " + std::to_string(kMaxJsonDepth) + " levels";
+    return response;
+  }
   Json request;
   try {
     request = Json::parse(line);
   } catch (const std::exception& e) {
     response["id"] = nullptr;
-    response["error"] = "line " + std::to_string(line_number) + ": invalid JSON: " + e.what();
+    response["error"] = where + "invalid JSON: " + e.what();
     return response;
   }
   response["id"] = request.is_object() && request.contains("id") ? request["id"] : Json(nullptr);
   if (!request.is_object()) {
-    response["error"] = "line " + std::to_string(line_number) + ": expected a JSON object";
+    response["error"] = where + "expected a JSON object";
     return response;
   }
   Result<Json> result = Error("");
   try {
-    Request r(request);
-    if (!request.contains("op") || !request["op"].is_string()) {
-      result = Error(
-          "missing field 'op' (a string: interval, eps_from_rates, katz, "
-          "epsilon_star, accountant, calibrate)");
-    } else {
-      const std::string op = request["op"].get<std::string>();
-      if (op == "interval") {
-        result = Interval(r);
-      } else if (op == "eps_from_rates") {
-        result = EpsFromRatesOp(r);
-      } else if (op == "katz") {
-        result = Katz(r);
-      } else if (op == "epsilon_star") {
-        result = EpsilonStar(r);
-      } else if (op == "accountant") {
-        result = AccountantOp(r);
-      } else if (op == "calibrate") {
-        result = Calibrate(r);
-      } else {
-        result = Error("unknown op '" + op + "' (see epsilon_cli --help)");
-      }
-    }
+    result = Dispatch(request);
   } catch (const std::exception& e) {
     result = Error(std::string("internal error: ") + e.what());
   }
@@ -319,26 +361,29 @@ Json Serve(const std::string& line, int64_t line_number) {
 }
 
 }  // namespace
-}  // namespace privbench
 
-int main(int argc, char** argv) {
-  using namespace privbench;
-  const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode == "--help" || mode == "-h" || mode == "help") {
-    std::fputs(HelpText().c_str(), stdout);
-    return 0;
-  }
-  if (mode != "batch" || argc > 2) {
-    std::fprintf(stderr, "epsilon_cli: usage: epsilon_cli batch < in.jsonl (see --help)\n");
-    return 2;
-  }
-  std::ios::sync_with_stdio(false);
+std::string EpsilonCliHelp() { return HelpText(); }
+
+std::string ServeLine(const std::string& line, int64_t line_number) {
+  // Invalid UTF-8 (in the echoed id, or quoted in a parse error) is written
+  // as U+FFFD: dump() would otherwise throw.
+  return Serve(line, line_number).dump(-1, ' ', false, Json::error_handler_t::replace);
+}
+
+int ServeBatch(std::istream& in, std::FILE* out) {
   std::string line;
   int64_t line_number = 0;
-  while (std::getline(std::cin, line)) {
+  while (std::getline(in, line)) {
     ++line_number;
-    if (line.find_first_not_of(" \t\r") == std::string::npos) continue;  // blank lines
-    std::cout << Serve(line, line_number).dump() << '\n' << std::flush;
+    const std::string response = ServeLine(line, line_number) + "\n";
+    if (std::fwrite(response.data(), 1, response.size(), out) != response.size() ||
+        std::fflush(out) != 0) {
+      std::fprintf(stderr, "epsilon_cli: error: cannot write the answer to line %lld: %s\n",
+                   static_cast<long long>(line_number), std::strerror(errno));
+      return 1;
+    }
   }
   return 0;
 }
+
+}  // namespace privbench

@@ -20,12 +20,21 @@ std::string DpSgdAccounting::ToString() const {
 
 Status ValidateDpSgdAccounting(const DpSgdAccounting& s) {
   PB_RETURN_IF_ERROR(CheckPositive("sigma", s.sigma));
+  // The RDP terms hold 1/sigma^2, which overflows a double near 1e-154.
+  if (s.sigma < 1e-100) {
+    return Error("sigma must be >= 1e-100 (the accountants' numerics overflow below it), got " +
+                 FormatDouble(s.sigma));
+  }
   if (!(s.q > 0.0 && s.q <= 1.0)) {
     return Error("q must be in (0, 1], got " + FormatDouble(s.q));
   }
   PB_RETURN_IF_ERROR(CheckPositiveCount("steps", s.steps));
   if (!(s.delta > 0.0 && s.delta < 1.0)) {
     return Error("delta must be in (0, 1), got " + FormatDouble(s.delta));
+  }
+  if (!(s.discretization == 0.0 || (s.discretization > 0.0 && s.discretization <= 1.0))) {
+    return Error("discretization must be in (0, 1] (0: the default), got " +
+                 FormatDouble(s.discretization));
   }
   for (size_t k = 0; k < s.orders.size(); ++k) {
     const double a = s.orders[k];

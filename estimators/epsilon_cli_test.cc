@@ -1,0 +1,109 @@
+// Regression tests of the JSON-lines service against hostile input: every
+// line gets exactly one valid JSON line back, errors name the user's field.
+#include "estimators/epsilon_cli.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+namespace privbench {
+namespace {
+
+nlohmann::json Answer(const std::string& line) {
+  const std::string out = ServeLine(line, 7);
+  EXPECT_EQ(out.find('\n'), std::string::npos) << out;
+  return nlohmann::json::parse(out);  // throws (fails the test) if not valid JSON/UTF-8
+}
+
+std::string ErrorOf(const std::string& line) {
+  const nlohmann::json j = Answer(line);
+  if (!j.contains("error")) return "(no error) " + j.dump();
+  return j["error"].get<std::string>();
+}
+
+const char kKatz[] = R"("op":"katz","n1":10,"n0":1,"n":100,"alpha":0.05)";
+
+TEST(EpsilonCli, InvalidUtf8IsAnErrorLineAndLaterLinesAreServed) {
+  const nlohmann::json bad = Answer("{\"id\":\"\xff\"}");
+  EXPECT_NE(bad["error"].get<std::string>().find("invalid JSON"), std::string::npos);
+  std::istringstream in("{\"id\":\"\xff\xfe\"}\n{\"id\":2," + std::string(kKatz) + "}\n");
+  char* buf = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&buf, &size);
+  ASSERT_EQ(ServeBatch(in, out), 0);
+  std::fclose(out);
+  const std::string text(buf, size);
+  free(buf);
+  ASSERT_EQ(std::count(text.begin(), text.end(), '\n'), 2) << text;
+  EXPECT_EQ(nlohmann::json::parse(text.substr(text.find('\n') + 1))["id"], 2);
+}
+
+TEST(EpsilonCli, DeepNestingIsRefusedWithoutRecursion) {
+  const std::string deep = "{\"id\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  EXPECT_EQ(ErrorOf(deep), "line 7: JSON nested deeper than 64 levels");
+  // Brackets inside strings do not count; 64 levels are accepted.
+  EXPECT_EQ(
+      Answer("{\"id\":\"" + std::string(1000, '[') + "\"," + kKatz + "}")["lower"].is_number(),
+      true);
+  const std::string ok =
+      "{\"id\":" + std::string(63, '[') + std::string(63, ']') + "," + kKatz + "}";
+  EXPECT_TRUE(Answer(ok).contains("lower"));
+}
+
+TEST(EpsilonCli, WriteFailureExitsNonZero) {
+  std::FILE* full = std::fopen("/dev/full", "w");
+  ASSERT_NE(full, nullptr);
+  std::istringstream in("{\"id\":1," + std::string(kKatz) + "}\n");
+  EXPECT_EQ(ServeBatch(in, full), 1);
+  std::fclose(full);
+}
+
+TEST(EpsilonCli, CountsThatDoNotFitAreRefusedNamingTheField) {
+  const std::string tail = R"(,"fp":1,"tn":1,"delta":0,"alpha":0.05})";
+  const std::string head = R"({"id":1,"op":"interval","method":"clopper_pearson",)";
+  EXPECT_EQ(ErrorOf(head + R"("tp":9223372036854775807,"fn":1)" + tail),
+            "tp + fn (positive trials) must be below 2^63, got tp=9223372036854775807 fn=1");
+  EXPECT_EQ(ErrorOf(head + R"("tp":18446744073709551615,"fn":1)" + tail),
+            "tp must be an integer below 2^63, got 18446744073709551615");
+  EXPECT_EQ(ErrorOf(head + R"("tp":1,"fn":9223372036854775808)" + tail),
+            "fn must be an integer below 2^63, got 9223372036854775808");
+}
+
+TEST(EpsilonCli, BlankLinesGetAnErrorLine) {
+  EXPECT_EQ(ErrorOf(""), "line 7: blank line (expected a JSON object)");
+  EXPECT_EQ(ErrorOf(" \t\r"), "line 7: blank line (expected a JSON object)");
+  std::istringstream in("\n{\"id\":1," + std::string(kKatz) + "}\n\n");
+  char* buf = nullptr;
+  size_t size = 0;
+  std::FILE* out = open_memstream(&buf, &size);
+  ASSERT_EQ(ServeBatch(in, out), 0);
+  std::fclose(out);
+  const std::string text(buf, size);
+  free(buf);
+  EXPECT_EQ(std::count(text.begin(), text.end(), '\n'), 3) << text;
+}
+
+TEST(EpsilonCli, ErrorsNameTheFieldTheUserWrote) {
+  EXPECT_EQ(ErrorOf(R"({"op":"epsilon_star","variant":"x","train":[1],"population":[1],"delta":0})")
+                .rfind("variant must be a registered loss-sample estimator", 0),
+            0u);
+  EXPECT_EQ(ErrorOf(R"({"op":"accountant","method":"x","sigma":1,"q":0.1,"steps":1,"delta":1e-5})")
+                .rfind("method must be a registered accountant", 0),
+            0u);
+  EXPECT_EQ(ErrorOf(R"({"op":"katz","n1":10,"n0":1,"n":100,"alpha":5e-324})"),
+            "alpha must be >= 1e-300 (the normal quantiles overflow below it), got 5e-324");
+  EXPECT_EQ(ErrorOf(R"({"op":"interval","method":"katz_log","tp":5,"fn":5,"fp":5,"tn":5,"delta":0,)"
+                    R"("alpha":1e-310})"),
+            "alpha must be >= 1e-300 (the normal quantiles overflow below it), got 1e-310");
+  EXPECT_EQ(
+      ErrorOf(
+          R"({"op":"accountant","method":"rdp","sigma":1e-160,"q":0.1,"steps":1,"delta":1e-5})"),
+      "sigma must be >= 1e-100 (the accountants' numerics overflow below it), got 1e-160");
+}
+
+}  // namespace
+}  // namespace privbench
