@@ -1,6 +1,7 @@
 #include "experiments/epsilon_star_distance/compute.h"
 
 #include <cmath>
+#include <xtensor/xmath.hpp>
 
 #include "core/seeding.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
@@ -32,16 +33,15 @@ Result<DistanceResults> ComputeDistance(const DistanceConfig& c, uint64_t seed, 
   r.bias = r.moments.mean;
   for (size_t a = 0; a < r.analyses.size(); ++a) {
     for (size_t e = 0; e < r.names.size(); ++e) {
-      for (size_t s = 0; s < settings.size(); ++s) r.bias[a][e][s] -= r.Reference(a, e)[s / r.N];
+      for (size_t s = 0; s < settings.size(); ++s) r.bias(s, a, e) -= r.Reference(a, e)[s / r.N];
     }
   }
   return r;
 }
 
-double Rmse(const std::vector<double>& x, double reference) {
-  double ss = 0.0;
-  for (double v : x) ss += (v - reference) * (v - reference);
-  return std::sqrt(ss / static_cast<double>(x.size()));
+double Rmse(const xt::xtensor<double, 1>& x, double reference) {
+  const xt::xtensor<double, 1> error = x - reference;
+  return std::sqrt(xt::sum(error * error)() / static_cast<double>(x.size()));
 }
 
 }  // namespace privbench

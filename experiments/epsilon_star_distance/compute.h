@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <xtensor/xtensor.hpp>
 
 #include "core/result.h"
 #include "experiments/epsilon_star_distance/config.h"
@@ -40,21 +41,21 @@ inline constexpr uint64_t kDistanceSeedStream = 3;
 
 // Settings are indexed s = i * N + k for distance i and sample size k.
 struct DistanceResults {
-  size_t N = 0;                                        // sample sizes per distance
-  std::vector<std::string> names;                      // registered estimators [E]
-  ClaimEstimators claim;                               // empirical and parametric in `names`
-  std::vector<SimAnalysis> analyses;                   // primary, common_window
-  ExactWindows windows;                                // rate, clip, common
-  std::vector<std::vector<double>> exact;              // [window][d]
-  ReplicateValues values;                              // [s][analysis][estimator][repetition]
-  ReplicateMoments moments;                            // mean, sd [analysis][estimator][s]
-  std::vector<std::vector<std::vector<double>>> bias;  // [analysis][estimator][s]
+  size_t N = 0;                            // sample sizes per distance
+  std::vector<std::string> names;          // registered estimators [E]
+  ClaimEstimators claim;                   // empirical and parametric in `names`
+  std::vector<SimAnalysis> analyses;       // primary, common_window
+  ExactWindows windows;                    // rate, clip, common
+  std::vector<std::vector<double>> exact;  // [window][d]
+  ReplicateValues values;                  // (s, analysis, estimator, repetition)
+  ReplicateMoments moments;                // mean, sd (s, analysis, estimator)
+  xt::xtensor<double, 3> bias;             // (s, analysis, estimator)
 
   // The exact references of estimator e in analysis a, [d].
   const std::vector<double>& Reference(size_t a, size_t e) const {
     return exact[ReferenceWindow(a, names[e])];
   }
-  double Bias(size_t a, size_t e, size_t i, size_t k) const { return bias[a][e][i * N + k]; }
+  double Bias(size_t a, size_t e, size_t i, size_t k) const { return bias(i * N + k, a, e); }
 };
 
 // The exact values of every (d, window), then every (d, n, repetition) unit
@@ -64,7 +65,7 @@ Result<DistanceResults> ComputeDistance(const DistanceConfig& c, uint64_t seed, 
                                         bool quiet);
 
 // Root mean squared error of `x` against `reference` (divisor x.size()).
-double Rmse(const std::vector<double>& x, double reference);
+double Rmse(const xt::xtensor<double, 1>& x, double reference);
 
 }  // namespace privbench
 

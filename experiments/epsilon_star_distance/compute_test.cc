@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <vector>
+#include <xtensor/xtensor.hpp>
 
 #include "core/stats.h"
 
@@ -49,16 +51,20 @@ TEST(ComputeDistanceTest, ExactBiasAndSeeds) {
   }
   EXPECT_GT(r->exact[1][1], r->exact[0][1]);  // the wider clip window
   EXPECT_EQ(r->exact[2], r->exact[0]);        // common = rate by default
-  ASSERT_EQ(r->values.size(), 4u);            // D x N settings
+  ASSERT_EQ(r->values.shape()[0], 4u);        // D x N settings
   const size_t par = r->claim.parametric;
   // Setting (d = 2, n = 300) is s = 1 * 2 + 1.
-  EXPECT_EQ(r->Bias(0, par, 1, 1), Mean(r->values[3][0][par]) - r->exact[1][1]);
-  EXPECT_EQ(r->Bias(1, par, 1, 1), Mean(r->values[3][1][par]) - r->exact[2][1]);
+  const auto mean_of = [&](size_t a) {
+    const xt::xtensor<double, 1> x = Repetitions(r->values, 3, a, par);
+    return Mean(std::vector<double>(x.begin(), x.end()));
+  };
+  EXPECT_EQ(r->Bias(0, par, 1, 1), mean_of(0) - r->exact[1][1]);
+  EXPECT_EQ(r->Bias(1, par, 1, 1), mean_of(1) - r->exact[2][1]);
 }
 
 TEST(RmseTest, RootMeanSquaredError) {
-  EXPECT_DOUBLE_EQ(Rmse({1.0, 3.0}, 2.0), 1.0);
-  EXPECT_DOUBLE_EQ(Rmse({2.0, 2.0, 5.0}, 2.0), std::sqrt(3.0));
+  EXPECT_DOUBLE_EQ(Rmse(xt::xtensor<double, 1>{1.0, 3.0}, 2.0), 1.0);
+  EXPECT_DOUBLE_EQ(Rmse(xt::xtensor<double, 1>{2.0, 2.0, 5.0}, 2.0), std::sqrt(3.0));
 }
 
 }  // namespace

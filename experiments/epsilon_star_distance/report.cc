@@ -2,8 +2,11 @@
 
 #include <cmath>
 #include <vector>
+#include <xtensor/xarray.hpp>
+#include <xtensor/xview.hpp>
 
 #include "core/format.h"
+#include "results/h5_array.h"
 
 namespace privbench {
 namespace {
@@ -38,17 +41,32 @@ void Append(std::string& list, const std::string& sep, const std::string& item) 
   list += (list.empty() ? "" : sep) + item;
 }
 
+// An array over the settings s = i * N + k (first axis) as (distance i,
+// sample size k, the other axes).
+template <class E>
+xt::xarray<double> ByDistance(const E& by_setting, size_t D, size_t N) {
+  xt::xarray<double> grid = by_setting;
+  std::vector<size_t> shape = {D, N};
+  shape.insert(shape.end(), grid.shape().begin() + 1, grid.shape().end());
+  grid.reshape(shape);
+  return grid;
+}
+
 // /<analysis>/<estimator>/{values, mean, sd, bias, exact_reference}.
 Status WriteValues(const DistanceConfig& c, const DistanceResults& r, ResultWriter& out) {
-  const uint64_t D = c.distances.size(), N = r.N, R = static_cast<uint64_t>(c.est.repetitions);
+  const size_t D = c.distances.size(), N = r.N;
   for (size_t a = 0; a < r.analyses.size(); ++a) {
     const SimAnalysis& an = r.analyses[a];
     for (size_t e = 0; e < r.names.size(); ++e) {
       const std::string g = "/" + an.name + "/" + r.names[e];
-      PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/values", FlatValues(r.values, a, e), {D, N, R}));
-      PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean", r.moments.mean[a][e], {D, N}));
-      PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/sd", r.moments.sd[a][e], {D, N}));
-      PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/bias", r.bias[a][e], {D, N}));
+      const auto of_setting = [&](const xt::xtensor<double, 3>& x) {
+        return ByDistance(xt::view(x, xt::all(), a, e), D, N);
+      };
+      PB_RETURN_IF_ERROR(
+          WriteArray(out, g + "/values", ByDistance(ValuesOf(r.values, a, e), D, N)));
+      PB_RETURN_IF_ERROR(WriteArray(out, g + "/mean", of_setting(r.moments.mean)));
+      PB_RETURN_IF_ERROR(WriteArray(out, g + "/sd", of_setting(r.moments.sd)));
+      PB_RETURN_IF_ERROR(WriteArray(out, g + "/bias", of_setting(r.bias)));
       PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/exact_reference", r.Reference(a, e)));
       PB_RETURN_IF_ERROR(
           out.SetAttribute(g, "window", WindowText(an.options, AnalysisWindow(a, r.names[e]))));
@@ -137,9 +155,9 @@ SummaryTable DistanceTable(const DistanceConfig& c, const DistanceResults& r, si
         col_est.push_back(r.names[e]);
         col_win.push_back(WindowText(o, AnalysisWindow(a, r.names[e])));
         col_exact.push_back(r.Reference(a, e)[i]);
-        col_mean.push_back(r.moments.mean[a][e][s]);
-        col_sd.push_back(r.moments.sd[a][e][s]);
-        col_bias.push_back(r.bias[a][e][s]);
+        col_mean.push_back(r.moments.mean(s, a, e));
+        col_sd.push_back(r.moments.sd(s, a, e));
+        col_bias.push_back(r.bias(s, a, e));
       }
     }
   }
@@ -175,17 +193,18 @@ Claim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_
   } else {
     ev = "criterion: at d = 0 (exact " + FormatSignificant(r.exact[0][i0]) +
          "), mean empirical > mean parametric at every n; ";
-    const std::vector<std::vector<double>>& mean = r.moments.mean[a];
-    const std::vector<std::vector<double>>& sd = r.moments.sd[a];
+    const auto mean = xt::view(r.moments.mean, xt::all(), a, xt::all());  // (s, estimator)
+    const auto sd = xt::view(r.moments.sd, xt::all(), a, xt::all());
     for (size_t k = 0; k < N; ++k) {
       const size_t s = i0 * N + k;
-      const double me = mean[emp][s], mp = mean[par][s];
+      const double me = mean(s, emp), mp = mean(s, par);
       const bool ok = me > mp;
       holds = holds && ok;
-      const PairedDifference pd = Paired(r.values[s][a][emp], r.values[s][a][par]);
+      const PairedDifference pd =
+          Paired(Repetitions(r.values, s, a, emp), Repetitions(r.values, s, a, par));
       ev += (k ? "; " : "") + std::string("n=") + std::to_string(c.est.n[k]) + ": empirical " +
-            FormatSignificant(me) + " +- " + FormatSignificant(sd[emp][s], 2) + " vs parametric " +
-            FormatSignificant(mp) + " +- " + FormatSignificant(sd[par][s], 2) +
+            FormatSignificant(me) + " +- " + FormatSignificant(sd(s, emp), 2) + " vs parametric " +
+            FormatSignificant(mp) + " +- " + FormatSignificant(sd(s, par), 2) +
             (ok ? " (holds" : " (FAILS") + "; paired t = " + FormatSignificant(pd.t, 2) + ")";
     }
   }
@@ -240,8 +259,8 @@ Claim MoreAccurateClaim(const DistanceConfig& c, const DistanceResults& r, size_
   for (size_t i = 0; i < c.distances.size(); ++i) {
     for (size_t k = 0; k < r.N; ++k) {
       const size_t s = i * r.N + k;
-      const double re = Rmse(r.values[s][a][emp], r.Reference(a, emp)[i]);
-      const double rp = Rmse(r.values[s][a][par], r.Reference(a, par)[i]);
+      const double re = Rmse(Repetitions(r.values, s, a, emp), r.Reference(a, emp)[i]);
+      const double rp = Rmse(Repetitions(r.values, s, a, par), r.Reference(a, par)[i]);
       ++cases;
       if (!(rp < re)) {
         ++failures;

@@ -4,6 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+#include <vector>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xview.hpp>
+
 namespace privbench {
 namespace {
 
@@ -27,18 +32,18 @@ DistanceResults Fixture(const DistanceConfig& c) {
   r.analyses = PrimaryAndCommonAnalyses(c.est);
   r.windows = MakeExactWindows(r.analyses[0].options, r.analyses[1].options);
   r.exact = {{0.0, 1.0}, {0.0, 1.0}, {0.0, 1.0}};
-  auto unit = [](double e, double p) {
-    const std::vector<std::vector<double>> a = {{e, e}, {p, p}};
-    return std::vector<std::vector<std::vector<double>>>{a, a};
-  };
-  r.values = {unit(0.4, 0.1), unit(0.2, 0.1), unit(0.5, 1.3), unit(0.8, 1.3)};
+  // values(s, analysis, estimator, repetition): empirical e, parametric p,
+  // the same in both analyses.
+  const std::vector<std::pair<double, double>> units = {
+      {0.4, 0.1}, {0.2, 0.1}, {0.5, 1.3}, {0.8, 1.3}};
+  r.values = xt::zeros<double>({4, 2, 2, 2});
+  for (size_t s = 0; s < 4; ++s) {
+    xt::view(r.values, s, xt::all(), 0, xt::all()) = units[s].first;
+    xt::view(r.values, s, xt::all(), 1, xt::all()) = units[s].second;
+  }
   r.moments = Moments(r.values);
   r.bias = r.moments.mean;
-  for (size_t a = 0; a < 2; ++a) {
-    for (size_t e = 0; e < 2; ++e) {
-      for (size_t s = 0; s < 4; ++s) r.bias[a][e][s] -= r.exact[0][s / 2];
-    }
-  }
+  for (size_t s = 0; s < 4; ++s) xt::view(r.bias, s, xt::all(), xt::all()) -= r.exact[0][s / 2];
   return r;
 }
 

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <vector>
+#include <xtensor/xtensor.hpp>
+
 #include "core/stats.h"
 
 namespace privbench {
@@ -35,14 +38,18 @@ TEST(ComputeIdenticalTest, SeededThreadIndependentAndSummarised) {
   ASSERT_TRUE(one.ok() && two.ok() && other.ok());
   EXPECT_EQ(one->values, two->values);
   EXPECT_NE(one->values, other->values);
-  ASSERT_EQ(one->values.size(), 2u);  // [n][analysis][estimator][repetition]
+  ASSERT_EQ(one->values.shape()[0], 2u);  // (n, analysis, estimator, repetition)
   const size_t e = one->claim.parametric;
-  EXPECT_EQ(one->moments.mean[1][e][0], Mean(one->values[0][1][e]));
-  EXPECT_EQ(one->moments.sd[0][e][1], SampleSd(one->values[1][0][e]));
+  const auto reps = [&](size_t i, size_t a) {
+    const xt::xtensor<double, 1> x = Repetitions(one->values, i, a, e);
+    return std::vector<double>(x.begin(), x.end());
+  };
+  EXPECT_EQ(one->moments.mean(0, 1, e), Mean(reps(0, 1)));
+  EXPECT_EQ(one->moments.sd(1, 0, e), SampleSd(reps(1, 0)));
   // The parametric primary window [1e-6, 1 - 1e-6] contains the common one.
   for (size_t i = 0; i < 2; ++i) {
     for (size_t k = 0; k < 2; ++k) {
-      EXPECT_GE(one->values[i][0][e][k], one->values[i][1][e][k] - 1e-12);
+      EXPECT_GE(one->values(i, 0, e, k), one->values(i, 1, e, k) - 1e-12);
     }
   }
 }

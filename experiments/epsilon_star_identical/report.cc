@@ -2,8 +2,10 @@
 
 #include <cmath>
 #include <vector>
+#include <xtensor/xview.hpp>
 
 #include "core/format.h"
+#include "results/h5_array.h"
 
 namespace privbench {
 namespace {
@@ -23,15 +25,15 @@ std::string Suffix(size_t a) { return a == 0 ? "" : "_common_window"; }
 // /<analysis>/<estimator>/{values, mean, sd} with their attributes, and the
 // means as /numbers.
 Status WriteValues(const IdenticalConfig& c, const IdenticalResults& r, ResultWriter& out) {
-  const uint64_t N = c.est.n.size(), R = static_cast<uint64_t>(c.est.repetitions);
+  const size_t N = c.est.n.size();
   for (size_t a = 0; a < r.analyses.size(); ++a) {
     const SimAnalysis& an = r.analyses[a];
     for (size_t e = 0; e < r.names.size(); ++e) {
-      const std::vector<double>& mean = r.moments.mean[a][e];
+      const xt::xtensor<double, 1> mean = xt::view(r.moments.mean, xt::all(), a, e);
       const std::string g = "/" + an.name + "/" + r.names[e];
-      PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/values", FlatValues(r.values, a, e), {N, R}));
-      PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean", mean));
-      PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/sd", r.moments.sd[a][e]));
+      PB_RETURN_IF_ERROR(WriteArray(out, g + "/values", ValuesOf(r.values, a, e)));  // [N x R]
+      PB_RETURN_IF_ERROR(WriteArray(out, g + "/mean", mean));
+      PB_RETURN_IF_ERROR(WriteArray(out, g + "/sd", xt::view(r.moments.sd, xt::all(), a, e)));
       PB_RETURN_IF_ERROR(
           out.SetAttribute(g, "window", WindowText(an.options, AnalysisWindow(a, r.names[e]))));
       PB_RETURN_IF_ERROR(out.SetAttribute(g, "exact", r.Exact(a, e)));
@@ -79,8 +81,8 @@ SummaryTable IdenticalTable(const IdenticalConfig& c, const IdenticalResults& r,
       col_est.push_back(r.names[e]);
       col_win.push_back(WindowText(o, AnalysisWindow(a, r.names[e])));
       col_exact.push_back(r.Exact(a, e));
-      col_mean.push_back(r.moments.mean[a][e][i]);
-      col_sd.push_back(r.moments.sd[a][e][i]);
+      col_mean.push_back(r.moments.mean(i, a, e));
+      col_sd.push_back(r.moments.sd(i, a, e));
     }
     col_n.push_back(c.est.n[i]);
     col_est.push_back("exact");
@@ -108,20 +110,21 @@ SummaryTable IdenticalTable(const IdenticalConfig& c, const IdenticalResults& r,
 
 Claim ParametricCloserClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a) {
   const size_t emp = r.claim.empirical, par = r.claim.parametric, N = c.est.n.size();
-  const std::vector<std::vector<double>>& mean = r.moments.mean[a];
-  const std::vector<std::vector<double>>& sd = r.moments.sd[a];
+  const auto mean = xt::view(r.moments.mean, xt::all(), a, xt::all());  // (n, estimator)
+  const auto sd = xt::view(r.moments.sd, xt::all(), a, xt::all());
   bool closer = true;
   std::string ev;
   int resolved = 0;
   for (size_t i = 0; i < N; ++i) {
-    const bool ok = mean[par][i] < mean[emp][i];
+    const bool ok = mean(i, par) < mean(i, emp);
     closer = closer && ok;
-    const PairedDifference pd = Paired(r.values[i][a][emp], r.values[i][a][par]);
+    const PairedDifference pd =
+        Paired(Repetitions(r.values, i, a, emp), Repetitions(r.values, i, a, par));
     if (std::abs(pd.t) >= 2.0) ++resolved;
     ev += (i ? "; " : "") + std::string("n=") + std::to_string(c.est.n[i]) + ": empirical " +
-          FormatSignificant(mean[emp][i]) + " +- " + FormatSignificant(sd[emp][i], 2) +
-          " vs parametric " + FormatSignificant(mean[par][i]) + " +- " +
-          FormatSignificant(sd[par][i], 2) +
+          FormatSignificant(mean(i, emp)) + " +- " + FormatSignificant(sd(i, emp), 2) +
+          " vs parametric " + FormatSignificant(mean(i, par)) + " +- " +
+          FormatSignificant(sd(i, par), 2) +
           (ok ? " (parametric closer" : " (parametric NOT closer") + "; paired difference " +
           FormatSignificant(pd.mean) + ", t = " + FormatSignificant(pd.t, 2) + ")";
   }
@@ -142,7 +145,7 @@ Claim BothShrinkClaim(const IdenticalConfig& c, const IdenticalResults& r, size_
   bool shrink = true;
   std::string ev;
   for (size_t e : {r.claim.empirical, r.claim.parametric}) {
-    const std::vector<double>& mean = r.moments.mean[a][e];
+    const xt::xtensor<double, 1> mean = xt::view(r.moments.mean, xt::all(), a, e);
     std::string seq;
     bool mono = true;
     for (size_t i = 0; i < N; ++i) {

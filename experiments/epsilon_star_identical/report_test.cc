@@ -24,10 +24,9 @@ IdenticalResults Fixture(const IdenticalConfig& c) {
   r.analyses = PrimaryAndCommonAnalyses(c.est);
   r.windows = MakeExactWindows(r.analyses[0].options, r.analyses[1].options);
   r.exact = {0.0, 0.0, 0.0};
-  // values[n][analysis][estimator][repetition]
-  const std::vector<std::vector<double>> n0 = {{0.3, 0.5}, {0.1, 0.1}};
-  const std::vector<std::vector<double>> n1 = {{0.1, 0.3}, {0.1, 0.2}};
-  r.values = {{n0, n0}, {n1, n1}};
+  // values(n, analysis, estimator, repetition); both analyses alike
+  r.values = ReplicateValues{{{{0.3, 0.5}, {0.1, 0.1}}, {{0.3, 0.5}, {0.1, 0.1}}},
+                             {{{0.1, 0.3}, {0.1, 0.2}}, {{0.1, 0.3}, {0.1, 0.2}}}};
   r.moments = Moments(r.values);
   return r;
 }

@@ -4,12 +4,15 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <numeric>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xview.hpp>
 
 #include "core/format.h"
 #include "core/progress.h"
 #include "core/seeding.h"
-#include "core/stats.h"
 #include "core/validate.h"
 #include "estimators/loss_samples/empirical.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
@@ -115,12 +118,8 @@ Result<ReplicateValues> RunReplicates(const std::vector<SimSetting>& settings, i
     return Error("repetitions must be >= 1, got " + std::to_string(repetitions));
   }
   const int64_t S = static_cast<int64_t>(settings.size());
-  ReplicateValues out(
-      settings.size(),
-      std::vector<std::vector<std::vector<double>>>(
-          analyses.size(),
-          std::vector<std::vector<double>>(
-              estimators.size(), std::vector<double>(static_cast<size_t>(repetitions), 0.0))));
+  ReplicateValues out = xt::zeros<double>(
+      {settings.size(), analyses.size(), estimators.size(), static_cast<size_t>(repetitions)});
   // Units ordered largest n first, so that no thread is left with a big
   // unit at the end; results go to their (setting, repetition) slot.
   std::vector<int64_t> order(static_cast<size_t>(S * repetitions));
@@ -140,7 +139,7 @@ Result<ReplicateValues> RunReplicates(const std::vector<SimSetting>& settings, i
                                                       estimators, analyses));
         for (size_t a = 0; a < analyses.size(); ++a) {
           for (size_t e = 0; e < estimators.size(); ++e) {
-            out[static_cast<size_t>(s)][a][e][static_cast<size_t>(r)] = values[a][e];
+            out(static_cast<size_t>(s), a, e, static_cast<size_t>(r)) = values[a][e];
           }
         }
         progress.Advance();
@@ -150,37 +149,33 @@ Result<ReplicateValues> RunReplicates(const std::vector<SimSetting>& settings, i
   return out;
 }
 
-std::vector<double> FlatValues(const ReplicateValues& v, size_t a, size_t e) {
-  std::vector<double> flat;
-  for (const auto& setting : v) {
-    flat.insert(flat.end(), setting[a][e].begin(), setting[a][e].end());
-  }
-  return flat;
+xt::xtensor<double, 1> Repetitions(const ReplicateValues& v, size_t s, size_t a, size_t e) {
+  return xt::view(v, s, a, e, xt::all());
 }
 
+xt::xtensor<double, 2> ValuesOf(const ReplicateValues& v, size_t a, size_t e) {
+  return xt::view(v, xt::all(), a, e, xt::all());
+}
+
+// xtensor's sum reducer adds along the axis in index order from 0, as
+// core/stats.h's loops do, so the bytes are those of Mean and SampleSd.
 ReplicateMoments Moments(const ReplicateValues& v) {
   ReplicateMoments m;
-  if (v.empty()) return m;
-  const size_t A = v[0].size(), E = A > 0 ? v[0][0].size() : 0;
-  m.mean.assign(A, std::vector<std::vector<double>>(E));
-  m.sd = m.mean;
-  for (size_t a = 0; a < A; ++a) {
-    for (size_t e = 0; e < E; ++e) {
-      for (const auto& setting : v) {
-        m.mean[a][e].push_back(Mean(setting[a][e]));
-        m.sd[a][e].push_back(SampleSd(setting[a][e]));
-      }
-    }
-  }
+  const double r = static_cast<double>(v.shape()[3]);
+  m.mean = xt::sum(v, {3}) / r;
+  const auto deviation = v - xt::view(m.mean, xt::all(), xt::all(), xt::all(), xt::newaxis());
+  m.sd = xt::sqrt(xt::sum(deviation * deviation, {3}) / (r - 1.0));
+  if (v.shape()[3] < 2) m.sd.fill(std::numeric_limits<double>::quiet_NaN());
   return m;
 }
 
-PairedDifference Paired(const std::vector<double>& a, const std::vector<double>& b) {
-  std::vector<double> d(a.size());
-  for (size_t i = 0; i < a.size(); ++i) d[i] = a[i] - b[i];
+PairedDifference Paired(const xt::xtensor<double, 1>& a, const xt::xtensor<double, 1>& b) {
+  const xt::xtensor<double, 1> d = a - b;
+  const double n = static_cast<double>(d.size());
   PairedDifference p;
-  p.mean = Mean(d);
-  const double se = SampleSd(d) / std::sqrt(static_cast<double>(d.size()));
+  p.mean = xt::sum(d)() / n;
+  const xt::xtensor<double, 1> deviation = d - p.mean;
+  const double se = std::sqrt(xt::sum(deviation * deviation)() / (n - 1.0)) / std::sqrt(n);
   p.t = se > 0.0 ? p.mean / se : 0.0;
   return p;
 }

@@ -25,6 +25,7 @@
 #include <string>
 #include <utility>
 #include <vector>
+#include <xtensor/xtensor.hpp>
 
 #include "core/result.h"
 #include "estimators/loss_samples/epsilon_star_options.h"
@@ -82,23 +83,28 @@ Result<std::vector<std::vector<double>>> EvaluateUnit(const SimSetting& setting,
                                                       const std::vector<SimAnalysis>& analyses,
                                                       UnitTiming* timing = nullptr);
 
-// values[setting][analysis][estimator][repetition]. Unit (s, r) uses the
-// seed DeriveSeed(base_seed, {s, r}); units run on `threads` threads,
-// largest n first, results stored by index (thread-independent bytes).
-using ReplicateValues = std::vector<std::vector<std::vector<std::vector<double>>>>;
+// values(setting, analysis, estimator, repetition), an xtensor array. Unit
+// (s, r) uses the seed DeriveSeed(base_seed, {s, r}); units run on
+// `threads` threads, largest n first, results stored by index
+// (thread-independent bytes).
+using ReplicateValues = xt::xtensor<double, 4>;
 Result<ReplicateValues> RunReplicates(const std::vector<SimSetting>& settings, int64_t repetitions,
                                       uint64_t base_seed,
                                       const std::vector<std::string>& estimators,
                                       const std::vector<SimAnalysis>& analyses, int threads,
                                       bool quiet, const std::string& progress_label);
 
-// The values of (analysis a, estimator e) of every setting, setting-major
-// (the [settings x repetitions] dataset).
-std::vector<double> FlatValues(const ReplicateValues& v, size_t a, size_t e);
+// The repetitions of (setting s, analysis a, estimator e).
+xt::xtensor<double, 1> Repetitions(const ReplicateValues& v, size_t s, size_t a, size_t e);
 
-// Mean and sample sd (core/stats.h) over the repetitions: [a][e][setting].
+// The (settings x repetitions) values of (analysis a, estimator e).
+xt::xtensor<double, 2> ValuesOf(const ReplicateValues& v, size_t a, size_t e);
+
+// Mean and sample sd over the repetitions (axis 3), (setting, analysis,
+// estimator); the same numbers as core/stats.h's Mean and SampleSd of each
+// repetition vector (NaN sd for one repetition).
 struct ReplicateMoments {
-  std::vector<std::vector<std::vector<double>>> mean, sd;
+  xt::xtensor<double, 3> mean, sd;
 };
 ReplicateMoments Moments(const ReplicateValues& v);
 
@@ -108,7 +114,7 @@ struct PairedDifference {
   double mean = 0.0;
   double t = 0.0;
 };
-PairedDifference Paired(const std::vector<double>& a, const std::vector<double>& b);
+PairedDifference Paired(const xt::xtensor<double, 1>& a, const xt::xtensor<double, 1>& b);
 
 // Indices of the registered estimators "empirical" and "parametric" in
 // `names`, which the claims of B2 and B3 compare; an error if either is

@@ -8,8 +8,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <random>
+#include <vector>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xview.hpp>
 
 #include "core/seeding.h"
+#include "core/stats.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "experiments/epsilon_star_sim/estimation_config.h"
 
@@ -90,22 +95,53 @@ TEST(RunReplicatesTest, ThreadIndependentAndSeeded) {
   // Unit (s, r) is EvaluateUnit with DeriveSeed(base, {s, r}).
   auto unit = EvaluateUnit(settings[1], DeriveSeed(42, {1, 2}), names, analyses);
   ASSERT_TRUE(unit.ok());
-  for (size_t e = 0; e < names.size(); ++e) EXPECT_EQ((*one)[1][0][e][2], (*unit)[0][e]);
+  for (size_t e = 0; e < names.size(); ++e) EXPECT_EQ((*one)(1, 0, e, 2), (*unit)[0][e]);
   EXPECT_FALSE(RunReplicates(settings, 0, 42, names, analyses, 1, true, "t").ok());
 }
 
-TEST(SummaryTest, FlatValuesAndMoments) {
-  // values[setting][analysis][estimator][repetition]
+TEST(SummaryTest, ValuesOfAndMoments) {
+  // values(setting, analysis, estimator, repetition)
   const ReplicateValues v = {{{{1.0, 2.0, 3.0}, {4.0, 4.0, 4.0}}},
                              {{{2.0, 4.0, 6.0}, {0.0, 1.0, 2.0}}}};
-  EXPECT_EQ(FlatValues(v, 0, 0), (std::vector<double>{1, 2, 3, 2, 4, 6}));
-  EXPECT_EQ(FlatValues(v, 0, 1), (std::vector<double>{4, 4, 4, 0, 1, 2}));
+  EXPECT_EQ(ValuesOf(v, 0, 0), (xt::xtensor<double, 2>{{1, 2, 3}, {2, 4, 6}}));
+  EXPECT_EQ(ValuesOf(v, 0, 1), (xt::xtensor<double, 2>{{4, 4, 4}, {0, 1, 2}}));
+  EXPECT_EQ(Repetitions(v, 1, 0, 1), (xt::xtensor<double, 1>{0, 1, 2}));
   const ReplicateMoments m = Moments(v);
-  ASSERT_EQ(m.mean.size(), 1u);
-  ASSERT_EQ(m.mean[0].size(), 2u);
-  EXPECT_EQ(m.mean[0][0], (std::vector<double>{2.0, 4.0}));
-  EXPECT_EQ(m.sd[0][0], (std::vector<double>{1.0, 2.0}));
-  EXPECT_EQ(m.sd[0][1], (std::vector<double>{0.0, 1.0}));
+  ASSERT_EQ(m.mean.shape()[0], 2u);
+  ASSERT_EQ(m.mean.shape()[2], 2u);
+  const auto column = [](const xt::xtensor<double, 3>& x, size_t e) {
+    return xt::xtensor<double, 1>(xt::view(x, xt::all(), 0, e));
+  };
+  EXPECT_EQ(column(m.mean, 0), (xt::xtensor<double, 1>{2.0, 4.0}));
+  EXPECT_EQ(column(m.sd, 0), (xt::xtensor<double, 1>{1.0, 2.0}));
+  EXPECT_EQ(column(m.sd, 1), (xt::xtensor<double, 1>{0.0, 1.0}));
+}
+
+// The array reductions must give the bytes of core/stats.h's loops (the
+// studies' files were written with those before they used xtensor).
+TEST(SummaryTest, MomentsAreBitIdenticalToCoreStats) {
+  std::mt19937_64 rng(7);
+  std::gamma_distribution<double> gamma(0.7, 1.3);
+  ReplicateValues v = xt::zeros<double>({3, 2, 2, 17});
+  for (double& x : v) x = gamma(rng) * 1e-3 + 0.1;
+  const ReplicateMoments m = Moments(v);
+  for (size_t s = 0; s < 3; ++s) {
+    for (size_t a = 0; a < 2; ++a) {
+      for (size_t e = 0; e < 2; ++e) {
+        const xt::xtensor<double, 1> r = Repetitions(v, s, a, e);
+        const std::vector<double> x(r.begin(), r.end());
+        EXPECT_EQ(m.mean(s, a, e), Mean(x));
+        EXPECT_EQ(m.sd(s, a, e), SampleSd(x));
+      }
+    }
+  }
+  const xt::xtensor<double, 1> a = Repetitions(v, 0, 0, 0), b = Repetitions(v, 1, 1, 1);
+  std::vector<double> d(a.size());
+  for (size_t i = 0; i < d.size(); ++i) d[i] = a(i) - b(i);
+  EXPECT_EQ(Paired(a, b).mean, Mean(d));
+  EXPECT_EQ(Paired(a, b).t, Mean(d) / (SampleSd(d) / std::sqrt(static_cast<double>(d.size()))));
+  EXPECT_TRUE(std::isnan(
+      Moments(xt::view(v, xt::all(), xt::all(), xt::all(), xt::range(0, 1))).sd(0, 0, 0)));
 }
 
 TEST(SummaryTest, PairedDifference) {
