@@ -42,6 +42,9 @@ struct DpSgdAccounting {
   int64_t steps = 1;           // number of steps T >= 1
   double delta = 1e-5;         // target delta in (0, 1)
   std::vector<double> orders;  // RDP orders, all > 1; empty = DefaultRdpOrders()
+  // Loss-grid interval of the `pld` accountant (pld.h), in (0, 1]; 0 = its
+  // default 1e-4. The other accountants ignore it.
+  double discretization = 0.0;
 
   // "sigma=1 q=0.02 steps=5000 delta=1e-05" (orders omitted).
   std::string ToString() const;
@@ -62,7 +65,8 @@ class Accountant {
   virtual std::string_view description() const = 0;
 
   // Validates sigma (finite, > 0), q in (0, 1], steps >= 1, delta in (0, 1),
-  // every order finite and > 1 (messages name the argument), then calls
+  // every order finite and > 1, discretization 0 or in (0, 1] (messages
+  // name the argument), then calls
   // EpsilonImpl(). Exceptions become Error; NaN or negative eps is reported
   // as an internal error.
   Result<AccountantResult> Epsilon(const DpSgdAccounting& setting) const;
