@@ -9,7 +9,9 @@
 # Studies are the cc_binary targets under //experiments tagged "study", one
 # package each (//experiments/<study>:<study>). Each writes
 # results/raw/<study>.h5; tables go to results/tables/, figures to
-# results/figures/. Exits non-zero if a study fails or a fully specified
+# results/figures/, and results/report/index.html ties them together (one
+# static page: verdicts, every check, each study's figures, tables, claims
+# and provenance). Exits non-zero if a study fails or a fully specified
 # published number misses its tolerance.
 #
 # $PRIVBENCH_BAZEL_FLAGS is passed to every bazel build/run (CI sets
@@ -23,7 +25,7 @@ for arg in "$@"; do
   case "$arg" in
     --scale=*) scale="${arg#--scale=}" ;;
     --studies=*) only="${arg#--studies=}" ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "main.sh: unknown argument '$arg' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -65,6 +67,8 @@ fi
 echo "== verdicts on published numbers" >&2
 verify_status=0
 bazel run "${bazel_flags[@]}" //results:verify || verify_status=$?
+echo "== report" >&2
+/usr/bin/python3 results/report/make_report.py || failed+=("report")
 
 if [ ${#failed[@]} -gt 0 ]; then
   echo "main.sh: failed: ${failed[*]}" >&2

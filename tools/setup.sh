@@ -17,6 +17,10 @@ PACKAGES=(
   python3 python3-numpy python3-scipy python3-h5py python3-matplotlib python3-sklearn
   # datasets shipped by Debian
   dataset-fashion-mnist
+  # the results report's browser test (//results:report_browser_test)
+  chromium
+  # the one-node Slurm cluster of tools/slurm/slurm_recipe_test.sh
+  slurm-wlm munge
 )
 
 missing=()
