@@ -1,10 +1,15 @@
 #include "experiments/katz_coverage/compute.h"
 
 #include <algorithm>
+#include <array>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <exception>
 #include <limits>
+#include <xtensor/xbuilder.hpp>
+#include <xtensor/xmath.hpp>
+#include <xtensor/xoperation.hpp>
+#include <xtensor/xview.hpp>
 
 #include "core/format.h"
 #include "core/progress.h"
@@ -112,30 +117,19 @@ Result<std::vector<double>> RatioLowerBounds(int64_t n1, int64_t n0, int64_t n, 
   return b;
 }
 
-RatioCoverageStats SummarizeRatioBounds(const std::vector<double>& bounds, double target) {
+RatioCoverageStats SummarizeRatioBounds(const xt::xtensor<double, 1>& bounds, double target) {
   RatioCoverageStats s;
-  const size_t t = bounds.size();
-  s.trials = static_cast<int64_t>(t);
-  int64_t covered = 0, vacuous = 0;
-  double sum = 0.0, sum_cov = 0.0;
-  std::vector<double> eps(t);
-  for (size_t i = 0; i < t; ++i) {
-    const double b = bounds[i];
-    eps[i] = std::max(0.0, b);
-    sum += eps[i];
-    if (b <= target) {
-      ++covered;
-      sum_cov += eps[i];
-    }
-    if (b <= 0.0) ++vacuous;
-  }
-  const double n = static_cast<double>(t);
+  s.trials = static_cast<int64_t>(bounds.size());
+  const xt::xtensor<double, 1> eps = xt::maximum(0.0, bounds);  // the reported eps bound
+  const xt::xtensor<bool, 1> covers = bounds <= target;
+  const double covered = static_cast<double>(xt::count_nonzero(covers)());
+  const double n = static_cast<double>(s.trials);
   s.coverage = covered / n;
   s.se = ObservedSe(s.coverage, s.trials);
-  s.mean_eps_bound = sum / n;
-  s.median_eps_bound = Median(eps);
-  s.frac_vacuous = vacuous / n;
-  s.mean_eps_bound_covering = covered > 0 ? sum_cov / covered : kNaN;
+  s.mean_eps_bound = xt::sum(eps)() / n;
+  s.median_eps_bound = Median(std::vector<double>(eps.begin(), eps.end()));
+  s.frac_vacuous = static_cast<double>(xt::count_nonzero(bounds <= 0.0)()) / n;
+  s.mean_eps_bound_covering = covered > 0 ? xt::sum(xt::where(covers, eps, 0.0))() / covered : kNaN;
   return s;
 }
 
@@ -149,19 +143,19 @@ Result<RatioRun> RunRatioTrials(const KatzCoverageConfig& c,
   PB_ASSIGN_OR_RETURN(RatioBoundConstants k, MakeRatioBoundConstants(c.alpha));
   RatioRun run;
   run.data.resize(M);
-  for (auto& d : run.data) d.bounds.assign(S * T, 0.0);
-  run.n1.resize(S * T);
-  run.n0.resize(S * T);
+  const std::array<size_t, 2> shape = {static_cast<size_t>(S), static_cast<size_t>(T)};
+  for (auto& d : run.data) d.bounds = xt::zeros<double>(shape);
+  run.n1 = xt::zeros<int64_t>(shape);
+  run.n0 = xt::zeros<int64_t>(shape);
   ProgressReporter progress("katz_coverage", S * T, quiet);
   PB_RETURN_IF_ERROR(ParallelFor(S, threads, [&](int64_t s) -> Status {
     const RatioSetting& st = settings[s];
     for (int64_t t = 0; t < T; ++t) {
-      const int64_t u = s * T + t;
       const RatioCounts counts =
           DrawRatioCounts(st.p1, st.p0, st.n,
                           DeriveSeed(seed, {static_cast<uint64_t>(s), static_cast<uint64_t>(t)}));
-      run.n1[u] = counts.n1;
-      run.n0[u] = counts.n0;
+      run.n1(s, t) = counts.n1;
+      run.n0(s, t) = counts.n0;
       std::vector<double> b;
       if (t == 0) {
         PB_ASSIGN_OR_RETURN(b, RatioLowerBounds(counts.n1, counts.n0, st.n, c.alpha));
@@ -174,7 +168,7 @@ Result<RatioRun> RunRatioTrials(const KatzCoverageConfig& c,
       }
       for (size_t m = 0; m < M; ++m) {
         if (std::isnan(b[m])) return Error("internal error: NaN bound from " + methods[m].name);
-        run.data[m].bounds[u] = b[m];
+        run.data[m].bounds(s, t) = b[m];
       }
     }
     progress.Advance(T);
@@ -190,8 +184,8 @@ void SummarizeRatioCoverage(const std::vector<RatioSetting>& settings,
   for (size_t m = 0; m < methods.size(); ++m) {
     RatioMethodData& d = run->data[m];
     for (size_t s = 0; s < settings.size(); ++s) {
-      const std::vector<double> row(d.bounds.begin() + s * T, d.bounds.begin() + (s + 1) * T);
-      d.stats.push_back(SummarizeRatioBounds(row, settings[s].target()));
+      d.stats.push_back(
+          SummarizeRatioBounds(xt::view(d.bounds, s, xt::all()), settings[s].target()));
       d.classes.push_back(ClassifyCoverage(d.stats.back().coverage, methods[m].nominal, T));
     }
   }

@@ -28,6 +28,7 @@
 #include <cstdint>
 #include <string>
 #include <vector>
+#include <xtensor/xtensor.hpp>
 
 #include "core/result.h"
 #include "experiments/coverage/coverage_class.h"
@@ -93,18 +94,19 @@ struct RatioCoverageStats {
   // tightness measure that does not reward over-shooting the target).
   double mean_eps_bound_covering = 0.0;
 };
-RatioCoverageStats SummarizeRatioBounds(const std::vector<double>& bounds, double target);
+// The statistics of one setting's bounds over its trials.
+RatioCoverageStats SummarizeRatioBounds(const xt::xtensor<double, 1>& bounds, double target);
 
-// One method's bounds [S*T] (setting-major) and per-setting statistics.
+// One method's bounds (setting, trial) and per-setting statistics.
 struct RatioMethodData {
-  std::vector<double> bounds;
+  xt::xtensor<double, 2> bounds;
   std::vector<RatioCoverageStats> stats;  // [S]
   std::vector<CoverageClass> classes;     // [S]
 };
 
 // Everything the Monte-Carlo run produced.
 struct RatioRun {
-  std::vector<int64_t> n1, n0;        // [S*T] drawn counts
+  xt::xtensor<int64_t, 2> n1, n0;     // (setting, trial) drawn counts
   std::vector<RatioMethodData> data;  // one per method, in method order
 };
 

@@ -81,7 +81,8 @@ TEST(RatioLowerBounds, NoSuccessesOnDGivesMinusInfinity) {
 
 TEST(SummarizeRatioBounds, CoverageTightnessVacuous) {
   // target 1: covering -inf, 0.5, 1.0; missing 2.0.
-  const RatioCoverageStats s = SummarizeRatioBounds({-kInf, 0.5, 1.0, 2.0}, 1.0);
+  const RatioCoverageStats s =
+      SummarizeRatioBounds(xt::xtensor<double, 1>{-kInf, 0.5, 1.0, 2.0}, 1.0);
   EXPECT_EQ(s.trials, 4);
   EXPECT_DOUBLE_EQ(s.coverage, 0.75);
   EXPECT_DOUBLE_EQ(s.frac_vacuous, 0.25);
@@ -89,7 +90,8 @@ TEST(SummarizeRatioBounds, CoverageTightnessVacuous) {
   EXPECT_DOUBLE_EQ(s.median_eps_bound, 0.75);
   EXPECT_DOUBLE_EQ(s.mean_eps_bound_covering, 1.5 / 3);
   EXPECT_DOUBLE_EQ(s.se, std::sqrt(0.75 * 0.25 / 4));
-  EXPECT_TRUE(std::isnan(SummarizeRatioBounds({2.0}, 1.0).mean_eps_bound_covering));
+  EXPECT_TRUE(
+      std::isnan(SummarizeRatioBounds(xt::xtensor<double, 1>{2.0}, 1.0).mean_eps_bound_covering));
 }
 
 TEST(RunRatioTrials, DoesNotDependOnThreads) {
@@ -108,8 +110,8 @@ TEST(RunRatioTrials, DoesNotDependOnThreads) {
     EXPECT_EQ(one->data[m].bounds.size(), settings.size() * c.trials);
   }
   for (size_t u = 0; u < one->n1.size(); ++u) {
-    EXPECT_LE(one->n1[u], settings[u / c.trials].n);
-    EXPECT_LE(one->n0[u], settings[u / c.trials].n);
+    EXPECT_LE(one->n1.flat(u), settings[u / c.trials].n);
+    EXPECT_LE(one->n0.flat(u), settings[u / c.trials].n);
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/format.h"
 #include "experiments/coverage/coverage_class.h"
+#include "results/h5_array.h"
 
 namespace privbench {
 namespace {
@@ -333,10 +334,9 @@ Status WriteSettings(ResultWriter& out, const std::vector<RatioSetting>& setting
 }
 
 // /bounds/<method>/...: the bounds [S, T] and the per-setting statistics.
-Status WriteMethodBounds(ResultWriter& out, const RatioMethod& method, const RatioMethodData& d,
-                         const std::vector<uint64_t>& shape) {
+Status WriteMethodBounds(ResultWriter& out, const RatioMethod& method, const RatioMethodData& d) {
   const std::string g = "/bounds/" + method.name;
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/log_ratio_lo", d.bounds, shape));
+  PB_RETURN_IF_ERROR(WriteArray(out, g + "/log_ratio_lo", d.bounds));
   std::vector<double> cov, se, mean, med, vac, mean_cov;
   std::vector<std::string> cls;
   for (size_t s = 0; s < d.stats.size(); ++s) {
@@ -402,11 +402,12 @@ RatioNumbers CountRatioNumbers(const RatioMethodData& d) {
 Status WriteRatioRawData(ResultWriter& out, const KatzCoverageConfig& c,
                          const std::vector<RatioSetting>& settings,
                          const std::vector<RatioMethod>& methods, const RatioRun& run) {
-  const std::vector<uint64_t> shape = {static_cast<uint64_t>(settings.size()),
-                                       static_cast<uint64_t>(c.trials)};
+  if (run.n1.shape()[0] != settings.size() || run.n1.shape()[1] != static_cast<size_t>(c.trials)) {
+    return Error("internal error: the trial table is not (settings x trials)");
+  }
   PB_RETURN_IF_ERROR(WriteSettings(out, settings));
-  PB_RETURN_IF_ERROR(out.WriteInts("/trials/n1", run.n1, shape));
-  PB_RETURN_IF_ERROR(out.WriteInts("/trials/n0", run.n0, shape));
+  PB_RETURN_IF_ERROR(WriteArray(out, "/trials/n1", run.n1));
+  PB_RETURN_IF_ERROR(WriteArray(out, "/trials/n0", run.n0));
   PB_RETURN_IF_ERROR(
       out.SetAttribute("/trials", "description",
                        "[setting, trial]: n1 ~ Bin(n, p1) then n0 ~ Bin(n, p0), "
@@ -418,7 +419,7 @@ Status WriteRatioRawData(ResultWriter& out, const KatzCoverageConfig& c,
     names.push_back(methods[m].name);
     desc.push_back(methods[m].description);
     nominal.push_back(methods[m].nominal);
-    PB_RETURN_IF_ERROR(WriteMethodBounds(out, methods[m], run.data[m], shape));
+    PB_RETURN_IF_ERROR(WriteMethodBounds(out, methods[m], run.data[m]));
   }
   PB_RETURN_IF_ERROR(out.WriteStrings("/methods/name", names));
   PB_RETURN_IF_ERROR(out.WriteStrings("/methods/description", desc));
