@@ -1,0 +1,125 @@
+#include "mechanisms/classical/logistic_regression.h"
+
+#include <cmath>
+
+#include "core/format.h"
+#include "mechanisms/classical/mechanism.h"
+
+namespace privbench {
+
+std::vector<double> LrFeatures(const double* x, int64_t d, double radius) {
+  double s = 0;
+  for (int64_t j = 0; j < d; ++j) s += x[j] * x[j];
+  const double norm = std::sqrt(s);
+  const double scale = (norm > radius ? 1 / norm : 1 / radius) / std::sqrt(2.0);
+  std::vector<double> z(d + 1);
+  for (int64_t j = 0; j < d; ++j) z[j] = x[j] * scale;
+  z[d] = 1 / std::sqrt(2.0);
+  return z;
+}
+
+LogisticProblem LrProblem(const BinaryData& data, const DataBounds& bounds, double lambda) {
+  LogisticProblem p;
+  p.m = data.d + 1;
+  p.lambda = lambda > 0 ? lambda : 1.0 / static_cast<double>(data.n());
+  p.x.reserve(data.n() * p.m);
+  for (int64_t i = 0; i < data.n(); ++i) {
+    const std::vector<double> z = LrFeatures(data.row(i), data.d, bounds.radius);
+    p.x.insert(p.x.end(), z.begin(), z.end());
+    p.sign.push_back(data.y[i] == 1 ? 1.0 : -1.0);
+  }
+  return p;
+}
+
+ObjectiveBudget ObjectivePerturbationBudget(double eps, int64_t n, double lambda) {
+  const double c = 0.25, nl = static_cast<double>(n) * lambda;
+  ObjectiveBudget b;
+  b.eps_prime = eps - std::log(1 + 2 * c / nl + c * c / (nl * nl));
+  if (b.eps_prime <= 0) {
+    b.delta_reg = c / (static_cast<double>(n) * (std::exp(eps / 4) - 1)) - lambda;
+    b.eps_prime = eps / 2;
+  }
+  return b;
+}
+
+namespace {
+
+class OutputSampler : public SummarySampler {
+ public:
+  OutputSampler(std::vector<double> w, double scale) : w_(std::move(w)), scale_(scale) {}
+  int64_t dim() const override { return static_cast<int64_t>(w_.size()); }
+  Status Draw(Rng& rng, double* out) override {
+    DrawGammaNormVector(rng, dim(), scale_, out);
+    for (int64_t j = 0; j < dim(); ++j) out[j] += w_[j];
+    return Status::Ok();
+  }
+
+ private:
+  std::vector<double> w_;
+  double scale_;
+};
+
+class ObjectiveSampler : public SummarySampler {
+ public:
+  ObjectiveSampler(LogisticProblem p, std::vector<double> start, double scale)
+      : p_(std::move(p)), start_(std::move(start)), scale_(scale), b_(p_.m) {}
+  int64_t dim() const override { return p_.m; }
+  Status Draw(Rng& rng, double* out) override {
+    DrawGammaNormVector(rng, p_.m, scale_, b_.data());
+    PB_ASSIGN_OR_RETURN(LogisticFit fit, FitLogistic(p_, b_, start_, 1e-8));
+    for (int64_t j = 0; j < p_.m; ++j) out[j] = fit.w[j];
+    return Status::Ok();
+  }
+
+ private:
+  LogisticProblem p_;
+  std::vector<double> start_;
+  double scale_;
+  std::vector<double> b_;
+};
+
+class LrMechanism : public ClassicalMechanism {
+ public:
+  LrMechanism(MechanismOptions o, bool objective) : o_(std::move(o)), objective_(objective) {}
+  std::string name() const override { return objective_ ? "lr_objective" : "lr_output"; }
+  Adjacency adjacency() const override { return Adjacency::kReplaceOne; }
+  std::string Describe() const override {
+    return std::string(objective_ ? "objective perturbation (Chaudhuri et al. 2011 Alg. 2)"
+                                  : "output perturbation (Chaudhuri et al. 2011 Alg. 1)") +
+           ", eps = " + FormatDouble(o_.eps) +
+           ", lambda = " + (o_.lambda > 0 ? FormatDouble(o_.lambda) : std::string("1/n")) +
+           ", noise_factor = " + FormatDouble(o_.noise_factor) +
+           ", rows mapped to [x/R, 1]/sqrt(2), adjacency replace_one";
+  }
+  Result<std::unique_ptr<SummarySampler>> Prepare(
+      const BinaryData& data, const DataBounds& bounds,
+      const std::vector<double>& target_x) const override {
+    LogisticProblem p = LrProblem(data, bounds, o_.lambda);
+    const int64_t n = data.n();
+    if (!objective_) {
+      PB_ASSIGN_OR_RETURN(LogisticFit fit, FitLogistic(p, {}, {}));
+      const double scale = o_.noise_factor * 2 / (static_cast<double>(n) * p.lambda * o_.eps);
+      return std::unique_ptr<SummarySampler>(new OutputSampler(fit.w, scale));
+    }
+    const ObjectiveBudget budget = ObjectivePerturbationBudget(o_.eps, n, p.lambda);
+    p.lambda += budget.delta_reg;
+    PB_ASSIGN_OR_RETURN(LogisticFit start, FitLogistic(p, {}, {}));
+    const double scale = o_.noise_factor * 2 / budget.eps_prime;
+    return std::unique_ptr<SummarySampler>(new ObjectiveSampler(std::move(p), start.w, scale));
+  }
+
+ private:
+  MechanismOptions o_;
+  bool objective_;
+};
+
+}  // namespace
+
+std::unique_ptr<ClassicalMechanism> MakeLrOutput(const MechanismOptions& options) {
+  return std::make_unique<LrMechanism>(options, false);
+}
+std::unique_ptr<ClassicalMechanism> MakeLrObjective(const MechanismOptions& options) {
+  return std::make_unique<LrMechanism>(options, true);
+}
+
+}  // namespace privbench

@@ -1,0 +1,55 @@
+// Differentially private L2-regularised logistic regression, Chaudhuri,
+// Monteleoni & Sarwate, "Differentially Private Empirical Risk Minimization",
+// JMLR 12 (2011), audited by ML-Audit (Lu et al., NeurIPS 2022, Sec. 5;
+// docs/studies.md D1). Both are eps-DP (delta = 0) under REPLACE-ONE
+// adjacency, assuming every row has ||x|| <= 1 and labels in {-1, +1}.
+//
+// Features: a row x (within the data bounds of data.h, radius R) is clipped
+// to ||x|| <= R (a no-op for valid data) and mapped to the unit ball with a
+// constant for the intercept, z = [x / R, 1] / sqrt(2), so ||z|| <= 1 and the
+// proofs apply to the (d + 1)-vector w, whose last entry is the intercept.
+// The summary tau is w (docs/studies.md D1, Table 1 of the paper).
+//
+// lr_output (Alg. 1, output perturbation): w* = argmin (1/n) sum log(1 +
+// exp(-y w.z)) + (lambda/2)||w||^2, then w* + b with density of b
+// proportional to exp(-(n lambda eps / 2) ||b||): ||b|| ~ Gamma(d + 1,
+// 2 / (n lambda eps)), uniform direction (the L2 sensitivity of w* is
+// 2 / (n lambda), Corollary 8). One fit serves every draw.
+//
+// lr_objective (Alg. 2, objective perturbation; c = 1/4 bounds the logistic
+// loss's second derivative): eps' = eps - log(1 + 2c/(n lambda) + c^2/(n
+// lambda)^2); if eps' > 0, Delta = 0, else Delta = c / (n (exp(eps/4) - 1)) -
+// lambda and eps' = eps / 2; ||b|| ~ Gamma(d + 1, 2 / eps'), uniform
+// direction; the output minimises the objective above + b.w / n +
+// (Delta/2)||w||^2 (Theorem 9). Each draw is a fresh Newton solve started at
+// the non-private fit. The paper audited IBM diffprivlib's version, which
+// rescaled two terms for non-unit norms (docs/studies.md D1); that variant is
+// not built here (the textbook algorithm only).
+#ifndef PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_REGRESSION_H_
+#define PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_REGRESSION_H_
+
+#include <vector>
+
+#include "mechanisms/classical/data.h"
+#include "mechanisms/classical/logistic.h"
+
+namespace privbench {
+
+// The problem the mechanisms solve: z rows as above, signs from the labels,
+// lambda (0: 1/n).
+LogisticProblem LrProblem(const BinaryData& data, const DataBounds& bounds, double lambda);
+
+// z = [x / R, 1] / sqrt(2) for one row (clipped to ||x|| <= R).
+std::vector<double> LrFeatures(const double* x, int64_t d, double radius);
+
+// Chaudhuri et al. Alg. 2's privacy budget of the noise, eps', and the
+// extra regulariser Delta, for n rows and regulariser lambda.
+struct ObjectiveBudget {
+  double eps_prime = 0;
+  double delta_reg = 0;
+};
+ObjectiveBudget ObjectivePerturbationBudget(double eps, int64_t n, double lambda);
+
+}  // namespace privbench
+
+#endif  // PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_REGRESSION_H_
