@@ -62,6 +62,10 @@ void RegisterEpsilonStarSweepFlags(FlagSet& flags, EpsilonStarSweepConfig* c) {
       .AddInt("epsilon_star_quantiles", &c->epsilon_star_quantiles,
               "Epsilon* thresholds per distribution (library default and paper: 1e6)")
       .Range(1, 1e9);
+  flags.AddString("epsilon_star_delta", &c->epsilon_star_delta,
+                  "delta of Epsilon* (Definition 2): dp = the DP delta above (the paper's "
+                  "choice, 1/n_train by default) or a number in [0, 1); the _delta0 variants "
+                  "are always reported");
   flags.AddBool("plan_only", &c->plan_only,
                 "print the units, the calibrated noise and a projected run time; no training, "
                 "no study file");
@@ -121,6 +125,7 @@ Status ValidateEpsilonStarSweep(const EpsilonStarSweepConfig& c, const SweepFlag
   PB_RETURN_IF_ERROR(CheckShuffledMicrobatches(c));
   PB_RETURN_IF_ERROR(CheckDistinct("microbatches", c.microbatches));
   PB_RETURN_IF_ERROR(ParseShard(sweep.shard).status());
+  PB_RETURN_IF_ERROR(EpsilonStarDelta(c, 1).status());
   if (sweep.merge_only && c.plan_only) {
     return Error("merge_only and plan_only exclude each other");
   }
@@ -192,6 +197,17 @@ double EffectiveDelta(const EpsilonStarSweepConfig& c, int64_t n_train) {
   return c.delta > 0.0 ? c.delta : 1.0 / static_cast<double>(n_train);
 }
 
+Result<double> EpsilonStarDelta(const EpsilonStarSweepConfig& c, int64_t n_train) {
+  if (c.epsilon_star_delta == "dp") return EffectiveDelta(c, n_train);
+  const std::string bad =
+      "epsilon_star_delta must be 'dp' (the DP delta) or a number in [0, 1), "
+      "got '" +
+      c.epsilon_star_delta + "'";
+  Result<double> v = ParseDouble(c.epsilon_star_delta);
+  if (!v.ok() || !(*v >= 0.0 && *v < 1.0)) return Error(bad);
+  return *v;
+}
+
 int64_t StepsOf(const SweepPoint& p, const EpsilonStarSweepConfig& c, int64_t n) {
   if (c.sampling == "shuffle") return p.epochs * (n / p.batch_size);
   return (p.epochs * n + p.batch_size - 1) / p.batch_size;
@@ -204,6 +220,13 @@ std::vector<EpsilonStarVariant> MakeVariants(const EpsilonStarOptions& defaults)
   common.options.clip_lo = defaults.rate_floor;
   common.options.clip_hi = defaults.rate_ceiling;
   v.push_back(common);
+  const size_t primary = v.size();
+  for (size_t i = 0; i < primary; ++i) {
+    EpsilonStarVariant zero = v[i];
+    zero.name += kDeltaZeroSuffix;
+    zero.options.delta = 0.0;
+    v.push_back(zero);
+  }
   return v;
 }
 

@@ -71,6 +71,13 @@ struct EpsilonStarSweepConfig {
   std::string calibration_rule = "tf_privacy_0_5_1";
   // Epsilon*: thresholds per distribution (library default 1e6, the paper's).
   int64_t epsilon_star_quantiles = 1000000;
+  // The delta of Epsilon* (Definition 2): "dp" (default) = the DP
+  // accountant's delta above, the paper's choice ("the delta in Definition 2
+  // should be chosen as the same delta in Definition 1", the paragraph after
+  // Definition 2, recommending delta < 1/n as in the DP literature); or a
+  // number in [0, 1). Every model also gets the "_delta0" variants at
+  // delta = 0 (a sensitivity analysis; the library default).
+  std::string epsilon_star_delta = "dp";
   // Print the plan (units, calibrated noise, projected time); train nothing.
   bool plan_only = false;
 };
@@ -115,6 +122,9 @@ std::string GridReductions(const EpsilonStarSweepConfig& c, const EpsilonStarSwe
 
 // delta, or 1/n_train when delta = 0.
 double EffectiveDelta(const EpsilonStarSweepConfig& c, int64_t n_train);
+// The delta of Epsilon*: EffectiveDelta for "dp", else the number; an
+// error naming epsilon_star_delta unless "dp" or a number in [0, 1).
+Result<double> EpsilonStarDelta(const EpsilonStarSweepConfig& c, int64_t n_train);
 // Steps of a run as TrainDpSgd counts them (mechanisms/dpsgd.h).
 int64_t StepsOf(const SweepPoint& p, const EpsilonStarSweepConfig& c, int64_t n_train);
 
@@ -131,6 +141,8 @@ struct PointAccounting {
 
 // The secondary Epsilon* variant: "parametric" on the window [0.001, 0.999].
 inline constexpr char kCommonWindowVariant[] = "parametric_common_window";
+// The suffix of the sensitivity variants at Epsilon* delta = 0.
+inline constexpr char kDeltaZeroSuffix[] = "_delta0";
 
 // One Epsilon* value per model: a registered estimator under some options.
 struct EpsilonStarVariant {
@@ -140,10 +152,13 @@ struct EpsilonStarVariant {
 };
 
 // Every registered estimator with `defaults` (the library defaults except
-// the quantile count), then kCommonWindowVariant: the parametric estimator
-// on the empirical one's rate window [rate_floor, rate_ceiling] =
-// [0.001, 0.999] (the lost clip window is the parametric value's most
-// influential choice).
+// the quantile count and delta, the study's Epsilon* delta), then
+// kCommonWindowVariant: the parametric estimator on the empirical one's rate
+// window [rate_floor, rate_ceiling] = [0.001, 0.999] (the lost clip window
+// is the parametric value's most influential choice); then each of these
+// again at delta = 0, named with kDeltaZeroSuffix (the sensitivity to the
+// Epsilon* delta: with delta = 1/n the terms (1 - delta - rate)/rate of the
+// parametric fits stop growing where 1 - rate < delta).
 std::vector<EpsilonStarVariant> MakeVariants(const EpsilonStarOptions& defaults);
 
 // One model to train.

@@ -182,19 +182,56 @@ TEST(SweepPlan, StepsAndDelta) {
   EXPECT_DOUBLE_EQ(EffectiveDelta(c, 1000), 1e-5);
 }
 
-TEST(SweepPlan, VariantsEndWithTheCommonWindow) {
+TEST(SweepPlan, VariantsEndWithTheCommonWindowThenRepeatAtDeltaZero) {
   EpsilonStarOptions defaults;
   defaults.quantiles_per_distribution = 1000;
+  defaults.delta = 1e-4;
   const auto v = MakeVariants(defaults);
-  ASSERT_GE(v.size(), 3u);
+  ASSERT_GE(v.size(), 6u);
+  ASSERT_EQ(v.size() % 2, 0u);
+  const size_t half = v.size() / 2;
   std::set<std::string> names;
   for (const auto& e : v) names.insert(e.name);
   EXPECT_TRUE(names.count("parametric") && names.count("empirical"));
-  EXPECT_EQ(v.back().name, kCommonWindowVariant);
-  EXPECT_EQ(v.back().estimator, "parametric");
-  EXPECT_EQ(v.back().options.clip_lo, defaults.rate_floor);
-  EXPECT_EQ(v.back().options.clip_hi, defaults.rate_ceiling);
-  EXPECT_EQ(v.back().options.quantiles_per_distribution, 1000);
+  EXPECT_TRUE(names.count("parametric_delta0") && names.count("empirical_delta0"));
+  const EpsilonStarVariant& common = v[half - 1];
+  EXPECT_EQ(common.name, kCommonWindowVariant);
+  EXPECT_EQ(common.estimator, "parametric");
+  EXPECT_EQ(common.options.clip_lo, defaults.rate_floor);
+  EXPECT_EQ(common.options.clip_hi, defaults.rate_ceiling);
+  EXPECT_EQ(common.options.quantiles_per_distribution, 1000);
+  for (size_t i = 0; i < half; ++i) {
+    EXPECT_EQ(v[i].options.delta, 1e-4) << v[i].name;
+    EXPECT_EQ(v[half + i].name, v[i].name + kDeltaZeroSuffix);
+    EXPECT_EQ(v[half + i].estimator, v[i].estimator);
+    EXPECT_EQ(v[half + i].options.delta, 0.0);
+    EXPECT_EQ(v[half + i].options.clip_lo, v[i].options.clip_lo);
+  }
+}
+
+// The delta of Epsilon*: the DP delta by default (the paper, after
+// Definition 2), else a number in [0, 1); anything else is refused with a
+// message naming the parameter.
+TEST(SweepPlan, EpsilonStarDeltaDefaultsToTheDpDeltaAndIsRefusedOutsideUnitInterval) {
+  EpsilonStarSweepConfig c;
+  ASSERT_EQ(c.epsilon_star_delta, "dp");
+  EXPECT_DOUBLE_EQ(*EpsilonStarDelta(c, 1000), 1e-3);
+  c.delta = 1e-5;
+  EXPECT_DOUBLE_EQ(*EpsilonStarDelta(c, 1000), 1e-5);
+  c.epsilon_star_delta = "0";
+  EXPECT_EQ(*EpsilonStarDelta(c, 1000), 0.0);
+  c.epsilon_star_delta = "0.25";
+  EXPECT_EQ(*EpsilonStarDelta(c, 1000), 0.25);
+  for (const char* bad : {"1", "1.5", "-0.1", "nan", "inf", "", "dpx", "0.1x"}) {
+    c.epsilon_star_delta = bad;
+    const Result<double> r = EpsilonStarDelta(c, 1000);
+    ASSERT_FALSE(r.ok()) << bad;
+    EXPECT_NE(r.status().message().find("epsilon_star_delta"), std::string::npos) << bad;
+    EpsilonStarSweepConfig paper = PaperAdult();
+    paper.epsilon_star_delta = bad;
+    EXPECT_FALSE(ValidateEpsilonStarSweep(paper, SweepFlags()).ok()) << bad;
+  }
+  EXPECT_TRUE(ValidateEpsilonStarSweep(PaperAdult(), SweepFlags()).ok());
 }
 
 TEST(SweepPlan, UnitTextIgnoresGridListsAndRepetitions) {

@@ -247,6 +247,7 @@ Result<SweepOutcome> BuildOutcome(const SweepReportInputs& in, const ModelTable&
   out.estimators = VariantNames(in.variants);
   out.delta = out.accounting.empty() ? EffectiveDelta(*in.config, in.dataset->n_train())
                                      : out.accounting[0].delta;
+  out.epsilon_star_delta = in.options.delta;
   const size_t P = points.size(), E = out.estimators.size();
   const size_t R = static_cast<size_t>(in.config->repetitions);
   out.epsilon_star.assign(P, std::vector<std::vector<double>>(E, std::vector<double>(R)));
@@ -431,9 +432,13 @@ std::vector<Column> ConfigurationColumns(const SweepOutcome& o, const ConfigStat
       Column::Strings("eps_sound", eps_s),      Column::Strings("eps_tf_privacy_0_5_1", eps_f),
       Column::Strings("noise_multiplier", sig),
   };
-  for (const char* variant : {"parametric", "empirical", kCommonWindowVariant}) {
-    const int e = o.EstimatorIndex(variant);
-    if (e >= 0) AddStatColumns(std::string("epsilon_star_") + variant, s.epsilon_star[e], &cols);
+  for (const std::string suffix : {"", kDeltaZeroSuffix}) {
+    for (const char* variant : {"parametric", "empirical", kCommonWindowVariant}) {
+      const int e = o.EstimatorIndex(variant + suffix);
+      if (e >= 0) {
+        AddStatColumns("epsilon_star_" + std::string(variant) + suffix, s.epsilon_star[e], &cols);
+      }
+    }
   }
   AddStatColumns("utility", s.utility, &cols);
   cols.push_back(Column::Ints("models", s.models_ok));
@@ -447,12 +452,13 @@ Status WriteConfigurationsTable(const SweepReportInputs& in, const SweepOutcome&
       DataNote(in) +
       "One row per configuration; mean/min/max over its models (repetitions that "
       "did not diverge; 'models' = how many). Epsilon*: parametric and empirical variants "
-      "(library defaults, " +
+      "(library defaults except the delta of Epsilon*, " +
       EpsilonStarOptionsText(in.options) +
       ") on training vs "
       "population losses; parametric_common_window: the parametric variant on the empirical "
       "variant's window [0.001, 0.999] instead of its default clip window [1e-6, 1-1e-6] "
-      "(the paper lost its window). Utility: " +
+      "(the paper lost its window); columns ending in _delta0: the same at Epsilon* delta = 0 "
+      "(sensitivity; the paper sets the delta of Epsilon* to the DP delta). Utility: " +
       in.study->utility_label +
       ". target_eps: the DP target; "
       "noise_multiplier: sigma trained with (calibration_rule " +
@@ -570,6 +576,12 @@ Status WriteSweepMeta(const SweepReportInputs& in, const SweepOutcome& o, const 
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "delta", o.delta));
   PB_RETURN_IF_ERROR(
       w.SetAttribute("/meta", "epsilon_star_options", EpsilonStarOptionsText(in.options)));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "epsilon_star_delta", in.options.delta));
+  PB_RETURN_IF_ERROR(
+      w.SetAttribute("/meta", "epsilon_star_delta_choice",
+                     in.config->epsilon_star_delta == "dp"
+                         ? std::string("dp: the DP delta (the paper, after Definition 2)")
+                         : "set to " + in.config->epsilon_star_delta));
   PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "calibration_rule", rule));
   PB_RETURN_IF_ERROR(w.SetAttribute(
       "/meta", "accounting",
@@ -640,7 +652,10 @@ std::string SharedLostParameters(const EpsilonStarSweepConfig& c, int64_t n_trai
   s += "Epsilon*: library defaults (" + EpsilonStarOptionsText(o) +
        "; the parametric clip window was lost, default [1e-6, 1-1e-6]), quantiles per "
        "distribution " +
-       std::to_string(c.epsilon_star_quantiles) + "; ";
+       std::to_string(c.epsilon_star_quantiles) + ", delta of Epsilon* " +
+       (c.epsilon_star_delta == "dp" ? "= the DP delta (the paper's choice after Definition 2)"
+                                     : c.epsilon_star_delta) +
+       ", and every variant again at delta 0 (_delta0, sensitivity); ";
   s += "weights: Glorot-uniform (Keras default), biases 0";
   return s;
 }

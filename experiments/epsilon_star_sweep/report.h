@@ -79,8 +79,9 @@ double PearsonOfModels(const std::vector<double>& x, const std::vector<double>& 
 struct SweepOutcome {
   std::vector<SweepPoint> points;
   std::vector<PointAccounting> accounting;
-  // Epsilon* variants: every registered loss-sample estimator under the
-  // library defaults ("empirical", "parametric"), then kCommonWindowVariant.
+  // Epsilon* variants (MakeVariants): every registered loss-sample
+  // estimator ("empirical", "parametric") at the study's Epsilon* delta, then
+  // kCommonWindowVariant, then all of them at delta 0 (kDeltaZeroSuffix).
   std::vector<std::string> estimators;
   // [point][estimator][repetition]; NaN for diverged models.
   std::vector<std::vector<std::vector<double>>> epsilon_star;
@@ -90,8 +91,9 @@ struct SweepOutcome {
   std::vector<std::vector<double>> train_accuracy;
   std::vector<bool> pareto, pareto_convex;
   int64_t diverged_models = 0;
-  double delta = 0.0;
-  std::string part_versions;  // DescribePartVersions of the merged parts
+  double delta = 0.0;               // the DP accountant's
+  double epsilon_star_delta = 0.0;  // the primary variants' Epsilon* delta
+  std::string part_versions;        // DescribePartVersions of the merged parts
   // Index of the named estimator in `estimators` (-1 if absent).
   int EstimatorIndex(const std::string& name) const;
 };

@@ -30,6 +30,7 @@ Result<UnitInputs> MakeUnitInputs(const SweepStudy& study, const EpsilonStarSwee
   u.config = &c;
   u.dataset = &d;
   u.options.quantiles_per_distribution = c.epsilon_star_quantiles;
+  PB_ASSIGN_OR_RETURN(u.options.delta, EpsilonStarDelta(c, d.n_train()));
   PB_RETURN_IF_ERROR(ValidateEpsilonStarOptions(u.options));
   u.variants = MakeVariants(u.options);
   u.spec = SpecFor(study.model, d);

@@ -45,11 +45,30 @@ for i, k in enumerate([smoke.text(x) for x in g["configs/kind"][...]]):
                     "sound rule: TF 0.5.1 eps below the target")
 smoke.check(smoke.text(g["meta"].attrs["calibration_rule"]) == "sound", "rule recorded")
 g.close()
+# The delta of Epsilon*: the DP delta (1/n_train) by default, recorded in
+# /meta; the _delta0 variants are the sensitivity analysis; another value is
+# used and recorded.
+n_train = int(f["meta"].attrs["n_train"])
+smoke.check(abs(float(f["meta"].attrs["epsilon_star_delta"]) * n_train - 1) < 1e-12,
+            "Epsilon* delta = 1/n_train by default, recorded in /meta")
+smoke.check(float(f["meta"].attrs["epsilon_star_delta"]) == float(f["meta"].attrs["delta"]),
+            "Epsilon* delta = the DP delta")
+p, p0 = f["models/epsilon_star/parametric"][...], f["models/epsilon_star/parametric_delta0"][...]
+smoke.check(np.all(p <= p0 + 1e-12), "a positive Epsilon* delta never raises Epsilon*")
+for c in ("all_below_0_3", "baselines_rise_with_epochs", "dp_below_baselines_5plus"):
+    smoke.check(f"claims/epsilon_star_sweep_adult_{c}_delta0" in f, f"{c} at delta 0")
+h = sc.run_ok(BIN, STUDY, ["--epsilon_star_delta=0"], "delta0")
+smoke.check(float(h["meta"].attrs["epsilon_star_delta"]) == 0.0, "--epsilon_star_delta=0 recorded")
+smoke.check(np.array_equal(h["models/epsilon_star/parametric"][...], p0),
+            "--epsilon_star_delta=0 gives the _delta0 values")
+h.close()
 sc.check_bad_parameters(BIN, STUDY,
                         [["--repetitions=0"], ["--target_eps=-1"], ["--clip_norms=0"],
                          ["--microbatches=0"], ["--shard=2/2"], ["--shard=x"],
                          ["--calibration_rule=tf2"], ["--delta=1"], ["--sampling=random"],
                          ["--n_train=0"], ["--n_train=40000"], ["--baseline_epochs=0"],
-                         ["--merge_only", "--plan_only"], ["--learning_rate=0"]])
+                         ["--merge_only", "--plan_only"], ["--learning_rate=0"],
+                         ["--epsilon_star_delta=1"], ["--epsilon_star_delta=-0.1"],
+                         ["--epsilon_star_delta=nan"], ["--epsilon_star_delta=dpx"]])
 sc.check_sharding(BIN, STUDY, f)
 smoke.finish()
