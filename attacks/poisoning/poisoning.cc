@@ -1,0 +1,262 @@
+#include "attacks/poisoning/poisoning.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "core/seeding.h"
+#include "mechanisms/classical/linalg.h"
+#include "mechanisms/classical/logistic.h"
+#include "mechanisms/classical/logistic_regression.h"
+
+namespace privbench {
+
+std::string NeighbourModeName(NeighbourMode mode) {
+  return mode == NeighbourMode::kReplace ? "replace" : "add";
+}
+
+std::vector<std::string> PoisoningAttackNames() {
+  return {"influence", "clipbkd", "swapx", "nb_flip", "nb_mean", "rf_flip"};
+}
+
+std::vector<double> CornerDistances(const BinaryData& data, const DataBounds& b) {
+  std::vector<double> dist(data.n(), 0.0);
+  for (int64_t i = 0; i < data.n(); ++i) {
+    for (int64_t j = 0; j < data.d; ++j) {
+      const double t = std::min(data.row(i)[j] - b.lo[j], b.hi[j] - data.row(i)[j]);
+      dist[i] += t * t;
+    }
+  }
+  return dist;
+}
+
+std::vector<double> Corner(const double* x, const DataBounds& b, bool far) {
+  std::vector<double> c(b.lo.size());
+  for (size_t j = 0; j < c.size(); ++j) {
+    const bool near_lo = x[j] - b.lo[j] <= b.hi[j] - x[j];
+    c[j] = (near_lo != far) ? b.lo[j] : b.hi[j];
+  }
+  return c;
+}
+
+void ProjectIntoBounds(const DataBounds& b, std::vector<double>* x) {
+  for (size_t j = 0; j < x->size(); ++j) (*x)[j] = std::clamp((*x)[j], b.lo[j], b.hi[j]);
+  const double norm = Norm2(*x);
+  if (norm > b.radius) {
+    for (double& v : *x) v *= b.radius / norm;
+  }
+}
+
+namespace {
+
+std::vector<int64_t> SortedBy(const std::vector<double>& key, bool descending) {
+  std::vector<int64_t> order(key.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](int64_t a, int64_t b) {
+    return descending ? key[a] > key[b] : key[a] < key[b];
+  });
+  return order;
+}
+
+std::vector<int64_t> RandomOrder(int64_t n, uint64_t seed) {
+  std::vector<int64_t> order(n);
+  std::iota(order.begin(), order.end(), 0);
+  Rng rng = MakeRng(seed, {1});
+  for (int64_t i = n - 1; i > 0; --i) {
+    std::swap(order[i], order[static_cast<int64_t>(rng() % static_cast<uint64_t>(i + 1))]);
+  }
+  return order;
+}
+
+// The non-private model and its Hessian's Cholesky factor: what the
+// influence of a row is measured against.
+struct Model {
+  LogisticProblem problem;
+  std::vector<double> w;
+  SquareMatrix hessian_factor;
+  double radius = 1;
+};
+
+Result<Model> FitModel(const BinaryData& data, const DataBounds& bounds, double lambda) {
+  Model m;
+  m.problem = LrProblem(data, bounds, lambda);
+  m.radius = bounds.radius;
+  PB_ASSIGN_OR_RETURN(LogisticFit fit, FitLogistic(m.problem, {}, {}));
+  m.w = fit.w;
+  PB_ASSIGN_OR_RETURN(m.hessian_factor, Cholesky(LogisticHessian(m.problem, m.w)));
+  return m;
+}
+
+// ||H^-1 grad loss(x, y)|| (Koh & Liang 2017's influence on the parameters).
+double Influence(const Model& m, const std::vector<double>& x, int y) {
+  std::vector<double> z = LrFeatures(x.data(), static_cast<int64_t>(x.size()), m.radius);
+  const double s = y == 1 ? 1.0 : -1.0;
+  const double c = -s * Sigmoid(-s * Dot(z.data(), m.w.data(), m.problem.m));
+  for (double& v : z) v *= c;
+  CholeskySolve(m.hessian_factor, &z);
+  return Norm2(z);
+}
+
+std::vector<double> ClassMean(const BinaryData& data, int label) {
+  std::vector<double> mean(data.d, 0.0);
+  double count = 0;
+  for (int64_t i = 0; i < data.n(); ++i) {
+    if (data.y[i] != label) continue;
+    count += 1;
+    for (int64_t j = 0; j < data.d; ++j) mean[j] += data.row(i)[j];
+  }
+  for (double& v : mean) v /= std::max(count, 1.0);
+  return mean;
+}
+
+// Projected gradient ascent on the influence (central differences).
+std::vector<double> InfluenceAscent(const Model& m, const DataBounds& b, std::vector<double> x,
+                                    int y) {
+  ProjectIntoBounds(b, &x);
+  std::vector<double> best = x;
+  double best_value = Influence(m, x, y), step = 0.1 * b.radius;
+  const double h = 1e-5 * b.radius;
+  for (int it = 0; it < 200 && step > 1e-6 * b.radius; ++it) {
+    std::vector<double> g(x.size());
+    for (size_t j = 0; j < x.size(); ++j) {
+      std::vector<double> up = x, down = x;
+      up[j] += h;
+      down[j] -= h;
+      g[j] = (Influence(m, up, y) - Influence(m, down, y)) / (2 * h);
+    }
+    const double gn = Norm2(g);
+    if (gn == 0) break;
+    std::vector<double> next = x;
+    for (size_t j = 0; j < x.size(); ++j) next[j] += step * g[j] / gn;
+    ProjectIntoBounds(b, &next);
+    const double v = Influence(m, next, y);
+    if (v > best_value) {
+      best_value = v;
+      best = next;
+      x = next;
+    } else {
+      step *= 0.5;
+    }
+  }
+  return best;
+}
+
+std::vector<double> LeastVarianceDirection(const BinaryData& data) {
+  const int64_t d = data.d;
+  std::vector<double> mean(d, 0.0);
+  for (int64_t i = 0; i < data.n(); ++i)
+    for (int64_t j = 0; j < d; ++j) mean[j] += data.row(i)[j] / static_cast<double>(data.n());
+  SquareMatrix cov(d);
+  for (int64_t i = 0; i < data.n(); ++i)
+    for (int64_t r = 0; r < d; ++r)
+      for (int64_t s = 0; s < d; ++s)
+        cov.at(r, s) += (data.row(i)[r] - mean[r]) * (data.row(i)[s] - mean[s]);
+  const Eigen e = SymmetricEigen(cov);
+  std::vector<double> v(d);
+  for (int64_t j = 0; j < d; ++j) v[j] = e.vectors.at(j, 0);
+  return v;
+}
+
+double MedianRowNorm(const BinaryData& data) {
+  std::vector<double> norms(data.n());
+  for (int64_t i = 0; i < data.n(); ++i) {
+    norms[i] = std::sqrt(Dot(data.row(i), data.row(i), data.d));
+  }
+  std::nth_element(norms.begin(), norms.begin() + data.n() / 2, norms.end());
+  return norms[data.n() / 2];
+}
+
+std::vector<double> NearestNeighbourL1(const BinaryData& data) {
+  std::vector<double> nn(data.n(), INFINITY);
+  for (int64_t i = 0; i < data.n(); ++i) {
+    for (int64_t k = 0; k < data.n(); ++k) {
+      if (k == i) continue;
+      double s = 0;
+      for (int64_t j = 0; j < data.d; ++j) s += std::fabs(data.row(i)[j] - data.row(k)[j]);
+      nn[i] = std::min(nn[i], s);
+    }
+  }
+  return nn;
+}
+
+Poison CornerAttack(const BinaryData& data, const DataBounds& b, bool flip) {
+  Poison p;
+  p.order = SortedBy(CornerDistances(data, b), false);
+  const int64_t i = p.order[0];
+  p.x = Corner(data.row(i), b, !flip);
+  p.y = flip ? 1 - data.y[i] : data.y[i];
+  return p;
+}
+
+Result<Poison> Design(const std::string& attack, const BinaryData& data, const DataBounds& b,
+                      const Model& model, uint64_t seed) {
+  Poison p;
+  if (attack == "influence") {
+    p.order = SortedBy(CornerDistances(data, b), false);
+    p.y = data.y[p.order[0]];
+    p.x = InfluenceAscent(model, b, ClassMean(data, 1 - p.y), p.y);
+  } else if (attack == "clipbkd") {
+    p.x = LeastVarianceDirection(data);
+    const double scale = MedianRowNorm(data);
+    for (double& v : p.x) v *= scale;
+    ProjectIntoBounds(b, &p.x);
+    const std::vector<double> z = LrFeatures(p.x.data(), data.d, b.radius);
+    p.y = Sigmoid(Dot(z.data(), model.w.data(), model.problem.m)) < 0.5 ? 1 : 0;
+    p.order = RandomOrder(data.n(), seed);
+  } else if (attack == "swapx") {
+    p.order = RandomOrder(data.n(), seed);
+    p.y = data.y[p.order[0]];
+    std::vector<int64_t> others;
+    for (int64_t i : RandomOrder(data.n(), seed + 1)) {
+      if (data.y[i] != p.y) others.push_back(i);
+    }
+    if (others.empty()) return Error("attack swapx needs rows of both classes");
+    p.x.assign(data.row(others[0]), data.row(others[0]) + data.d);
+  } else if (attack == "nb_flip" || attack == "nb_mean") {
+    p = CornerAttack(data, b, attack == "nb_flip");
+  } else if (attack == "rf_flip") {
+    p.order = SortedBy(NearestNeighbourL1(data), true);
+    p.x.assign(data.row(p.order[0]), data.row(p.order[0]) + data.d);
+    p.y = 1 - data.y[p.order[0]];
+  } else {
+    return Error(
+        "attack must be one of influence, clipbkd, swapx, nb_flip, nb_mean, rf_flip; got '" +
+        attack + "'");
+  }
+  p.attack = attack;
+  return p;
+}
+
+}  // namespace
+
+Result<Poison> DesignPoison(const std::string& attack, const BinaryData& data,
+                            const DataBounds& bounds, double lambda, uint64_t seed) {
+  PB_RETURN_IF_ERROR(CheckBinaryData(data));
+  PB_ASSIGN_OR_RETURN(Model model, FitModel(data, bounds, lambda));
+  PB_ASSIGN_OR_RETURN(Poison p, Design(attack, data, bounds, model, seed));
+  p.influence = Influence(model, p.x, p.y);
+  return p;
+}
+
+Result<BinaryData> MakeNeighbour(const BinaryData& data, const Poison& poison, NeighbourMode mode,
+                                 int64_t k) {
+  if (k < 1) return Error("k must be >= 1, got " + std::to_string(k));
+  if (static_cast<int64_t>(poison.x.size()) != data.d) return Error("poison has the wrong width");
+  BinaryData out = data;
+  if (mode == NeighbourMode::kAdd) {
+    for (int64_t c = 0; c < k; ++c) out.Append(poison.x, poison.y);
+    return out;
+  }
+  if (k > static_cast<int64_t>(poison.order.size())) {
+    return Error("k must be <= the rows the attack may replace (" +
+                 std::to_string(poison.order.size()) + "), got " + std::to_string(k));
+  }
+  for (int64_t c = 0; c < k; ++c) {
+    const int64_t i = poison.order[c];
+    std::copy(poison.x.begin(), poison.x.end(), out.row(i));
+    out.y[i] = poison.y;
+  }
+  return out;
+}
+
+}  // namespace privbench
