@@ -1,0 +1,345 @@
+#include "experiments/lira_bayes_audit/compute.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+#include "core/seeding.h"
+#include "core/stats.h"
+#include "estimators/accountants/accountant.h"
+#include "estimators/accountants/accountant_registry.h"
+#include "estimators/interval_registry.h"
+#include "experiments/framework/study.h"
+
+namespace privbench {
+namespace lira_bayes_audit {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// Seeded Fisher-Yates permutation of 0..n-1 (our own index draws, so the
+// order is the same with every standard library).
+std::vector<int64_t> Permutation(int64_t n, uint64_t seed) {
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  std::iota(v.begin(), v.end(), 0);
+  Rng rng(seed);
+  for (int64_t i = n - 1; i > 0; --i) {
+    const int64_t j = static_cast<int64_t>(rng() % static_cast<uint64_t>(i + 1));
+    std::swap(v[static_cast<size_t>(i)], v[static_cast<size_t>(j)]);
+  }
+  return v;
+}
+
+struct Interval {
+  double lower = 0.0, upper = kInf;
+};
+
+// The selection order: a larger lower bound; on a tie, the smaller upper
+// bound (the paper does not say; without it every method whose lower bounds
+// are all 0 would report the uninformative first threshold).
+bool Better(const Interval& a, const Interval& b) {
+  return a.lower > b.lower || (a.lower == b.lower && a.upper < b.upper);
+}
+
+Result<Interval> EstimateOne(const IntervalEstimator& m, const ConfusionCounts& counts,
+                             double delta, double alpha) {
+  PB_ASSIGN_OR_RETURN(EpsInterval e, m.Estimate(counts, delta, alpha));
+  return Interval{e.lower, e.upper.has_value() ? *e.upper : kInf};
+}
+
+void SplitScores(const std::vector<double>& scores, const std::vector<uint8_t>& bits,
+                 const std::vector<uint8_t>& keep, uint8_t which, std::vector<double>* member,
+                 std::vector<double>* non) {
+  member->clear();
+  non->clear();
+  for (size_t i = 0; i < scores.size(); ++i) {
+    if (!keep.empty() && keep[i] != which) continue;
+    (bits[i] ? member : non)->push_back(scores[i]);
+  }
+}
+
+// The point of `roc` with the largest lower bound of method m (first on ties).
+Result<std::pair<size_t, Interval>> BestPoint(const IntervalEstimator& m, const RocCurve& roc,
+                                              double delta, double alpha) {
+  size_t best = 0;
+  Interval best_iv{-1.0, kInf};
+  for (size_t p = 0; p < roc.points.size(); ++p) {
+    PB_ASSIGN_OR_RETURN(Interval iv, EstimateOne(m, roc.points[p].counts, delta, alpha));
+    if (Better(iv, best_iv)) {
+      best = p;
+      best_iv = iv;
+    }
+  }
+  return std::make_pair(best, best_iv);
+}
+
+IntervalRow MakeRow(const std::string& setting, const std::string& selection,
+                    const std::string& method, double threshold, const ConfusionCounts& counts,
+                    const Interval& iv, double level_alpha, int64_t considered) {
+  IntervalRow r;
+  r.setting = setting;
+  r.selection = selection;
+  r.method = method;
+  r.threshold = threshold;
+  r.counts = counts;
+  r.lower = iv.lower;
+  r.upper = iv.upper;
+  r.level_alpha = level_alpha;
+  r.thresholds_considered = considered;
+  return r;
+}
+
+// The split-half row of one method.
+Result<IntervalRow> SplitRow(const std::string& setting, const IntervalEstimator& m,
+                             const std::vector<double>& scores, const std::vector<uint8_t>& bits,
+                             const EstimateOptions& o) {
+  const std::vector<uint8_t> half = SplitHalves(static_cast<int64_t>(scores.size()), o.split_seed);
+  std::vector<double> am, an, bm, bn;
+  SplitScores(scores, bits, half, 1, &am, &an);
+  SplitScores(scores, bits, half, 0, &bm, &bn);
+  if (am.empty() || an.empty() || bm.empty() || bn.empty()) {
+    return Error("split_half: each half needs a member and a non-member trial (trials too few)");
+  }
+  PB_ASSIGN_OR_RETURN(RocCurve roc_a, ComputeRoc(am, an));
+  PB_ASSIGN_OR_RETURN(auto best, BestPoint(m, roc_a, o.delta, o.alpha));
+  const double t = roc_a.points[best.first].threshold;
+  PB_ASSIGN_OR_RETURN(OperatingPoint at_b, AtThreshold(bm, bn, t));
+  PB_ASSIGN_OR_RETURN(Interval iv, EstimateOne(m, at_b.counts, o.delta, o.alpha));
+  return MakeRow(setting, "split_half", std::string(m.name()), t, at_b.counts, iv, o.alpha,
+                 static_cast<int64_t>(roc_a.points.size()));
+}
+
+Result<IntervalRow> BonferroniRow(const std::string& setting, const IntervalEstimator& m,
+                                  const std::vector<double>& member, const std::vector<double>& non,
+                                  const std::vector<double>& grid, const EstimateOptions& o) {
+  const double a = o.alpha / static_cast<double>(grid.size());
+  IntervalRow best;
+  best.lower = -1.0;
+  for (double t : grid) {
+    PB_ASSIGN_OR_RETURN(OperatingPoint p, AtThreshold(member, non, t));
+    PB_ASSIGN_OR_RETURN(Interval iv, EstimateOne(m, p.counts, o.delta, a));
+    if (Better(iv, Interval{best.lower, best.upper})) {
+      best = MakeRow(setting, "bonferroni", std::string(m.name()), t, p.counts, iv, a,
+                     static_cast<int64_t>(grid.size()));
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+std::vector<Setting> MakeSettings(const Config& c) {
+  char eps[32];
+  std::snprintf(eps, sizeof(eps), "%g", c.target_epsilon);
+  return {{"no_dp", false}, {std::string("dp_eps") + eps, true}};
+}
+
+Result<Accounting> CalibrateNoise(const Config& c) {
+  Accounting a;
+  a.n_train = c.pool_size / 2;
+  a.q = static_cast<double>(c.batch_size) / static_cast<double>(a.n_train);
+  a.steps = (c.epochs * a.n_train + c.batch_size - 1) / c.batch_size;
+  a.delta = c.delta;
+  PB_ASSIGN_OR_RETURN(auto rdp, MakeAccountant("rdp"));
+  DpSgdAccounting s;
+  s.q = a.q;
+  s.steps = a.steps;
+  s.delta = c.delta;
+  PB_ASSIGN_OR_RETURN(a.sigma, CalibrateSigma(*rdp, c.target_epsilon, s));
+  s.sigma = a.sigma;
+  PB_ASSIGN_OR_RETURN(AccountantResult r, rdp->Epsilon(s));
+  a.epsilon = r.epsilon;
+  return a;
+}
+
+std::vector<UnitKey> ShadowUnits(const Config& c) {
+  std::vector<UnitKey> units;
+  for (int64_t s = 0; s < 2; ++s) {
+    for (int64_t f = 0; f < c.shadows; f += c.models_per_unit) {
+      units.push_back({s, f, std::min(c.models_per_unit, c.shadows - f)});
+    }
+  }
+  return units;
+}
+
+std::vector<UnitKey> TargetUnits(const Config& c) {
+  std::vector<UnitKey> units;
+  for (int64_t s = 0; s < 2; ++s) {
+    for (int64_t f = 0; f < c.trials; f += c.models_per_unit) {
+      units.push_back({s, f, std::min(c.models_per_unit, c.trials - f)});
+    }
+  }
+  return units;
+}
+
+std::string UnitId(const std::vector<Setting>& settings, const UnitKey& key, const char* kind) {
+  return std::string(kind) + "_" + settings[static_cast<size_t>(key.setting)].name + "_" +
+         std::to_string(key.first) + "+" + std::to_string(key.count);
+}
+
+uint64_t InitSeed(uint64_t seed, int64_t setting, bool target, int64_t index) {
+  return DeriveSeed(seed, {10, static_cast<uint64_t>(setting), target ? 2u : 1u,
+                           static_cast<uint64_t>(index), 0});
+}
+
+uint64_t TrainSeed(uint64_t seed, int64_t setting, bool target, int64_t index) {
+  return DeriveSeed(seed, {10, static_cast<uint64_t>(setting), target ? 2u : 1u,
+                           static_cast<uint64_t>(index), 1});
+}
+
+std::vector<int64_t> DrawRows(int64_t n_available, int64_t count, uint64_t seed) {
+  std::vector<int64_t> p = Permutation(n_available, seed);
+  p.resize(static_cast<size_t>(count));
+  return p;
+}
+
+Result<GamePlan> PlanGame(int64_t pool_size, const std::vector<int64_t>& challenge, uint64_t seed,
+                          int64_t setting) {
+  const int64_t k = static_cast<int64_t>(challenge.size());
+  const int64_t base_size = pool_size / 2;
+  if (k > pool_size - base_size) {
+    return Error("trials (" + std::to_string(k) + ") must be at most pool_size / 2 (" +
+                 std::to_string(pool_size - base_size) + ")");
+  }
+  std::vector<uint8_t> is_challenge(static_cast<size_t>(pool_size), 0);
+  for (int64_t z : challenge) {
+    if (z < 0 || z >= pool_size || is_challenge[static_cast<size_t>(z)]) {
+      return Error("challenge points must be distinct pool indices");
+    }
+    is_challenge[static_cast<size_t>(z)] = 1;
+  }
+  GamePlan g;
+  g.challenge = challenge;
+  Rng rng = MakeRng(seed, {20, static_cast<uint64_t>(setting)});
+  for (int64_t i = 0; i < k; ++i) g.bits.push_back(static_cast<uint8_t>(rng() >> 63));
+  for (int64_t p : Permutation(pool_size, DeriveSeed(seed, {21, static_cast<uint64_t>(setting)}))) {
+    if (static_cast<int64_t>(g.base.size()) == base_size) break;
+    if (!is_challenge[static_cast<size_t>(p)]) g.base.push_back(p);
+  }
+  std::sort(g.base.begin(), g.base.end());
+  return g;
+}
+
+std::vector<int64_t> TargetTrainRows(const GamePlan& plan, int64_t trial) {
+  std::vector<int64_t> rows = plan.base;
+  if (plan.bits[static_cast<size_t>(trial)]) {
+    rows.push_back(plan.challenge[static_cast<size_t>(trial)]);
+    std::sort(rows.begin(), rows.end());
+  }
+  return rows;
+}
+
+std::vector<int64_t> ShadowTrainRows(const std::vector<uint8_t>& keep, int64_t pool_size,
+                                     int64_t m) {
+  std::vector<int64_t> rows;
+  for (int64_t p = 0; p < pool_size; ++p) {
+    if (keep[static_cast<size_t>(m * pool_size + p)]) rows.push_back(p);
+  }
+  return rows;
+}
+
+Result<TrialScores> ScoreTrials(const ShadowScores& shadows, const GamePlan& plan,
+                                const std::vector<double>& target_phi, LiraLocation location) {
+  if (target_phi.size() != plan.challenge.size()) {
+    return Error("target_phi must have one entry per trial");
+  }
+  PB_ASSIGN_OR_RETURN(std::vector<LiraGaussians> fits, FitLira(shadows, {}, location, true));
+  TrialScores t;
+  t.phi = target_phi;
+  t.bits = plan.bits;
+  for (size_t i = 0; i < target_phi.size(); ++i) {
+    const LiraGaussians& g = fits[static_cast<size_t>(plan.challenge[i])];
+    t.online.push_back(LiraOnlineScore(g, target_phi[i]));
+    t.offline.push_back(LiraOfflineScore(g, target_phi[i]));
+  }
+  return t;
+}
+
+Result<std::vector<double>> BonferroniGrid(const ShadowScores& shadows,
+                                           const std::vector<int64_t>& challenge,
+                                           LiraLocation location, int64_t g) {
+  if (g < 1) return Error("bonferroni_thresholds must be >= 1");
+  PB_ASSIGN_OR_RETURN(std::vector<LiraGaussians> fits, FitLira(shadows, {}, location, true));
+  std::vector<double> all;
+  for (int64_t z : challenge) {
+    for (int64_t m = 0; m < shadows.models; ++m) {
+      all.push_back(LiraOnlineScore(fits[static_cast<size_t>(z)],
+                                    shadows.phi[static_cast<size_t>(m * shadows.points + z)]));
+    }
+  }
+  std::vector<double> grid;
+  for (int64_t j = 0; j < g; ++j) {
+    grid.push_back(Quantile(all, (static_cast<double>(j) + 0.5) / static_cast<double>(g)));
+  }
+  return grid;
+}
+
+Result<std::vector<std::string>> ApplicableMethods(double delta) {
+  std::vector<std::string> names;
+  for (const std::string& name : AllIntervalEstimatorNames()) {
+    PB_ASSIGN_OR_RETURN(auto m, MakeIntervalEstimator(name));
+    if (delta > 0 && m->requires_zero_delta()) continue;
+    names.push_back(name);
+  }
+  return names;
+}
+
+Result<RocTable> EstimateAtEveryThreshold(const std::vector<double>& scores,
+                                          const std::vector<uint8_t>& bits,
+                                          const EstimateOptions& o) {
+  RocTable t;
+  std::vector<double> member, non;
+  SplitScores(scores, bits, {}, 0, &member, &non);
+  PB_ASSIGN_OR_RETURN(t.roc, ComputeRoc(member, non));
+  PB_ASSIGN_OR_RETURN(t.methods, ApplicableMethods(o.delta));
+  const size_t np = t.roc.points.size(), nm = t.methods.size();
+  t.lower.assign(nm, std::vector<double>(np, 0.0));
+  t.upper.assign(nm, std::vector<double>(np, 0.0));
+  PB_RETURN_IF_ERROR(
+      ParallelFor(static_cast<int64_t>(nm * np), o.threads, [&](int64_t k) -> Status {
+        const size_t mi = static_cast<size_t>(k) / np, p = static_cast<size_t>(k) % np;
+        PB_ASSIGN_OR_RETURN(auto m, MakeIntervalEstimator(t.methods[mi]));
+        PB_ASSIGN_OR_RETURN(Interval iv, EstimateOne(*m, t.roc.points[p].counts, o.delta, o.alpha));
+        t.lower[mi][p] = iv.lower;
+        t.upper[mi][p] = iv.upper;
+        return Status::Ok();
+      }));
+  return t;
+}
+
+Result<std::vector<IntervalRow>> SelectIntervals(
+    const std::string& setting, const std::vector<double>& scores, const std::vector<uint8_t>& bits,
+    const RocTable& table, const std::vector<double>& grid, const EstimateOptions& o) {
+  std::vector<double> member, non;
+  SplitScores(scores, bits, {}, 0, &member, &non);
+  const size_t nm = table.methods.size();
+  std::vector<IntervalRow> rows(3 * nm);
+  PB_RETURN_IF_ERROR(ParallelFor(static_cast<int64_t>(nm), o.threads, [&](int64_t k) -> Status {
+    const size_t mi = static_cast<size_t>(k);
+    PB_ASSIGN_OR_RETURN(auto m, MakeIntervalEstimator(table.methods[mi]));
+    const std::vector<double>& lo = table.lower[mi];
+    size_t best = 0;
+    for (size_t p = 1; p < lo.size(); ++p) {
+      if (Better({lo[p], table.upper[mi][p]}, {lo[best], table.upper[mi][best]})) best = p;
+    }
+    const OperatingPoint& p = table.roc.points[best];
+    rows[mi] = MakeRow(setting, "max_lower", table.methods[mi], p.threshold, p.counts,
+                       Interval{lo[best], table.upper[mi][best]}, o.alpha,
+                       static_cast<int64_t>(lo.size()));
+    PB_ASSIGN_OR_RETURN(rows[nm + mi], SplitRow(setting, *m, scores, bits, o));
+    PB_ASSIGN_OR_RETURN(rows[2 * nm + mi], BonferroniRow(setting, *m, member, non, grid, o));
+    return Status::Ok();
+  }));
+  return rows;
+}
+
+std::vector<uint8_t> SplitHalves(int64_t n, uint64_t seed) {
+  std::vector<uint8_t> half(static_cast<size_t>(n), 0);
+  const std::vector<int64_t> p = Permutation(n, seed);
+  for (int64_t i = 0; i < n / 2; ++i) half[static_cast<size_t>(p[static_cast<size_t>(i)])] = 1;
+  return half;
+}
+
+}  // namespace lira_bayes_audit
+}  // namespace privbench

@@ -1,0 +1,160 @@
+// The torch-free part of study lira_bayes_audit (docs/studies.md E1): the
+// DP-SGD noise for the target eps, the sweep's units, the IND-MIA game, the
+// LiRA scores of the trials and the eps intervals with three threshold
+// selections. Bayesian paper (Zanella-Beguelin et al., ICML 2023), Sec. 2.4
+// (Experiment 2), Sec. 4 and 4.1, App. A.1 (Alg. 3).
+//
+// The game (Experiment 2, add/remove adjacency): the k = trials challenge
+// points chosen by SelectWorst on the shadows of the setting; a base set S
+// of pool_size / 2 points drawn at random from the rest of the pool and
+// fixed for every trial; trial i trains ONE target model on S, plus the
+// challenge point z_i if b_i = 1, b_i ~ Bernoulli(1/2) independently (so
+// the members number ~ Binomial(trials, 1/2)). The attack's score for trial
+// i is online LiRA on the target's phi(z_i), with z_i's IN/OUT Gaussians
+// fitted on all the setting's shadows (the paper re-uses the shadows; so do
+// we). The offline score is stored beside it.
+//
+// Estimation, per setting and registered interval estimator (those that need
+// delta = 0, katz_log, do not apply at delta > 0 and are skipped):
+//  - "max_lower" (the paper, Sec. 4): the ROC over the N trial scores has up
+//    to N + 1 thresholds; each method reports its interval at the threshold
+//    that maximises its OWN lower bound. The threshold is chosen on the same
+//    data: NOT a valid confidence statement (the maximum of N + 1 lower
+//    bounds exceeds the truth more often than alpha).
+//  - "split_half" (valid): the trials are split at random into two halves;
+//    the threshold maximising the method's lower bound on the first half is
+//    applied to the second half, whose interval is reported.
+//  - "bonferroni" (valid): G thresholds fixed before the trials are seen
+//    (quantiles of the shadows' own LiRA scores on the challenge points); at
+//    each, the method's interval at level alpha / G; the one with the largest
+//    lower bound is reported. By the union bound every one of the G
+//    intervals holds at once with probability >= 1 - alpha.
+//  Ties in the lower bound go to the smaller upper bound, then to the
+//  higher threshold.
+//  Validity here is the frequentist property of the threshold selection;
+//  each method keeps its own coverage (the Bayesian interval is a credible
+//  interval, docs/studies.md B6).
+#ifndef PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_COMPUTE_H_
+#define PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_COMPUTE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attacks/lira.h"
+#include "attacks/roc.h"
+#include "core/result.h"
+#include "estimators/confusion_counts.h"
+#include "experiments/framework/sweep.h"
+#include "experiments/lira_bayes_audit/config.h"
+
+namespace privbench {
+namespace lira_bayes_audit {
+
+struct Setting {
+  std::string name;  // "no_dp", "dp_eps8"
+  bool private_training = false;
+};
+std::vector<Setting> MakeSettings(const Config& c);
+
+// The DP setting's noise: sigma for target_epsilon by the RDP accountant
+// (add/remove, Poisson rate q = batch_size / n, steps = ceil(epochs n /
+// batch_size)) for the target's training-set size n = pool_size / 2.
+struct Accounting {
+  int64_t n_train = 0;
+  double q = 0.0;
+  int64_t steps = 0;
+  double sigma = 0.0;
+  double epsilon = 0.0;  // the RDP eps at sigma (= target_epsilon)
+  double delta = 0.0;
+};
+Result<Accounting> CalibrateNoise(const Config& c);
+
+// Sweep units of phase 1 (shadows) and phase 2 (targets): per setting,
+// blocks of models_per_unit models.
+struct UnitKey {
+  int64_t setting = 0;
+  int64_t first = 0;  // first model (shadow index or trial index)
+  int64_t count = 0;
+};
+std::vector<UnitKey> ShadowUnits(const Config& c);
+std::vector<UnitKey> TargetUnits(const Config& c);
+std::string UnitId(const std::vector<Setting>& settings, const UnitKey& key, const char* kind);
+
+// Seeds of one model: weights, and batches + noise.
+uint64_t InitSeed(uint64_t seed, int64_t setting, bool target, int64_t index);
+uint64_t TrainSeed(uint64_t seed, int64_t setting, bool target, int64_t index);
+
+// Pool rows: pool_size distinct rows of [0, n_available), seeded.
+std::vector<int64_t> DrawRows(int64_t n_available, int64_t count, uint64_t seed);
+
+struct GamePlan {
+  std::vector<int64_t> challenge;  // pool index of trial i's point
+  std::vector<uint8_t> bits;       // b_i
+  std::vector<int64_t> base;       // S, sorted pool indices
+};
+// challenge: distinct pool indices; base of pool_size / 2 points from the
+// rest (needs trials <= pool_size / 2).
+Result<GamePlan> PlanGame(int64_t pool_size, const std::vector<int64_t>& challenge, uint64_t seed,
+                          int64_t setting);
+std::vector<int64_t> TargetTrainRows(const GamePlan& plan, int64_t trial);
+
+// The shadows' training rows: pool points IN for shadow m.
+std::vector<int64_t> ShadowTrainRows(const std::vector<uint8_t>& keep, int64_t pool_size,
+                                     int64_t m);
+
+struct TrialScores {
+  std::vector<double> phi;      // the target's phi(z_i)
+  std::vector<double> online;   // online LiRA score
+  std::vector<double> offline;  // offline LiRA score
+  std::vector<uint8_t> bits;
+};
+Result<TrialScores> ScoreTrials(const ShadowScores& shadows, const GamePlan& plan,
+                                const std::vector<double>& target_phi, LiraLocation location);
+
+// G thresholds from the shadows alone: quantiles (j + 1/2) / G of the online
+// scores of every shadow on every challenge point.
+Result<std::vector<double>> BonferroniGrid(const ShadowScores& shadows,
+                                           const std::vector<int64_t>& challenge,
+                                           LiraLocation location, int64_t g);
+
+struct IntervalRow {
+  std::string setting, selection, method;
+  double threshold = 0.0;  // flag member iff score >= threshold
+  ConfusionCounts counts;
+  double lower = 0.0, upper = 0.0;  // upper = +inf for one-sided methods
+  double level_alpha = 0.0;         // alpha of the reported interval
+  int64_t thresholds_considered = 0;
+};
+
+// Every applicable method's lower/upper at every ROC point of all trials.
+struct RocTable {
+  RocCurve roc;
+  std::vector<std::string> methods;
+  std::vector<std::vector<double>> lower, upper;  // [method][point]
+};
+
+struct EstimateOptions {
+  double alpha = 0.1;
+  double delta = 1e-5;
+  uint64_t split_seed = 0;
+  int threads = 1;
+};
+// Registered interval methods applicable at delta > 0.
+Result<std::vector<std::string>> ApplicableMethods(double delta);
+
+Result<RocTable> EstimateAtEveryThreshold(const std::vector<double>& scores,
+                                          const std::vector<uint8_t>& bits,
+                                          const EstimateOptions& o);
+// The three selections (see the header comment) for every method.
+Result<std::vector<IntervalRow>> SelectIntervals(
+    const std::string& setting, const std::vector<double>& scores, const std::vector<uint8_t>& bits,
+    const RocTable& table, const std::vector<double>& grid, const EstimateOptions& o);
+
+// Trial halves of the split variant: a seeded random half (first) and the rest.
+std::vector<uint8_t> SplitHalves(int64_t n, uint64_t seed);
+
+}  // namespace lira_bayes_audit
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_COMPUTE_H_
