@@ -103,7 +103,7 @@ SummaryTable PerfectAttackTable(const PerfectAttack& p) {
 
 SummaryTable ErlingssonTable2(const CeilingAndAdvantage& c) {
   return {"erlingsson_table2",
-          "Attack-derived lower bounds (that_which_we_call_private Table 2)",
+          "Attack-derived lower bounds (Erlingsson et al. Table 2)",
           "Prop. 3, eps >= log((1-delta)/(1-gamma)), gamma = TPR - 5% at 5% FPR, delta = 1e-5, "
           "from Table 1's attack TPRs.",
           {Column::Strings("noise_multiplier", c.noise_multiplier),
@@ -112,7 +112,7 @@ SummaryTable ErlingssonTable2(const CeilingAndAdvantage& c) {
 
 SummaryTable AccountantSummaryTable(const AccountantTable& a) {
   return {"accountant_table",
-          "Upper bounds on eps at delta = 1e-5 (that_which_we_call_private Table 1; "
+          "Upper bounds on eps at delta = 1e-5 (Erlingsson et al. Table 1; "
           "docs/studies.md B8)",
           "Jayaraman & Evans Purchase-100 logistic regression: q = 0.02, 5000 steps (100 epochs), "
           "delta = 1e-5; RDP orders of the Accounting reference (1.25..63, 128, 256, 512). Every "
@@ -124,7 +124,7 @@ SummaryTable AccountantSummaryTable(const AccountantTable& a) {
 
 std::string PublishedExamplesLostParameters() {
   return "none for the interval examples (the inputs are the papers' own counts, delta and "
-         "alpha). B8: the setting is not restated in that_which_we_call_private; taken from "
+         "alpha). B8: the setting is not restated in Erlingsson et al.; taken from "
          "Jayaraman & Evans' code: 10,000 records, batch 200 (q = 0.02), 100 epochs = 5000 "
          "steps, delta = 1e-5, RDP orders TableOneRdpOrders(); every accountant assumes Poisson "
          "sampling (J&E used shuffled passes)";

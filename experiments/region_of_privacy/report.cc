@@ -12,7 +12,7 @@ namespace region_of_privacy {
 namespace {
 
 // The paper, as the claims cite it.
-constexpr const char kSource[] = "that_which_we_call_private.txt";
+constexpr const char kSource[] = "Erlingsson et al., That which we call private (arXiv:1908.03566)";
 
 std::string Percent(double fraction) { return FormatDouble(100 * fraction); }
 
@@ -187,7 +187,8 @@ Status WriteAggregates(const Aggregates& a, ResultWriter& out) {
       "/aggregate", "null",
       "null_best_advantage_*: the best-threshold advantage (one-sided two-sample KS statistic) "
       "expected if members and non-members had identical loss distributions, for one "
-      "repetition with these sample sizes (Smirnov's limit; region_of_privacy_analysis.h)");
+      "repetition with these sample sizes (Smirnov's limit; "
+      "experiments/region_of_privacy/compute.h)");
 }
 
 Status WriteTablesAndClaims(const Config& c, const ReportInput& in, const Aggregates& a,
@@ -320,7 +321,7 @@ SummaryTable Table1(const Config& c, const std::vector<double>& noise, const Agg
   }
   return {"table1",
           "Table 1 re-run: accuracy, attack TPR and eps upper bounds at each training noise "
-          "(that_which_we_call_private Table 1; " +
+          "(Erlingsson et al. Table 1; " +
               provenance + ")",
           setup +
               " Rows: noise multiplier sigma. train_accuracy_pct: training accuracy (%); "

@@ -87,7 +87,7 @@ TEST(LostParameters, NamesOptimiserSamplingAndData) {
 TEST(Table1, BaselineRowThenLevelsInPercent) {
   const SummaryTable t = Table1(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
   EXPECT_EQ(t.name, "table1");
-  EXPECT_TRUE(Contains(t.title, "(that_which_we_call_private Table 1; prov)")) << t.title;
+  EXPECT_TRUE(Contains(t.title, "(Erlingsson et al. Table 1; prov)")) << t.title;
   EXPECT_EQ(t.caption.rfind("Setup. Rows:", 0), 0u) << t.caption;
   EXPECT_EQ(Find(t, "noise_multiplier").strings,
             (std::vector<std::string>{"non-private", "10", "1"}));
@@ -140,7 +140,9 @@ TEST(Claims, TrendsAndOrderingHold) {
   auto refined = RefinedTighterClaim(kNoise, a);
   ASSERT_TRUE(refined.ok());
   EXPECT_TRUE(refined->holds) << refined->evidence;
-  EXPECT_EQ(refined->source, "that_which_we_call_private.txt Sec. 3 (rotated table), Table 1");
+  EXPECT_EQ(refined->source,
+            "Erlingsson et al., That which we call private (arXiv:1908.03566) Sec. 3 (rotated "
+            "table), Table 1");
 }
 
 TEST(Claims, RegionFailsWhenOneRepetitionExceedsTheUpperBound) {

@@ -1,4 +1,4 @@
-"""that_which_we_call_private Fig. 1-2 and Table 1 (study C1 region_of_privacy).
+"""Erlingsson et al. Fig. 1-2 and Table 1 (study C1 region_of_privacy).
 
 Reads results/raw/region_of_privacy.h5 only; writes
   region_of_privacy.{png,svg}         the region of privacy (Fig. 1-2): per
@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 import plotting  # noqa: E402
 import matplotlib.pyplot as plt  # noqa: E402
 
-# that_which_we_call_private Table 1 and Table 2 (sigma 136.67 ... 0.44).
+# Erlingsson et al. Table 1 and Table 2 (sigma 136.67 ... 0.44).
 PAPER_SIGMA = np.array([136.67, 13.76, 6.99, 1.06, 0.44])
 PAPER_ACC_REL = np.array([1.9, 7.0, 14, 71, 92])          # % of the baseline
 PAPER_TPR = np.array([5, 5.3, 5.6, 7.8, 8.9])             # % at 5% FPR
@@ -95,7 +95,7 @@ def region_figure(f, out_dir, data):
     ax.set_ylabel(f"$\\varepsilon$ at $\\delta$ = {delta:g}")
     q = float(acc.attrs["q"])
     steps = int(acc.attrs["steps"])
-    ax.set_title("Region of privacy (that_which_we_call_private Fig. 1-2)\n"
+    ax.set_title("Region of privacy (Erlingsson et al. Fig. 1-2)\n"
                  f"logistic regression on {data}; Poisson q = {q:g}, {steps} steps; "
                  f"{reps} repetitions", fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
@@ -141,7 +141,7 @@ def table1_figure(f, out_dir, data):
         a.set_xlabel("DP-SGD noise multiplier $\\sigma$")
         a.grid(True, which="both", alpha=0.3)
         a.legend(fontsize=8)
-    fig.suptitle(f"that_which_we_call_private Table 1 re-run on {data}", fontsize=11)
+    fig.suptitle(f"Erlingsson et al. Table 1 re-run on {data}", fontsize=11)
     plotting.save(fig, out_dir, "region_of_privacy_table1", f)
 
 
