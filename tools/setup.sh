@@ -15,6 +15,8 @@ PACKAGES=(
   libopenblas0-pthread
   # figures and cross-checks (Debian's python3, not pip)
   python3 python3-numpy python3-scipy python3-h5py python3-matplotlib python3-sklearn
+  # `import privbench` (//estimators/python): pybind11 and the CPython headers
+  pybind11-dev python3-dev
   # datasets shipped by Debian
   dataset-fashion-mnist
   # the results report's browser test (//results:report_browser_test)

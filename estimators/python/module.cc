@@ -1,0 +1,321 @@
+// _privbench: the estimator library as a CPython extension module (pybind11).
+// Users import the package `privbench` (estimators/python/src/__init__.py),
+// which converts and broadcasts the arguments, names them in its errors and
+// calls the functions below; they can also be called directly.
+//
+// What is estimated, under which assumptions and from which paper section
+// is documented with each library function (estimators/interval_estimator.h,
+// eps_from_rates.h, intervals/katz_log.h, loss_samples/epsilon_star_options.h,
+// accountants/accountant.h). This file adds no mathematics:
+//  - every result comes from the library's validating entry point (the same
+//    calls as epsilon_cli), so bad input gets the library's message naming
+//    the argument (raised as ValueError, or returned with the failing
+//    element's index by the vectorised functions) and never a NaN;
+//  - the GIL is released while the library computes;
+//  - the vectorised functions take 1-D C-contiguous arrays of equal length
+//    and make the estimator once per call; interval_batch can split the
+//    elements over threads (same values whatever the count);
+//  - epsilon_star reads float64 C-contiguous NumPy arrays in place (pybind11
+//    converts other dtypes or layouts once) and copies each into the
+//    std::vector the LossSampleEstimator interface takes: one memcpy per
+//    sample, about 1% of an estimate at n = 10^6 (the empirical variant then
+//    sorts its own copies, as in C++).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <exception>
+#include <memory>
+#include <optional>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+#include "estimators/accountants/accountant.h"
+#include "estimators/accountants/accountant_registry.h"
+#include "estimators/confusion_counts.h"
+#include "estimators/eps_from_rates.h"
+#include "estimators/interval_estimator.h"
+#include "estimators/interval_registry.h"
+#include "estimators/intervals/katz_log.h"
+#include "estimators/loss_samples/epsilon_star_options.h"
+#include "estimators/loss_samples/loss_sample_estimator.h"
+#include "estimators/loss_samples/loss_sample_registry.h"
+#include "estimators/loss_samples/loss_transform.h"
+
+namespace privbench {
+namespace {
+
+namespace py = pybind11;
+
+using Ints = py::array_t<int64_t, py::array::c_style>;
+using Doubles = py::array_t<double, py::array::c_style>;
+
+// The value of a library Result, or ValueError with its message.
+template <typename T>
+T ValueOrRaise(Result<T> result) {
+  if (!result.ok()) throw py::value_error(result.message());
+  return std::move(result).value();
+}
+
+// The vectorised functions return (outputs..., error_index, error_message):
+// error_index is -1 when every element succeeded, else the first failing
+// element, whose message the package raises with the element's position.
+struct Failure {
+  py::ssize_t index = -1;
+  std::string message;
+};
+
+// Every argument array is 1-D with `n` elements.
+void CheckLengths(py::ssize_t n, std::initializer_list<std::pair<const char*, py::array>> arrays) {
+  for (const auto& [name, a] : arrays) {
+    if (a.ndim() != 1 || a.size() != n) {
+      throw py::value_error(std::string(name) + " must be a 1-D array of " + std::to_string(n) +
+                            " elements, got " + std::to_string(a.size()) + " in " +
+                            std::to_string(a.ndim()) + " dimensions");
+    }
+  }
+}
+
+// The interval arguments of one vectorised call (1-D, equal lengths) and
+// its outputs (`upper` is null for a one-sided method).
+struct IntervalArgs {
+  const int64_t *tp, *fn, *fp, *tn;
+  const double *delta, *alpha;
+  double *lower, *upper;
+};
+
+// Elements [begin, end); the first failure, if any. Called without the GIL.
+Failure EstimateRange(const IntervalEstimator& est, const IntervalArgs& a, py::ssize_t begin,
+                      py::ssize_t end) {
+  for (py::ssize_t i = begin; i < end; ++i) {
+    Result<EpsInterval> r = Error("");
+    try {
+      r = est.Estimate({a.tp[i], a.fn[i], a.fp[i], a.tn[i]}, a.delta[i], a.alpha[i]);
+    } catch (const std::exception& e) {
+      r = Error(std::string("internal error: ") + e.what());
+    }
+    if (r.ok() && (a.upper != nullptr) != r->upper.has_value()) {
+      r = Error("internal error: " + std::string(est.name()) +
+                " returned an interval of the wrong kind");
+    }
+    if (!r.ok()) return {i, r.message()};
+    a.lower[i] = r->lower;
+    if (a.upper != nullptr) a.upper[i] = *r->upper;
+  }
+  return {};
+}
+
+// Splits [0, n) into `threads` contiguous chunks (elements are independent:
+// the values do not depend on the thread count); the failure of the lowest
+// index wins.
+Failure EstimateAll(const IntervalEstimator& est, const IntervalArgs& a, py::ssize_t n,
+                    int threads) {
+  threads = static_cast<int>(std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, n)));
+  if (threads == 1) return EstimateRange(est, a, 0, n);
+  const py::ssize_t chunk = (n + threads - 1) / threads;
+  std::vector<Failure> failures(static_cast<size_t>(threads));
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    const py::ssize_t begin = t * chunk, end = std::min(n, begin + chunk);
+    pool.emplace_back([&, t, begin, end] { failures[t] = EstimateRange(est, a, begin, end); });
+  }
+  for (std::thread& th : pool) th.join();
+  for (const Failure& f : failures) {
+    if (f.index >= 0) return f;
+  }
+  return {};
+}
+
+py::tuple IntervalBatch(const std::string& method, const Ints& tp, const Ints& fn, const Ints& fp,
+                        const Ints& tn, const Doubles& delta, const Doubles& alpha, int threads) {
+  const std::unique_ptr<IntervalEstimator> est =
+      ValueOrRaise(MakeIntervalEstimator(method, "method"));
+  if (threads < 1) throw py::value_error("threads must be >= 1, got " + std::to_string(threads));
+  const py::ssize_t n = tp.size();
+  CheckLengths(
+      n, {{"tp", tp}, {"fn", fn}, {"fp", fp}, {"tn", tn}, {"delta", delta}, {"alpha", alpha}});
+  Doubles lower(n);
+  std::optional<Doubles> upper;
+  if (!est->one_sided()) upper.emplace(n);
+  const IntervalArgs args{tp.data(),
+                          fn.data(),
+                          fp.data(),
+                          tn.data(),
+                          delta.data(),
+                          alpha.data(),
+                          lower.mutable_data(),
+                          upper ? upper->mutable_data() : nullptr};
+  Failure failure;
+  {
+    py::gil_scoped_release release;
+    failure = EstimateAll(*est, args, n, threads);
+  }
+  py::object upper_out = upper ? py::object(*upper) : py::object(py::none());
+  return py::make_tuple(lower, upper_out, failure.index, failure.message);
+}
+
+py::tuple EpsFromRatesBatch(const Doubles& fnr, const Doubles& fpr, const Doubles& delta) {
+  const py::ssize_t n = fnr.size();
+  CheckLengths(n, {{"fnr", fnr}, {"fpr", fpr}, {"delta", delta}});
+  Doubles eps(n);
+  double* out = eps.mutable_data();
+  const double *fnr_p = fnr.data(), *fpr_p = fpr.data(), *delta_p = delta.data();
+  Failure failure;
+  {
+    py::gil_scoped_release release;
+    for (py::ssize_t i = 0; i < n; ++i) {
+      const Result<double> r = EpsFromRates(fnr_p[i], fpr_p[i], delta_p[i]);
+      if (!r.ok()) {
+        failure = {i, r.message()};
+        break;
+      }
+      out[i] = *r;
+    }
+  }
+  return py::make_tuple(eps, failure.index, failure.message);
+}
+
+py::tuple KatzBatch(const Ints& n1, const Ints& n0, const Ints& n, const Doubles& alpha) {
+  const py::ssize_t size = n1.size();
+  CheckLengths(size, {{"n1", n1}, {"n0", n0}, {"n", n}, {"alpha", alpha}});
+  Doubles lower(size);
+  double* out = lower.mutable_data();
+  const int64_t *n1_p = n1.data(), *n0_p = n0.data(), *n_p = n.data();
+  const double* alpha_p = alpha.data();
+  Failure failure;
+  {
+    py::gil_scoped_release release;
+    for (py::ssize_t i = 0; i < size; ++i) {
+      const Result<double> r = KatzLogEpsLowerBound(n1_p[i], n0_p[i], n_p[i], alpha_p[i]);
+      if (!r.ok()) {
+        failure = {i, r.message()};
+        break;
+      }
+      out[i] = *r;
+    }
+  }
+  return py::make_tuple(lower, failure.index, failure.message);
+}
+
+// A 1-D sample as the std::vector the estimator interface takes.
+std::vector<double> Sample(const char* name, const Doubles& a) {
+  if (a.ndim() != 1) {
+    throw py::value_error(std::string(name) + " must be a 1-D array, got " +
+                          std::to_string(a.ndim()) + " dimensions");
+  }
+  const double* p = a.data();
+  py::gil_scoped_release release;
+  return std::vector<double>(p, p + a.size());
+}
+
+double EpsilonStar(const Doubles& train_losses, const Doubles& population_losses,
+                   const std::string& variant, double delta,
+                   std::optional<int64_t> quantiles_per_distribution,
+                   std::optional<double> rate_floor, std::optional<double> rate_ceiling,
+                   std::optional<double> clip_lo, std::optional<double> clip_hi,
+                   std::optional<std::string> transform) {
+  const std::unique_ptr<LossSampleEstimator> est =
+      ValueOrRaise(MakeLossSampleEstimator(variant, "variant"));
+  EpsilonStarOptions options;  // the library's defaults for what is not given
+  options.delta = delta;
+  if (quantiles_per_distribution) options.quantiles_per_distribution = *quantiles_per_distribution;
+  if (rate_floor) options.rate_floor = *rate_floor;
+  if (rate_ceiling) options.rate_ceiling = *rate_ceiling;
+  if (clip_lo) options.clip_lo = *clip_lo;
+  if (clip_hi) options.clip_hi = *clip_hi;
+  if (transform) options.transform = ValueOrRaise(ParseLossTransform(*transform));
+  const std::vector<double> train = Sample("train_losses", train_losses);
+  const std::vector<double> population = Sample("population_losses", population_losses);
+  Result<double> eps = Error("");
+  {
+    py::gil_scoped_release release;
+    eps = est->Estimate(train, population, options);
+  }
+  return ValueOrRaise(std::move(eps));
+}
+
+DpSgdAccounting Setting(double q, int64_t steps, double delta,
+                        std::optional<std::vector<double>> orders) {
+  DpSgdAccounting s;
+  s.q = q;
+  s.steps = steps;
+  s.delta = delta;
+  if (orders) s.orders = std::move(*orders);  // empty: the library's default orders
+  return s;
+}
+
+// (epsilon, order): the RDP methods report the minimising order, the others None.
+py::tuple AccountantEpsilon(const std::string& method, double sigma, double q, int64_t steps,
+                            double delta, std::optional<std::vector<double>> orders) {
+  const std::unique_ptr<Accountant> acc = ValueOrRaise(MakeAccountant(method, "method"));
+  DpSgdAccounting s = Setting(q, steps, delta, std::move(orders));
+  s.sigma = sigma;
+  Result<AccountantResult> r = Error("");
+  {
+    py::gil_scoped_release release;
+    r = acc->Epsilon(s);
+  }
+  const AccountantResult res = ValueOrRaise(std::move(r));
+  return py::make_tuple(res.epsilon, res.order ? py::object(py::float_(*res.order)) : py::none());
+}
+
+double Calibrate(const std::string& method, double target_epsilon, double q, int64_t steps,
+                 double delta, std::optional<std::vector<double>> orders) {
+  const std::unique_ptr<Accountant> acc = ValueOrRaise(MakeAccountant(method, "method"));
+  const DpSgdAccounting s = Setting(q, steps, delta, std::move(orders));
+  Result<double> sigma = Error("");
+  {
+    py::gil_scoped_release release;
+    sigma = CalibrateSigma(*acc, target_epsilon, s);
+  }
+  return ValueOrRaise(std::move(sigma));
+}
+
+py::dict IntervalMethodInfo(const std::string& method) {
+  const std::unique_ptr<IntervalEstimator> est =
+      ValueOrRaise(MakeIntervalEstimator(method, "method"));
+  py::dict info;
+  info["one_sided"] = est->one_sided();
+  info["requires_zero_delta"] = est->requires_zero_delta();
+  info["description"] = std::string(est->description());
+  return info;
+}
+
+std::vector<std::string> LossTransformNames() {
+  std::vector<std::string> names;
+  for (LossTransform t : kAllLossTransforms) names.emplace_back(LossTransformName(t));
+  return names;
+}
+
+void Define(py::module_& m) {
+  using py::arg;
+  m.doc() = "privbench's estimator library (the package privbench wraps this module)";
+  m.def("interval_methods", &AllIntervalEstimatorNames, "Registered interval estimators.");
+  m.def("accountant_methods", &AllAccountantNames, "Registered DP-SGD accountants.");
+  m.def("epsilon_star_variants", &AllLossSampleEstimatorNames,
+        "Registered loss-sample (Epsilon*) estimators.");
+  m.def("loss_transforms", &LossTransformNames, "Loss transforms of the parametric Epsilon*.");
+  m.def("interval_method_info", &IntervalMethodInfo, arg("method"));
+  m.def("interval_batch", &IntervalBatch, arg("method"), arg("tp"), arg("fn"), arg("fp"), arg("tn"),
+        arg("delta"), arg("alpha"), arg("threads") = 1);
+  m.def("eps_from_rates_batch", &EpsFromRatesBatch, arg("fnr"), arg("fpr"), arg("delta"));
+  m.def("katz_batch", &KatzBatch, arg("n1"), arg("n0"), arg("n"), arg("alpha"));
+  m.def("epsilon_star", &EpsilonStar, arg("train_losses"), arg("population_losses"), arg("variant"),
+        arg("delta"), arg("quantiles_per_distribution") = py::none(),
+        arg("rate_floor") = py::none(), arg("rate_ceiling") = py::none(),
+        arg("clip_lo") = py::none(), arg("clip_hi") = py::none(), arg("transform") = py::none());
+  m.def("accountant", &AccountantEpsilon, arg("method"), arg("sigma"), arg("q"), arg("steps"),
+        arg("delta"), arg("orders") = py::none());
+  m.def("calibrate", &Calibrate, arg("method"), arg("target_epsilon"), arg("q"), arg("steps"),
+        arg("delta"), arg("orders") = py::none());
+}
+
+}  // namespace
+}  // namespace privbench
+
+PYBIND11_MODULE(_privbench, m) { privbench::Define(m); }

@@ -1,0 +1,340 @@
+"""Tests of `import privbench` (estimators/python).
+
+The module is compared with //estimators:epsilon_cli on the same inputs
+(both call the same library, so every value must be equal to the last bit
+and every error message identical), then its own behaviour is checked:
+NumPy broadcasting and shapes, argument conversion errors naming the
+argument, no NaN, and the HDF5 reader on a file written by the project's
+ResultWriter.
+
+    privbench_test.py <epsilon_cli> <results_fixture>
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+# The package lies beside this file in the runfiles tree
+# (estimators/python/privbench/).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import privbench  # noqa: E402
+
+CLI = None
+FIXTURE = None
+
+
+def cli(requests):
+    """epsilon_cli's responses to a list of request dicts."""
+    text = "".join(json.dumps(r) + "\n" for r in requests)
+    out = subprocess.run([CLI, "batch"], input=text, capture_output=True, text=True, check=True)
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
+def number(v):
+    """A CLI number ("inf" is written as a string)."""
+    if v == "inf":
+        return math.inf
+    if v == "-inf":
+        return -math.inf
+    return v
+
+
+def module_error(f, *args, **kwargs):
+    try:
+        f(*args, **kwargs)
+    except ValueError as e:
+        return str(e)
+    raise AssertionError("no ValueError from %s%r" % (f.__name__, args))
+
+
+# Counts with zeros, extremes and ordinary cells (tp, fn, fp, tn).
+COUNTS = np.array([
+    [90, 10, 5, 95], [50, 50, 50, 50], [0, 100, 0, 100], [100, 0, 100, 0], [100, 0, 0, 100],
+    [1, 0, 0, 1], [999, 1, 3, 997], [30, 70, 80, 20], [5000, 0, 0, 5000], [7, 3, 2, 8],
+], dtype=np.int64)
+
+
+class AgreesWithCli(unittest.TestCase):
+    def test_every_interval_method(self):
+        for method in privbench.interval_methods():
+            zero_delta = privbench.interval_method_info(method)["requires_zero_delta"]
+            for delta in [0.0] if zero_delta else [0.0, 1e-3]:
+                for alpha in (0.05, 0.1):
+                    tp, fn, fp, tn = COUNTS.T
+                    lower, upper = privbench.interval(method, tp, fn, fp, tn, delta, alpha)
+                    want = cli([{"op": "interval", "method": method, "tp": int(a), "fn": int(b),
+                                 "fp": int(c), "tn": int(d), "delta": delta, "alpha": alpha}
+                                for a, b, c, d in COUNTS])
+                    self.assertEqual(lower.tolist(), [number(w["lower"]) for w in want], method)
+                    if upper is None:
+                        self.assertTrue(all(w["upper"] is None for w in want), method)
+                    else:
+                        self.assertEqual(upper.tolist(), [number(w["upper"]) for w in want])
+                    # Scalars in, scalars out: the same numbers.
+                    lo, up = privbench.interval(method, 90, 10, 5, 95, delta, alpha)
+                    self.assertEqual(lo, lower[0])
+                    self.assertEqual(up, None if upper is None else upper[0])
+
+    def test_eps_from_rates(self):
+        fnr = np.array([0.0, 0.1, 0.5, 0.9, 1.0, 0.01, 0.3])
+        fpr = np.array([0.0, 0.05, 0.5, 0.9, 0.0, 0.2, 1.0])
+        for delta in (0.0, 1e-5, 0.1):
+            got = privbench.eps_from_rates(fnr, fpr, delta)
+            want = cli([{"op": "eps_from_rates", "fnr": a, "fpr": b, "delta": delta}
+                        for a, b in zip(fnr, fpr)])
+            self.assertEqual(got.tolist(), [number(w["epsilon"]) for w in want])
+
+    def test_katz(self):
+        n1 = np.array([0, 10, 100, 1000, 1000, 57])
+        n0 = np.array([0, 0, 10, 1, 1000, 3])
+        for alpha in (0.05, 0.01):
+            got = privbench.katz(n1, n0, 1000, alpha)
+            want = cli([{"op": "katz", "n1": int(a), "n0": int(b), "n": 1000, "alpha": alpha}
+                        for a, b in zip(n1, n0)])
+            self.assertEqual(got.tolist(), [number(w["lower"]) for w in want])
+
+    def test_every_epsilon_star_variant_and_transform(self):
+        rng = np.random.default_rng(5)
+        train, population = rng.gamma(1.0, 1.0, 800), rng.gamma(1.7, 1.0, 600)
+        cases = []
+        for variant in privbench.epsilon_star_variants():
+            for delta in (0.0, 1e-3):
+                cases.append((variant, delta, {}))
+                cases.append((variant, delta, {"quantiles_per_distribution": 500}))
+            cases.append((variant, 0.0, {"rate_floor": 0.01, "rate_ceiling": 0.99}))
+            cases.append((variant, 0.0, {"clip_lo": 1e-4, "clip_hi": 1 - 1e-4}))
+            for transform in privbench.loss_transforms():
+                cases.append((variant, 0.0, {"transform": transform}))
+        for variant, delta, options in cases:
+            got = privbench.epsilon_star(train, population, variant, delta, **options)
+            request = {"op": "epsilon_star", "variant": variant, "train": train.tolist(),
+                       "population": population.tolist(), "delta": delta}
+            request.update(options)
+            (want,) = cli([request])
+            self.assertEqual(got, number(want["epsilon"]), (variant, delta, options))
+
+    def test_every_accountant_and_calibration(self):
+        for method in privbench.accountant_methods():
+            for sigma, q, steps, delta, orders in [(1.1, 0.01, 1000, 1e-5, None),
+                                                   (0.8, 0.05, 200, 1e-6, [2.0, 4.0, 32.0])]:
+                eps, order = privbench.accountant(method, sigma, q, steps, delta, orders,
+                                                  with_order=True)
+                request = {"op": "accountant", "method": method, "sigma": sigma, "q": q,
+                           "steps": steps, "delta": delta}
+                if orders is not None:
+                    request["orders"] = orders
+                (want,) = cli([request])
+                self.assertEqual(eps, number(want["epsilon"]), method)
+                self.assertEqual(order, want.get("order"), method)
+                self.assertEqual(privbench.accountant(method, sigma, q, steps, delta, orders), eps)
+            sigma = privbench.calibrate(method, 2.0, 0.01, 100, 1e-5)
+            (want,) = cli([{"op": "calibrate", "method": method, "target_epsilon": 2.0,
+                            "q": 0.01, "steps": 100, "delta": 1e-5}])
+            self.assertEqual(sigma, want["sigma"], method)
+
+    def test_registries_are_the_clis(self):
+        help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True,
+                                   check=True).stdout
+        for names in (privbench.interval_methods(), privbench.accountant_methods(),
+                      privbench.epsilon_star_variants(), privbench.loss_transforms()):
+            self.assertTrue(names)
+            for name in names:
+                self.assertIn(name, help_text)
+        # The papers' methods (the registries may grow).
+        for m in ("clopper_pearson", "jeffreys", "bayesian", "katz_log"):
+            self.assertIn(m, privbench.interval_methods())
+        for m in ("rdp", "zcdp", "naive", "advanced"):
+            self.assertIn(m, privbench.accountant_methods())
+        self.assertEqual(set(privbench.epsilon_star_variants()) >= {"empirical", "parametric"},
+                         True)
+
+
+class SameErrorsAsCli(unittest.TestCase):
+    def check(self, f, args, request):
+        (want,) = cli([request])
+        self.assertIn("error", want, request)
+        self.assertEqual(module_error(f, *args), want["error"], request)
+
+    def test_interval_errors(self):
+        base = {"op": "interval", "method": "bayesian", "tp": 9, "fn": 1, "fp": 2, "tn": 8,
+                "delta": 0.0, "alpha": 0.05}
+        order = ["method", "tp", "fn", "fp", "tn", "delta", "alpha"]
+        for field, bad in [("method", "nope"), ("tp", -1), ("fn", -3), ("tn", -1),
+                           ("delta", 1.0), ("delta", -0.1), ("alpha", 0.0), ("alpha", 1.5)]:
+            request = dict(base, **{field: bad})
+            self.check(privbench.interval, [request[k] for k in order], request)
+        request = dict(base, tp=0, fn=0)
+        self.check(privbench.interval, [request[k] for k in order], request)
+        request = dict(base, method="katz_log", delta=0.01)
+        self.check(privbench.interval, [request[k] for k in order], request)
+
+    def test_other_errors(self):
+        self.check(privbench.eps_from_rates, [1.5, 0.1, 0.0],
+                   {"op": "eps_from_rates", "fnr": 1.5, "fpr": 0.1, "delta": 0.0})
+        self.check(privbench.eps_from_rates, [0.5, 0.1, 1.0],
+                   {"op": "eps_from_rates", "fnr": 0.5, "fpr": 0.1, "delta": 1.0})
+        self.check(privbench.katz, [11, 1, 10, 0.05],
+                   {"op": "katz", "n1": 11, "n0": 1, "n": 10, "alpha": 0.05})
+        self.check(privbench.katz, [1, 1, 0, 0.05],
+                   {"op": "katz", "n1": 1, "n0": 1, "n": 0, "alpha": 0.05})
+        acc = {"op": "accountant", "method": "rdp", "sigma": 1.0, "q": 0.01, "steps": 10,
+               "delta": 1e-5}
+        order = ["method", "sigma", "q", "steps", "delta"]
+        for field, bad in [("method", "nope"), ("sigma", -1.0), ("q", 0.0), ("q", 1.5),
+                           ("steps", 0), ("delta", 0.0)]:
+            request = dict(acc, **{field: bad})
+            self.check(privbench.accountant, [request[k] for k in order], request)
+        self.check(privbench.accountant, [acc[k] for k in order] + [[0.5, 2.0]],
+                   dict(acc, orders=[0.5, 2.0]))
+        self.check(privbench.calibrate, ["rdp", -1.0, 0.01, 10, 1e-5],
+                   {"op": "calibrate", "method": "rdp", "target_epsilon": -1.0, "q": 0.01,
+                    "steps": 10, "delta": 1e-5})
+
+    def test_epsilon_star_errors(self):
+        train, population = [0.1, 0.2, float("nan")], [0.3, 0.4, 0.5]
+        base = {"op": "epsilon_star", "variant": "empirical", "train": [0.1, 0.2, 0.3],
+                "population": population, "delta": 0.0}
+        # NaN cannot travel in JSON: the CLI gets an empty sample instead,
+        # and both name the argument.
+        msg = module_error(privbench.epsilon_star, train, population, "empirical")
+        self.assertIn("train_losses", msg)
+        for field, bad in [("train", []), ("population", []), ("variant", "nope"),
+                           ("delta", 1.0)]:
+            request = dict(base, **{field: bad})
+            self.check(privbench.epsilon_star, [request["train"], request["population"],
+                                                request["variant"], request["delta"]], request)
+        for option, bad in [("clip_lo", 0.7), ("rate_floor", 0.6), ("transform", "nope"),
+                            ("quantiles_per_distribution", 0)]:
+            (want,) = cli([dict(base, **{option: bad})])
+            got = module_error(privbench.epsilon_star, base["train"], population, "empirical",
+                               **{option: bad})
+            self.assertEqual(got, want["error"], option)
+        request = dict(base, variant="parametric", train=[1.0, 1.0], population=[2.0, 2.0])
+        self.check(privbench.epsilon_star, [request["train"], request["population"],
+                                            "parametric", 0.0], request)
+
+
+class PythonSide(unittest.TestCase):
+    def test_shapes_and_broadcasting(self):
+        tp = np.array([[90], [80], [70]])  # (3, 1) against (4,)
+        lower, upper = privbench.interval("jeffreys", tp, [10, 20, 30, 40], 5, 95, 0.0, 0.05)
+        self.assertEqual(lower.shape, (3, 4))
+        self.assertEqual(upper.shape, (3, 4))
+        self.assertEqual(lower[1, 2], privbench.interval("jeffreys", 80, 30, 5, 95, 0.0, 0.05)[0])
+        lo, up = privbench.interval("clopper_pearson_one_sided", 9, 1, 1, 9, 0.0, 0.05)
+        self.assertIsInstance(lo, float)
+        self.assertIsNone(up)
+        lower, upper = privbench.interval("clopper_pearson", [], [], [], [], 0.0, 0.05)
+        self.assertEqual(lower.shape, (0,))
+        # alpha and delta broadcast too.
+        lower, _ = privbench.interval("clopper_pearson", 90, 10, 5, 95, 0.0, [0.01, 0.05, 0.1])
+        self.assertTrue(lower[0] < lower[1] < lower[2])
+        eps = privbench.eps_from_rates(np.full((2, 2), 0.1), 0.2, 0.0)
+        self.assertEqual(eps.shape, (2, 2))
+        self.assertIsInstance(privbench.katz(100, 10, 1000, 0.05), float)
+        # Threads change nothing but the time; an error is the lowest index's.
+        rng = np.random.default_rng(3)
+        pos, neg = rng.integers(1, 300, 257), rng.integers(1, 300, 257)
+        tp, fp = rng.integers(0, pos + 1), rng.integers(0, neg + 1)
+        for method in ("bayesian", "clopper_pearson_one_sided"):
+            one = privbench.interval(method, tp, pos - tp, fp, neg - fp, 0.0, 0.05)
+            three = privbench.interval(method, tp, pos - tp, fp, neg - fp, 0.0, 0.05, threads=3)
+            self.assertEqual(one[0].tolist(), three[0].tolist())
+            self.assertEqual(one[1] is None, three[1] is None)
+            if one[1] is not None:
+                self.assertEqual(one[1].tolist(), three[1].tolist())
+        bad = tp.copy()
+        bad[[100, 200]] = -1
+        msg = module_error(privbench.interval, "jeffreys", bad, pos - tp, fp, neg - fp, 0.0, 0.05,
+                           threads=4)
+        self.assertTrue(msg.endswith("(at index 100)"), msg)
+        self.assertTrue(module_error(privbench.interval, "jeffreys", 1, 1, 1, 1, 0.0, 0.05,
+                                     threads=0).startswith("threads must be in [1, 1024]"))
+        # Integral floats and any integer dtype are counts.
+        a = privbench.interval("bayesian", np.int32(90), 10.0, np.uint8(5), 95, 0.0, 0.05)
+        self.assertEqual(a, privbench.interval("bayesian", 90, 10, 5, 95, 0.0, 0.05))
+
+    def test_errors_name_the_argument_and_the_element(self):
+        msg = module_error(privbench.interval, "clopper_pearson", [[9, 9], [9, -2]], 1, 1, 9,
+                           0.0, 0.05)
+        self.assertEqual(msg, "tp must be >= 0, got -2 (at index (1, 1))")
+        self.assertEqual(module_error(privbench.eps_from_rates, [0.1, 2.0], 0.1, 0.0),
+                         "fnr must be in [0, 1], got 2 (at index 1)")
+        for args, name in [((2.5, 1, 1, 9), "tp"), ((9, True, 1, 9), "fn"),
+                           ((9, 1, "x", 9), "fp"), ((9, 1, 1, [[1, 2], [3]]), "tn")]:
+            msg = module_error(privbench.interval, "bayesian", *args, 0.0, 0.05)
+            self.assertTrue(msg.startswith(name + " must be an integer"), msg)
+        msg = module_error(privbench.interval, "bayesian", [1, 2], [1, 2, 3], 1, 1, 0.0, 0.05)
+        self.assertIn("cannot be broadcast", msg)
+        self.assertTrue(module_error(privbench.interval, 3, 1, 1, 1, 1, 0.0, 0.05)
+                        .startswith("method must be a string"))
+        self.assertTrue(module_error(privbench.accountant, "rdp", "1", 0.1, 10, 1e-5)
+                        .startswith("sigma must be a number"))
+        self.assertTrue(module_error(privbench.accountant, "rdp", 1.0, 0.1, 10.5, 1e-5)
+                        .startswith("steps must be an integer"))
+        self.assertTrue(module_error(privbench.epsilon_star, np.ones((2, 2)), [1.0], "empirical")
+                        .startswith("train_losses must be a 1-D array"))
+        self.assertTrue(module_error(privbench.epsilon_star, [1.0, 2.0], [1.0, 3.0], "empirical",
+                                     clip=0.1).startswith("unknown option 'clip'"))
+        self.assertTrue(module_error(privbench.epsilon_star, ["a"], [1.0], "empirical")
+                        .startswith("train_losses must be a 1-D array of numbers"))
+
+    def test_nan_in_is_an_error_not_nan_out(self):
+        nan = float("nan")
+        for f, args in [(privbench.interval, ("bayesian", 9, 1, 1, 9, nan, 0.05)),
+                        (privbench.interval, ("bayesian", 9, 1, 1, 9, 0.0, nan)),
+                        (privbench.eps_from_rates, (nan, 0.1, 0.0)),
+                        (privbench.katz, (1, 1, 10, nan)),
+                        (privbench.accountant, ("rdp", nan, 0.1, 10, 1e-5)),
+                        (privbench.calibrate, ("rdp", nan, 0.1, 10, 1e-5)),
+                        (privbench.epsilon_star, ([1.0, 2.0], [1.0, np.inf], "parametric"))]:
+            module_error(f, *args)
+
+    def test_epsilon_star_layouts_give_one_value(self):
+        rng = np.random.default_rng(9)
+        train, population = rng.gamma(1.0, 1.0, 2001), rng.gamma(2.0, 1.0, 2001)
+        for variant in privbench.epsilon_star_variants():
+            ref = privbench.epsilon_star(train, population, variant)
+            self.assertEqual(privbench.epsilon_star(train.tolist(), population, variant), ref)
+            # A strided view and a Fortran-ordered copy are converted once.
+            wide = np.stack([train, population], axis=1)
+            self.assertEqual(privbench.epsilon_star(wide[:, 0], wide[:, 1], variant), ref)
+            self.assertTrue(math.isfinite(ref) and ref >= 0)
+
+    def test_results_reader(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "fixture.h5")
+            subprocess.run([FIXTURE, path], check=True)
+            r = privbench.read_results(path)
+            meta = privbench.meta(r)
+            self.assertEqual(meta["study"], "python_fixture")
+            self.assertEqual(meta["seed"], "7")  # written as text (uint64)
+            self.assertEqual(meta["scale"], "test")
+            tables = privbench.summary_tables(r)
+            self.assertEqual(list(tables["widths"]), ["method", "n", "width"])
+            self.assertEqual(tables["widths"]["method"].tolist(),
+                             ["clopper_pearson", "jeffreys", "bayesian"])
+            self.assertEqual(tables["widths"]["n"].tolist(), [100, 200, 300])
+            self.assertEqual(tables["widths"]["width"].dtype, np.float64)
+            self.assertEqual(r["summary"]["widths"].attrs["title"], "Fixture table")
+            claims = privbench.claims(path)  # a path works too
+            self.assertIs(claims["narrowest"]["holds"], True)
+            self.assertIs(claims["widest"]["holds"], False)
+            self.assertEqual(claims["widest"]["evidence"], "0.5 / 0.125 = 4")
+            self.assertEqual(r["raw"]["eps_lo"].shape, (2, 3))
+            self.assertEqual(float(r["raw"]["total"]), 21.0)
+            self.assertTrue(module_error(privbench.read_results, os.path.join(d, "none.h5"))
+                            .startswith("path '"))
+            open(os.path.join(d, "bad.h5"), "w").write("not hdf5")
+            self.assertIn("not a readable HDF5 file",
+                          module_error(privbench.read_results, os.path.join(d, "bad.h5")))
+
+
+if __name__ == "__main__":
+    CLI, FIXTURE = sys.argv[1], sys.argv[2]
+    unittest.main(argv=[sys.argv[0]], verbosity=2)

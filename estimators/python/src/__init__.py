@@ -1,0 +1,275 @@
+"""privbench's estimators from Python, on NumPy arrays.
+
+Build and import (README, "From Python"):
+
+    bazel build //estimators/python:privbench
+    export PYTHONPATH=$PWD/bazel-bin/estimators/python
+    /usr/bin/python3 -c "import privbench; print(privbench.interval_methods())"
+
+Every function calls the C++ library through the extension module
+_privbench (estimators/python/module.cc), with the same validating entry
+points as epsilon_cli: the methods, their assumptions and the papers'
+equations are documented with the library (estimators/interval_estimator.h,
+estimators/eps_from_rates.h, estimators/intervals/katz_log.h,
+estimators/loss_samples/epsilon_star_options.h,
+estimators/accountants/accountant.h). Bad input raises ValueError whose
+message names the argument (the library's own message where the library
+checks it); no function returns NaN. The GIL is released while the library
+computes.
+
+Vectorised functions (interval, eps_from_rates, katz) broadcast their
+numeric arguments against each other like NumPy does: all scalars give
+Python floats, otherwise arrays of the broadcast shape. An error in one
+element raises ValueError with that element's index.
+
+Results files: privbench.results (read_results, summary_tables, claims, meta).
+"""
+import numbers
+
+import numpy as np
+
+from . import _privbench as _ext
+from . import results
+from .results import claims, meta, read_results, summary_tables
+
+__all__ = [
+    "accountant",
+    "accountant_methods",
+    "calibrate",
+    "claims",
+    "eps_from_rates",
+    "epsilon_star",
+    "epsilon_star_variants",
+    "interval",
+    "interval_method_info",
+    "interval_methods",
+    "katz",
+    "loss_transforms",
+    "meta",
+    "read_results",
+    "results",
+    "summary_tables",
+]
+
+_INT64_MAX = np.iinfo(np.int64).max
+_EXACT_INT_LIMIT = 9e15  # integral floats accepted as integers, as epsilon_cli does
+
+
+def interval_methods():
+    """Registered interval estimators, in registry order."""
+    return _ext.interval_methods()
+
+
+def accountant_methods():
+    """Registered DP-SGD accountants, in registry order."""
+    return _ext.accountant_methods()
+
+
+def epsilon_star_variants():
+    """Registered loss-sample (Epsilon*) estimators, in registry order."""
+    return _ext.epsilon_star_variants()
+
+
+def loss_transforms():
+    """Transforms the parametric Epsilon* accepts (option `transform`)."""
+    return _ext.loss_transforms()
+
+
+def interval_method_info(method):
+    """{'one_sided', 'requires_zero_delta', 'description'} of a method."""
+    return _ext.interval_method_info(_string("method", method))
+
+
+def interval(method, tp, fn, fp, tn, delta, alpha, threads=1):
+    """An eps interval at confidence 1 - alpha from confusion counts.
+
+    Members: tp, fn; non-members: fp, tn. Returns (lower, upper); upper is
+    None for one-sided methods (interval_method_info(method)['one_sided']),
+    and may be inf. Counts, delta and alpha broadcast against each other.
+    threads > 1 splits the elements over that many threads (the values do
+    not change; worth it for the Bayesian methods, about 1 ms per interval).
+    """
+    method = _string("method", method)
+    names = ("tp", "fn", "fp", "tn", "delta", "alpha")
+    values = [_ints(n, v) for n, v in zip(names[:4], (tp, fn, fp, tn))]
+    values += [_floats("delta", delta), _floats("alpha", alpha)]
+    shape, flat = _broadcast(names, values)
+    threads = _int("threads", threads)
+    if not 1 <= threads <= 1024:
+        raise ValueError("threads must be in [1, 1024], got %d" % threads)
+    lower, upper, index, message = _ext.interval_batch(method, *flat, threads=threads)
+    _raise_at(index, message, shape)
+    return _shaped(lower, shape), (None if upper is None else _shaped(upper, shape))
+
+
+def eps_from_rates(fnr, fpr, delta):
+    """The smallest eps with (fnr, fpr) in the privacy region R(eps, delta)."""
+    names = ("fnr", "fpr", "delta")
+    shape, flat = _broadcast(names, [_floats(n, v) for n, v in zip(names, (fnr, fpr, delta))])
+    eps, index, message = _ext.eps_from_rates_batch(*flat)
+    _raise_at(index, message, shape)
+    return _shaped(eps, shape)
+
+
+def katz(n1, n0, n, alpha):
+    """ML-Audit's Katz-log eps lower bound (delta = 0), n samples per side."""
+    names = ("n1", "n0", "n")
+    values = [_ints(nm, v) for nm, v in zip(names, (n1, n0, n))] + [_floats("alpha", alpha)]
+    shape, flat = _broadcast(names + ("alpha",), values)
+    lower, index, message = _ext.katz_batch(*flat)
+    _raise_at(index, message, shape)
+    return _shaped(lower, shape)
+
+
+_EPSILON_STAR_OPTIONS = {
+    "quantiles_per_distribution": lambda name, v: _int(name, v),
+    "rate_floor": lambda name, v: _float(name, v),
+    "rate_ceiling": lambda name, v: _float(name, v),
+    "clip_lo": lambda name, v: _float(name, v),
+    "clip_hi": lambda name, v: _float(name, v),
+    "transform": lambda name, v: _string(name, v),
+}
+
+
+def epsilon_star(train_losses, population_losses, variant="parametric", delta=0.0, **options):
+    """Epsilon* (Negoescu et al. 2024) from two 1-D arrays of losses.
+
+    variant: any of epsilon_star_variants(). options (library defaults when
+    omitted): quantiles_per_distribution, rate_floor, rate_ceiling (empirical),
+    clip_lo, clip_hi, transform (parametric; any of loss_transforms()).
+    float64 C-contiguous arrays are read in place.
+    """
+    kwargs = {}
+    for key, value in options.items():
+        if key not in _EPSILON_STAR_OPTIONS:
+            raise ValueError("unknown option '%s' for epsilon_star (options: %s)"
+                             % (key, ", ".join(_EPSILON_STAR_OPTIONS)))
+        kwargs[key] = _EPSILON_STAR_OPTIONS[key](key, value)
+    return _ext.epsilon_star(_sample("train_losses", train_losses),
+                             _sample("population_losses", population_losses),
+                             _string("variant", variant), _float("delta", delta), **kwargs)
+
+
+def accountant(method, sigma, q, steps, delta, orders=None, with_order=False):
+    """Upper bound on eps after `steps` steps of Poisson-sampled DP-SGD.
+
+    orders: RDP orders (None: the library's default list). with_order=True
+    returns (eps, order), order being the minimising RDP order (None for the
+    non-RDP methods).
+    """
+    eps, order = _ext.accountant(_string("method", method), _float("sigma", sigma),
+                                 _float("q", q), _int("steps", steps), _float("delta", delta),
+                                 _orders(orders))
+    return (eps, order) if with_order else eps
+
+
+def calibrate(method, target_epsilon, q, steps, delta, orders=None):
+    """The noise multiplier sigma at which accountant `method` gives target_epsilon."""
+    return _ext.calibrate(_string("method", method), _float("target_epsilon", target_epsilon),
+                          _float("q", q), _int("steps", steps), _float("delta", delta),
+                          _orders(orders))
+
+
+# --- argument conversion: every error names the argument -------------------
+
+
+def _short(x):
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _is_bool(x):
+    return isinstance(x, (bool, np.bool_))
+
+
+def _string(name, x):
+    if not isinstance(x, str):
+        raise ValueError("%s must be a string, got %s" % (name, _short(x)))
+    return x
+
+
+def _float(name, x):
+    if _is_bool(x) or not isinstance(x, numbers.Real):
+        if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "fiu":
+            return float(x)
+        raise ValueError("%s must be a number, got %s" % (name, _short(x)))
+    return float(x)
+
+
+def _int(name, x):
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        x = x[()]
+    if not _is_bool(x) and isinstance(x, numbers.Integral):
+        if not -_INT64_MAX - 1 <= int(x) <= _INT64_MAX:
+            raise ValueError("%s must fit in a 64-bit integer, got %d" % (name, int(x)))
+        return int(x)
+    if (not _is_bool(x) and isinstance(x, numbers.Real) and np.isfinite(x)
+            and float(x) == np.floor(x) and abs(x) < _EXACT_INT_LIMIT):
+        return int(x)
+    raise ValueError("%s must be an integer, got %s" % (name, _short(x)))
+
+
+def _array(name, x, what):
+    try:
+        a = np.asarray(x)
+    except (ValueError, TypeError) as e:
+        raise ValueError("%s must be %s, got %s (%s)" % (name, what, _short(x), e)) from None
+    if a.dtype.kind not in "fiu":
+        raise ValueError("%s must be %s, got %s of dtype %s" % (name, what, _short(x), a.dtype))
+    return a
+
+
+def _floats(name, x):
+    return _array(name, x, "a number or an array of numbers").astype(np.float64, copy=False)
+
+
+def _ints(name, x):
+    a = _array(name, x, "an integer or an array of integers")
+    if a.dtype.kind == "u" and a.size and a.max() > _INT64_MAX:
+        raise ValueError("%s must fit in a 64-bit integer, got %d" % (name, a.max()))
+    if a.dtype.kind == "f":
+        bad = ~(np.isfinite(a) & (np.floor(a) == a) & (np.abs(a) < _EXACT_INT_LIMIT))
+        if bad.any():
+            raise ValueError("%s must be an integer, got %r" % (name, float(a[bad].flat[0])))
+    return a.astype(np.int64, copy=False)
+
+
+def _sample(name, x):
+    a = _array(name, x, "a 1-D array of numbers")
+    if a.ndim != 1:
+        raise ValueError("%s must be a 1-D array, got shape %s" % (name, a.shape))
+    return np.ascontiguousarray(a, dtype=np.float64)  # no copy for float64 C-contiguous input
+
+
+def _orders(orders):
+    if orders is None:
+        return None
+    a = _array("orders", orders, "a 1-D array of numbers")
+    if a.ndim != 1:
+        raise ValueError("orders must be a 1-D array, got shape %s" % (a.shape,))
+    return [float(v) for v in a]
+
+
+def _broadcast(names, arrays):
+    """(shape, [1-D C-contiguous arrays]) of the broadcast arguments."""
+    try:
+        b = np.broadcast_arrays(*arrays)
+    except ValueError:
+        shapes = ", ".join("%s %s" % (n, a.shape) for n, a in zip(names, arrays))
+        raise ValueError("%s cannot be broadcast to one shape: %s"
+                         % (", ".join(names), shapes)) from None
+    shape = b[0].shape
+    return shape, [np.ascontiguousarray(a).reshape(-1) for a in b]
+
+
+def _raise_at(index, message, shape):
+    if index < 0:
+        return
+    if shape == ():
+        raise ValueError(message)
+    position = tuple(int(i) for i in np.unravel_index(index, shape))
+    raise ValueError("%s (at index %s)" % (message, position[0] if len(position) == 1 else position))
+
+
+def _shaped(a, shape):
+    return float(a[0]) if shape == () else a.reshape(shape)
