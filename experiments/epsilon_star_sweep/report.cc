@@ -81,20 +81,7 @@ std::vector<bool> ConvexParetoFrontier(const std::vector<double>& x, const std::
 }
 
 double PearsonOfModels(const std::vector<double>& x, const std::vector<double>& y) {
-  const size_t n = x.size();
-  if (n < 3 || y.size() != n) return kNaN;
-  double mx = 0, my = 0;
-  for (size_t i = 0; i < n; ++i) {
-    mx += x[i] / n;
-    my += y[i] / n;
-  }
-  double sxy = 0, sxx = 0, syy = 0;
-  for (size_t i = 0; i < n; ++i) {
-    sxy += (x[i] - mx) * (y[i] - my);
-    sxx += (x[i] - mx) * (x[i] - mx);
-    syy += (y[i] - my) * (y[i] - my);
-  }
-  return sxx > 0 && syy > 0 ? sxy / std::sqrt(sxx * syy) : kNaN;
+  return x.size() < 3 ? kNaN : Correlation(x, y);
 }
 
 int SweepOutcome::EstimatorIndex(const std::string& name) const {

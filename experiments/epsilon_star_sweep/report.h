@@ -69,10 +69,8 @@ std::vector<bool> ParetoFrontier(const std::vector<double>& x, const std::vector
 // the segment joining their two neighbours on the frontier are dropped.
 std::vector<bool> ConvexParetoFrontier(const std::vector<double>& x, const std::vector<double>& y);
 
-// Pearson's correlation with the means summed as x_i / n (NaN for fewer
-// than three points or a constant sample). Not core/stats.h Correlation,
-// whose mean (sum / n) rounds differently in the last bit: the published
-// /numbers/corr_* values keep their bytes.
+// Pearson's correlation over the models (core/stats.h Correlation); NaN for
+// fewer than three models or a constant sample.
 double PearsonOfModels(const std::vector<double>& x, const std::vector<double>& y);
 
 // Everything the studies need for their claims, per configuration.
