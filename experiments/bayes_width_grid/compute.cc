@@ -20,12 +20,16 @@ Result<std::vector<std::vector<MethodInterval>>> IntervalsOnGrid(const Config& c
   std::vector<std::vector<MethodInterval>> results(
       P, std::vector<MethodInterval>(w.methods.size(), MethodInterval{kNan, kNan}));
   w.counts.assign(P, ConfusionCounts{});
+  w.width_cp_half_alpha.assign(P, kNan);
+  const std::vector<WidthMethod> cp = {w.methods[w.paper.clopper_pearson]};
   const std::vector<int64_t>& points = w.grid.points;
   PB_RETURN_IF_ERROR(
       ParallelFor(static_cast<int64_t>(points.size()), threads, [&](int64_t k) -> Status {
         const int64_t p = points[k];
         PB_ASSIGN_OR_RETURN(w.counts[p], BalancedCounts(w.fpr_at(p), w.fnr_at(p), c.n));
         PB_ASSIGN_OR_RETURN(results[p], EstimateAll(w.methods, w.counts[p], c.alpha));
+        PB_ASSIGN_OR_RETURN(auto cp_half, EstimateAll(cp, w.counts[p], c.alpha / 2));
+        w.width_cp_half_alpha[p] = cp_half[0].width();
         if (progress != nullptr) progress->Advance();
         return Status::Ok();
       }));
@@ -54,8 +58,10 @@ void Reductions(WidthGrid& w) {
   w.reduction_cp.assign(P, kNan);
   w.reduction_jf.assign(P, kNan);
   w.jeffreys_over_cp.assign(P, kNan);
+  w.reduction_cp_half_alpha.assign(P, kNan);
   for (size_t p = 0; p < P; ++p) {
     if (!w.grid.valid[p]) continue;
+    w.reduction_cp_half_alpha[p] = WidthReductionPercent(w_by[p], w.width_cp_half_alpha[p]);
     w.reduction_cp[p] = WidthReductionPercent(w_by[p], w_cp[p]);
     w.reduction_jf[p] = WidthReductionPercent(w_by[p], w_jf[p]);
     w.undefined_cp += !std::isfinite(w.reduction_cp[p]);
@@ -167,6 +173,7 @@ BoxSummary SummarizeBox(const WidthGrid& w, const Box& box) {
   }
   s.vs_cp = RangeOfFinite(w.reduction_cp, mask);
   s.vs_jeffreys = RangeOfFinite(w.reduction_jf, mask);
+  s.vs_cp_half_alpha = RangeOfFinite(w.reduction_cp_half_alpha, mask);
   return s;
 }
 

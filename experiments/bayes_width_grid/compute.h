@@ -59,6 +59,11 @@ struct WidthGrid {
   std::vector<double> reduction_cp, reduction_jf;        // [A * B] percent
   int64_t undefined_cp = 0, undefined_jf = 0;            // evaluated points, non-finite reduction
   std::vector<double> jeffreys_over_cp;                  // [A * B] W_J / W_CP where W_CP finite > 0
+  // The convention test: Clopper-Pearson at confidence 1 - alpha/2 (95% for
+  // alpha = 0.1) while the others stay at 1 - alpha, and the Bayesian
+  // reduction against it (the only reading under which 36-52% vs CP
+  // appears; docs/studies.md B5).
+  std::vector<double> width_cp_half_alpha, reduction_cp_half_alpha;  // [A * B]
   size_t B() const { return grid.fnr.size(); }
   double fpr_at(int64_t p) const { return grid.fpr[p / B()]; }
   double fnr_at(int64_t p) const { return grid.fnr[p % B()]; }
@@ -88,6 +93,7 @@ struct BoxSummary {
   int64_t violations = 0;
   int64_t first_violation = -1;
   FiniteRange vs_cp, vs_jeffreys;  // ranges of the reductions
+  FiniteRange vs_cp_half_alpha;    // the reduction vs CP at 1 - alpha/2
 };
 BoxSummary SummarizeBox(const WidthGrid& w, const Box& box);
 

@@ -83,8 +83,9 @@ TEST(ComputeWidthGrid, SameBytesOnOneAndTwoThreads) {
 TEST(ReportedBoxes, AllThenTheSubgrids) {
   const Config c = TestConfig();
   const std::vector<Box> boxes = ReportedBoxes(c, *MakeGridLayout(c));
-  ASSERT_EQ(boxes.size(), 4u);
+  ASSERT_EQ(boxes.size(), 5u);
   EXPECT_EQ(boxes[0].name, "all");
+  EXPECT_EQ(boxes[4].name, "fpr_0-0.1_fnr_0-0.5");
   EXPECT_EQ(boxes[0].fpr_hi, 0.99);
   EXPECT_EQ(boxes[1].name, "fpr_0-0.5_fnr_0-0.5");
   EXPECT_EQ(boxes[2].name, "fpr_0-0.1_fnr_0.5-1");

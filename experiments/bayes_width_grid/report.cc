@@ -45,6 +45,8 @@ Status WriteReductions(const WidthGrid& w, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/jeffreys_to_cp_width_ratio_max", ratio.max));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/reduction/vs_clopper_pearson", w.reduction_cp, Shape(w)));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/reduction/vs_jeffreys", w.reduction_jf, Shape(w)));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/reduction/vs_clopper_pearson_half_alpha",
+                                      w.reduction_cp_half_alpha, Shape(w)));
   return out.SetAttribute("/reduction", "units", "percent: 100 (1 - W_bayesian / W_reference)");
 }
 
@@ -60,6 +62,10 @@ Status WriteBoxes(const std::vector<Box>& boxes, const std::vector<BoxSummary>& 
     PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "reduction_vs_jeffreys_max", s.vs_jeffreys.max));
     PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "reduction_vs_clopper_pearson_min", s.vs_cp.min));
     PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "reduction_vs_clopper_pearson_max", s.vs_cp.max));
+    PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "reduction_vs_clopper_pearson_half_alpha_min",
+                                       s.vs_cp_half_alpha.min));
+    PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "reduction_vs_clopper_pearson_half_alpha_max",
+                                       s.vs_cp_half_alpha.max));
     names.push_back(boxes[b].name);
     fpr_lo.push_back(boxes[b].fpr_lo);
     fpr_hi.push_back(boxes[b].fpr_hi);
@@ -104,7 +110,7 @@ SummaryTable ReductionRangesTable(const Config& c, const WidthGrid& w,
                                   const std::vector<BoxSummary>& summaries) {
   std::vector<std::string> names, fpr_range, fnr_range, narrowest;
   std::vector<int64_t> points;
-  std::vector<double> jf_min, jf_max, cp_min, cp_max;
+  std::vector<double> jf_min, jf_max, cp_min, cp_max, cph_min, cph_max;
   for (size_t b = 0; b < boxes.size(); ++b) {
     const Box& box = boxes[b];
     const BoxSummary& s = summaries[b];
@@ -116,6 +122,8 @@ SummaryTable ReductionRangesTable(const Config& c, const WidthGrid& w,
     jf_max.push_back(s.vs_jeffreys.max);
     cp_min.push_back(s.vs_cp.min);
     cp_max.push_back(s.vs_cp.max);
+    cph_min.push_back(s.vs_cp_half_alpha.min);
+    cph_max.push_back(s.vs_cp_half_alpha.max);
     narrowest.push_back(s.points == 0       ? "no points"
                         : s.violations == 0 ? "yes"
                                             : "no: " + std::to_string(s.violations) +
@@ -131,14 +139,17 @@ SummaryTable ReductionRangesTable(const Config& c, const WidthGrid& w,
               "'for the FPR and FNR ranges in Figure 5', which the paper's text lost). "
               "Jeffreys / CP width ratio over the grid: " +
               Fmt(ratio.min) + " to " + Fmt(ratio.max) +
-              ". Points where a reduction is not finite (an infinite width): vs CP " +
+              ". vs_cp_95_*: the convention test, CP at confidence 1 - alpha/2 (95%) against "
+              "the Bayesian interval at 1 - alpha. Points where a reduction is not finite (an "
+              "infinite width): vs CP " +
               std::to_string(w.undefined_cp) + ", vs Jeffreys " + std::to_string(w.undefined_jf) +
               ".",
           {Column::Strings("subgrid", names), Column::Strings("fpr_range", fpr_range),
            Column::Strings("fnr_range", fnr_range), Column::Ints("points", points),
            Column::Doubles("vs_jeffreys_min_pct", jf_min),
            Column::Doubles("vs_jeffreys_max_pct", jf_max), Column::Doubles("vs_cp_min_pct", cp_min),
-           Column::Doubles("vs_cp_max_pct", cp_max),
+           Column::Doubles("vs_cp_max_pct", cp_max), Column::Doubles("vs_cp_95_min_pct", cph_min),
+           Column::Doubles("vs_cp_95_max_pct", cph_max),
            Column::Strings("bayesian_narrowest_everywhere", narrowest)}};
 }
 
@@ -207,6 +218,76 @@ Claim CornersClaim(const WidthGrid& w, const BoxSummary& all, const CornerAnalys
               "mirror of the paper's low FPR / high FNR"};
 }
 
+namespace {
+
+bool RangeMatches(const FiniteRange& r, double lo, double hi) {
+  return r.count > 0 && std::abs(r.min - lo) <= kRangeTolerancePct &&
+         std::abs(r.max - hi) <= kRangeTolerancePct;
+}
+
+// "all 12.3-45.6%; fpr_0-0.5_fnr_0-0.5 ...": every box's range of one
+// reduction; `matching` gets the boxes whose range reproduces [lo, hi].
+std::string BoxRanges(const std::vector<Box>& boxes, const std::vector<BoxSummary>& summaries,
+                      FiniteRange BoxSummary::*range, double lo, double hi,
+                      std::vector<std::string>* matching) {
+  std::string text;
+  for (size_t b = 0; b < boxes.size(); ++b) {
+    const FiniteRange& r = summaries[b].*range;
+    text += (b ? "; " : "") + boxes[b].name + " " + Pct(r.min) + " to " + Pct(r.max);
+    if (RangeMatches(r, lo, hi)) matching->push_back(boxes[b].name);
+  }
+  return text;
+}
+
+std::string Joined(const std::vector<std::string>& names) {
+  if (names.empty()) return "none";
+  std::string t;
+  for (const std::string& n : names) t += (t.empty() ? "" : ", ") + n;
+  return t;
+}
+
+}  // namespace
+
+std::vector<Claim> ReadingClaims(const WidthGrid& w, const std::vector<Box>& boxes,
+                                 const std::vector<BoxSummary>& summaries) {
+  const std::string src = "Bayesian paper Sec. 3.4, Fig. 5";
+  const std::string tol = "reproduces = both ends within " + Fmt(kRangeTolerancePct) +
+                          " percentage points of the published ends; ";
+  std::vector<std::string> jf_match, cp_match, cph_match;
+  const std::string jf = BoxRanges(boxes, summaries, &BoxSummary::vs_jeffreys, 20, 32, &jf_match);
+  const std::string cp = BoxRanges(boxes, summaries, &BoxSummary::vs_cp, 36, 52, &cp_match);
+  const std::string cph =
+      BoxRanges(boxes, summaries, &BoxSummary::vs_cp_half_alpha, 36, 52, &cph_match);
+  const std::string low = BoxName(0.0, 0.1, 0.0, 0.5);
+  bool low_holds = false;
+  for (const std::string& n : jf_match) low_holds = low_holds || n == low;
+  const FiniteRange ratio = RangeOfFinite(w.jeffreys_over_cp);
+  return {
+      {"bayes_width_grid_jeffreys_range_low_fpr",
+       "The 20-32% reduction vs Jeffreys reproduces on the low-FPR part of the grid (FPR <= "
+       "0.1, FNR <= 0.5), all intervals at the same confidence",
+       src, low_holds,
+       tol + "reduction vs Jeffreys per box: " + jf +
+           "; boxes that reproduce 20-32%: " + Joined(jf_match)},
+      {"bayes_width_grid_cp_range_same_confidence",
+       "The 36-52% reduction vs Clopper-Pearson reproduces on some part of the grid with every "
+       "interval at the same confidence 1 - alpha",
+       src, !cp_match.empty(),
+       tol + "reduction vs CP per box: " + cp +
+           "; boxes that reproduce 36-52%: " + Joined(cp_match) +
+           "; Jeffreys / CP width ratio over the grid " + Fmt(ratio.min) + " to " + Fmt(ratio.max) +
+           " (20-32% vs Jeffreys together with 36-52% vs CP needs Jeffreys about 20% narrower "
+           "than CP, against the paper's own 'marginal' Jeffreys gain in Fig. 4)"},
+      {"bayes_width_grid_cp_range_cp_at_half_alpha",
+       "The 36-52% reduction vs Clopper-Pearson reproduces when CP is taken at confidence 1 - "
+       "alpha/2 (95%) and the Bayesian interval at 1 - alpha (90%)",
+       src, !cph_match.empty(),
+       tol + "reduction vs CP at 95% per box: " + cph +
+           "; boxes that reproduce 36-52%: " + Joined(cph_match) +
+           " (an inconsistent convention: it compares intervals of different confidence)"},
+  };
+}
+
 std::string WidthGridLostParameters(const Config& c, size_t evaluated_points) {
   return "Fig. 5's grid (FPR and FNR ranges and resolution), alpha and delta are not in the "
          "paper's text. Chosen: alpha = 0.1 and delta = 1e-5 as in Fig. 4; FPR and FNR each "
@@ -228,6 +309,9 @@ Status WriteWidthGridResults(const Config& c, const WidthGrid& w, ResultWriter& 
   PB_RETURN_IF_ERROR(out.WriteClaim(NarrowestClaim(c, w, summaries[0])));
   PB_ASSIGN_OR_RETURN(const CornerAnalysis corners, AnalyzeCorners(w));
   PB_RETURN_IF_ERROR(out.WriteClaim(CornersClaim(w, summaries[0], corners)));
+  for (const Claim& claim : ReadingClaims(w, boxes, summaries)) {
+    PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+  }
   return out.SetAttribute("/meta", "lost_parameters",
                           WidthGridLostParameters(c, w.grid.points.size()));
 }

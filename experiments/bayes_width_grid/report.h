@@ -12,6 +12,7 @@
 //   /methods                      strings: registry names
 //   /intervals/<name>/{eps_lo,eps_hi,width} [A, B]  (attributes label, delta, one_sided)
 //   /reduction/vs_clopper_pearson, /reduction/vs_jeffreys [A, B]  percent
+//   /reduction/vs_clopper_pearson_half_alpha [A, B]  percent, CP at 1 - alpha/2
 //   /subgrids/{name, fpr_lo, fpr_hi, fnr_lo, fnr_hi}
 //   /numbers/..., /summary/{reduction_ranges,widths}, /claims/...
 // Published (Sec. 3.4): the Bayesian interval is the narrowest for all
@@ -52,6 +53,21 @@ SummaryTable WidthsTable(const Config& c, const WidthGrid& w);
 Claim NarrowestClaim(const Config& c, const WidthGrid& w, const BoxSummary& all);
 // The largest differences lie at the corners of the region.
 Claim CornersClaim(const WidthGrid& w, const BoxSummary& all, const CornerAnalysis& corners);
+
+// The readings of the published ranges (named analyses; docs/studies.md
+// B5). A range "reproduces" on a box when both ends of the box's range of
+// reductions lie within kRangeTolerancePct percentage points of the
+// published ends (20-32% vs Jeffreys, 36-52% vs CP):
+//   bayes_width_grid_jeffreys_range_low_fpr: 20-32% vs Jeffreys on the
+//     low-FPR box FPR <= 0.1, FNR <= 0.5 (the fourth default sub-grid);
+//   bayes_width_grid_cp_range_same_confidence: 36-52% vs CP on some box
+//     with every interval at 1 - alpha (one consistent convention);
+//   bayes_width_grid_cp_range_cp_at_half_alpha: 36-52% vs CP on some box
+//     when CP alone is taken at 1 - alpha/2 (95% against the others' 90%).
+// Each evidence lists every box's range and which boxes reproduce.
+inline constexpr double kRangeTolerancePct = 3.0;
+std::vector<Claim> ReadingClaims(const WidthGrid& w, const std::vector<Box>& boxes,
+                                 const std::vector<BoxSummary>& summaries);
 
 // What the paper's text lost and this study chose (/meta lost_parameters).
 std::string WidthGridLostParameters(const Config& c, size_t evaluated_points);

@@ -41,20 +41,20 @@ TEST(ReductionRangesTable, OneRowPerBox) {
   for (const Box& b : boxes) summaries.push_back(SummarizeBox(w, b));
   const SummaryTable t = ReductionRangesTable(c, w, boxes, summaries);
   EXPECT_EQ(t.name, "reduction_ranges");
-  ASSERT_EQ(t.columns.size(), 9u);
+  ASSERT_EQ(t.columns.size(), 11u);
   EXPECT_EQ(t.columns[0].strings[0], "all");
   EXPECT_EQ(t.columns[1].strings[0], "[0.01, 0.99]");
   EXPECT_EQ(t.columns[3].ints[0], 28);
-  EXPECT_EQ(t.columns[8].strings, (std::vector<std::string>{"yes", "yes", "yes", "yes"}));
+  EXPECT_EQ(t.columns[10].strings, (std::vector<std::string>{"yes", "yes", "yes", "yes", "yes"}));
   // A violation is described with its point and widths.
   WidthGrid worse = w;
   worse.width[worse.paper.bayesian][0] = 100.0;
   summaries[0] = SummarizeBox(worse, boxes[0]);
   const SummaryTable bad = ReductionRangesTable(c, worse, boxes, summaries);
   EXPECT_EQ(
-      bad.columns[8].strings[0].rfind("no: 1 points, e.g. (FPR 0.01, FNR 0.01): Bayesian 100,", 0),
+      bad.columns[10].strings[0].rfind("no: 1 points, e.g. (FPR 0.01, FNR 0.01): Bayesian 100,", 0),
       0u)
-      << bad.columns[8].strings[0];
+      << bad.columns[10].strings[0];
 }
 
 TEST(WidthsTable, TwoSidedMethodsOnly) {
@@ -83,6 +83,36 @@ TEST(Claims, NarrowestAndCorners) {
   EXPECT_EQ(claim.id, "bayes_width_grid_corners");
   EXPECT_TRUE(claim.holds);
   EXPECT_NE(claim.evidence.find("corner: "), std::string::npos) << claim.evidence;
+}
+
+// The reading claims follow the boxes' ranges: a box whose range is moved
+// onto the published one reproduces it, one moved away does not.
+TEST(Claims, ReadingsFollowTheBoxRanges) {
+  const Config c = TestConfig();
+  const WidthGrid w = TestGrid();
+  const std::vector<Box> boxes = ReportedBoxes(c, w.grid);
+  std::vector<BoxSummary> s;
+  for (const Box& b : boxes) s.push_back(SummarizeBox(w, b));
+  for (BoxSummary& b : s) {
+    b.vs_jeffreys = {0.0, 10.0, 1};
+    b.vs_cp = {0.0, 10.0, 1};
+    b.vs_cp_half_alpha = {0.0, 10.0, 1};
+  }
+  std::vector<Claim> claims = ReadingClaims(w, boxes, s);
+  ASSERT_EQ(claims.size(), 3u);
+  EXPECT_EQ(claims[0].id, "bayes_width_grid_jeffreys_range_low_fpr");
+  EXPECT_EQ(claims[1].id, "bayes_width_grid_cp_range_same_confidence");
+  EXPECT_EQ(claims[2].id, "bayes_width_grid_cp_range_cp_at_half_alpha");
+  for (const Claim& claim : claims) EXPECT_FALSE(claim.holds) << claim.id;
+  s[4].vs_jeffreys = {17.5, 34.5, 3};  // the low-FPR box, within 3 points
+  s[2].vs_cp = {38.0, 49.5, 3};
+  s[0].vs_cp_half_alpha = {34.2, 49.6, 3};
+  claims = ReadingClaims(w, boxes, s);
+  for (const Claim& claim : claims) EXPECT_TRUE(claim.holds) << claim.id;
+  EXPECT_NE(claims[2].evidence.find("boxes that reproduce 36-52%: all"), std::string::npos)
+      << claims[2].evidence;
+  s[4].vs_jeffreys = {16.9, 32.0, 3};  // 3.1 points off
+  EXPECT_FALSE(ReadingClaims(w, boxes, s)[0].holds);
 }
 
 TEST(WidthGridLostParameters, EndsWithThisRun) {

@@ -84,12 +84,20 @@ def check_file(f):
     W = check_intervals(f, shape, valid)
     if all(m in W for m in ("clopper_pearson", "jeffreys", "bayesian")):
         check_reductions(f, shape, valid, W)
-    check(len(f["subgrids/name"]) == 4, "default: the whole grid plus three sub-grids")
+    check(len(f["subgrids/name"]) == 5, "default: the whole grid plus four sub-grids")
     smoke.check_table(f, "reduction_ranges", ["subgrid", "points", "vs_jeffreys_min_pct",
                                               "vs_cp_max_pct", "bayesian_narrowest_everywhere"])
     smoke.check_table(f, "widths", ["method", "min_width", "median_width", "max_width"])
-    check(len(f["summary/reduction_ranges/subgrid"]) == 4, "one row per sub-grid")
-    smoke.check_claims(f, ["bayes_width_grid_bayesian_narrowest", "bayes_width_grid_corners"])
+    check(len(f["summary/reduction_ranges/subgrid"]) == 5, "one row per sub-grid")
+    smoke.check_claims(f, ["bayes_width_grid_bayesian_narrowest", "bayes_width_grid_corners",
+                           "bayes_width_grid_jeffreys_range_low_fpr",
+                           "bayes_width_grid_cp_range_same_confidence",
+                           "bayes_width_grid_cp_range_cp_at_half_alpha"])
+    # The convention test: CP at 1 - alpha/2 is wider than CP at 1 - alpha,
+    # so the Bayesian reduction against it is larger.
+    red95 = f["reduction/vs_clopper_pearson_half_alpha"][...]
+    check(np.all(red95[valid] > f["reduction/vs_clopper_pearson"][...][valid]),
+          "reduction vs CP at 95% exceeds the one vs CP at 90%")
     if "claims/bayes_width_grid_bayesian_narrowest" in f:
         check(int(f["claims/bayes_width_grid_bayesian_narrowest"].attrs["holds"]) == 1,
               "Bayesian should be narrowest at every point")
