@@ -1,5 +1,7 @@
 #include "experiments/framework/sweep.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
@@ -69,6 +71,48 @@ Result<bool> PartComplete(const SweepOptions& o, const SweepUnit& u) {
   return true;
 }
 
+// Where a part was made: its shard, host and Slurm job (when run by Slurm).
+Status WritePartOrigin(const SweepOptions& o, ResultWriter& part) {
+  PB_RETURN_IF_ERROR(part.SetAttribute(
+      "/meta", "shard", std::to_string(o.shard.index) + "/" + std::to_string(o.shard.count)));
+  char host[256] = {};
+  if (::gethostname(host, sizeof(host) - 1) != 0) host[0] = '\0';
+  PB_RETURN_IF_ERROR(part.SetAttribute("/meta", "host", std::string(host)));
+  const char* array_job = std::getenv("SLURM_ARRAY_JOB_ID");
+  const char* task = std::getenv("SLURM_ARRAY_TASK_ID");
+  const char* job = std::getenv("SLURM_JOB_ID");
+  std::string slurm;
+  if (array_job != nullptr && task != nullptr) {
+    slurm = std::string(array_job) + "_" + task;
+  } else if (job != nullptr) {
+    slurm = job;
+  }
+  return part.SetAttribute("/meta", "slurm_job", slurm);
+}
+
+PartVersions DescribeCommits(const std::vector<std::unique_ptr<ResultReader>>& parts) {
+  std::map<std::string, int64_t> count;  // version -> parts
+  for (const auto& p : parts) {
+    auto commit = p->ReadStringAttribute("/meta", "git_commit");
+    auto dirty = p->ReadIntAttribute("/meta", "git_dirty");
+    std::string v = commit.ok() ? *commit : "unrecorded";
+    if (dirty.ok() && *dirty != 0) v += " +uncommitted changes";
+    ++count[v];
+  }
+  PartVersions out;
+  out.mixed = count.size() > 1;
+  if (count.size() == 1) {
+    out.description =
+        std::to_string(parts.size()) + " parts, all from commit " + count.begin()->first;
+  } else {
+    for (const auto& [v, n] : count) {
+      out.description +=
+          (out.description.empty() ? "" : "; ") + v + ": " + std::to_string(n) + " parts";
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOptions& o,
@@ -124,6 +168,8 @@ Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOpt
       meta.study = o.study;
       meta.description = "sweep unit " + u.id;
       meta.config_text = o.config_text;
+      meta.scale = o.scale;
+      meta.seed = o.seed;
       Status s;
       auto part = ResultWriter::Create(PartPath(o, u), meta);
       if (!part.ok()) {
@@ -132,6 +178,7 @@ Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOpt
         s = part.value()->SetAttribute("/meta", "sweep_config", o.config_text);
         if (s.ok()) s = part.value()->SetAttribute("/meta", "unit_id", u.id);
         if (s.ok()) s = part.value()->SetAttribute("/meta", "unit_index", k);
+        if (s.ok()) s = WritePartOrigin(o, *part.value());
         if (s.ok()) s = run_unit(k, u, *part.value());
         if (s.ok()) s = part.value()->Commit();
       }
@@ -188,25 +235,22 @@ Result<std::vector<std::unique_ptr<ResultReader>>> OpenSweepParts(
 }
 
 PartVersions DescribePartVersions(const std::vector<std::unique_ptr<ResultReader>>& parts) {
-  std::map<std::string, int64_t> count;  // version -> parts
+  std::map<std::string, int64_t> origins;  // "shard i/n on host (Slurm job j)" -> parts
   for (const auto& p : parts) {
-    auto commit = p->ReadStringAttribute("/meta", "git_commit");
-    auto dirty = p->ReadIntAttribute("/meta", "git_dirty");
-    std::string v = commit.ok() ? *commit : "unrecorded";
-    if (dirty.ok() && *dirty != 0) v += " +uncommitted changes";
-    ++count[v];
+    auto shard = p->ReadStringAttribute("/meta", "shard");
+    if (!shard.ok()) continue;  // parts made before the origin was recorded
+    std::string o =
+        "shard " + *shard + " on " + p->ReadStringAttribute("/meta", "host").value_or("?");
+    const std::string job = p->ReadStringAttribute("/meta", "slurm_job").value_or("");
+    if (!job.empty()) o += " (Slurm job " + job + ")";
+    ++origins[o];
   }
-  PartVersions out;
-  out.mixed = count.size() > 1;
-  if (count.size() == 1) {
-    out.description =
-        std::to_string(parts.size()) + " parts, all from commit " + count.begin()->first;
-  } else {
-    for (const auto& [v, n] : count) {
-      out.description +=
-          (out.description.empty() ? "" : "; ") + v + ": " + std::to_string(n) + " parts";
-    }
+  PartVersions out = DescribeCommits(parts);
+  std::string made;
+  for (const auto& [o, n] : origins) {
+    made += (made.empty() ? "; made by " : ", ") + o + ": " + std::to_string(n) + " parts";
   }
+  out.description += made;
   return out;
 }
 
@@ -227,6 +271,8 @@ Result<SweepOptions> MakeSweepOptions(const std::string& study, const SweepPlan&
   PB_ASSIGN_OR_RETURN(o.shard, ParseShard(flags.shard));
   o.threads = ctx.threads();
   o.quiet = ctx.quiet();
+  o.scale = ScaleName(ctx.scale());
+  o.seed = ctx.seed();
   return o;
 }
 

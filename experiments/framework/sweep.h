@@ -59,6 +59,8 @@ struct SweepOptions {
   Shard shard;
   int threads = 1;  // units run concurrently (each may use its own threads)
   bool quiet = false;
+  std::string scale;  // recorded in each part's /meta with the seed, the shard, the
+  uint64_t seed = 0;  // host and the Slurm job (SLURM_ARRAY_JOB_ID_TASK_ID or SLURM_JOB_ID)
 };
 
 struct SweepReport {
@@ -87,8 +89,9 @@ Result<std::vector<std::unique_ptr<ResultReader>>> OpenSweepParts(
 
 // The code versions (git commit, uncommitted changes) that made the parts:
 // "52 parts, all from commit <c>", or, when they differ, each version with
-// its count. A sweep resumed across code changes mixes versions (parts are
-// keyed by the sweep configuration, not by the code): OpenSweepParts then
+// its count; then, for parts that recorded it, where they were made: "; made
+// by shard 0/32 on node17 (Slurm job 4711_0): 2 parts, ...". A sweep resumed across code changes
+// mixes versions (parts are keyed by the sweep configuration, not by the code): OpenSweepParts then
 // warns on stderr, and the studies record the description in /meta
 // sweep_part_versions.
 struct PartVersions {

@@ -22,7 +22,7 @@ TEST(ShardTest, ParsesAndRefuses) {
 TEST(SweepTest, RunsOnceSkipsAfterwardsAndKeysPartsByConfiguration) {
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/sweep";
   std::vector<SweepUnit> units = {{"a=1"}, {"a=2"}, {"a=3"}};
-  SweepOptions o{"s", dir, "config 1\n", Shard{}, 2, true};
+  SweepOptions o{"s", dir, "config 1\n", Shard{}, 2, true, "test", 7};
   int calls = 0;
   auto fn = [&](int64_t k, const SweepUnit&, ResultWriter& part) {
     ++calls;
@@ -64,7 +64,7 @@ TEST(SweepTest, RunsOnceSkipsAfterwardsAndKeysPartsByConfiguration) {
 TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/versions";
   const std::vector<SweepUnit> units = {{"a=1"}, {"a=2"}, {"a=3"}};
-  SweepOptions o{"s", dir, "config\n", Shard{}, 1, true};
+  SweepOptions o{"s", dir, "config\n", Shard{}, 1, true, "test", 7};
   // Units 0 and 1 as if made by commit aaa, unit 2 by bbb with local edits.
   auto fn = [](int64_t k, const SweepUnit&, ResultWriter& part) -> Status {
     PB_RETURN_IF_ERROR(part.SetAttribute("/meta", "git_commit", k < 2 ? "aaa" : "bbb"));
@@ -75,14 +75,23 @@ TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {
   ASSERT_TRUE(two.ok()) << two.message();
   const PartVersions same = DescribePartVersions(*two);
   EXPECT_FALSE(same.mixed);
-  EXPECT_EQ(same.description, "2 parts, all from commit aaa");
+  // The versions, then where the parts were made (shard, host, Slurm job if any).
+  const std::string made = "2 parts, all from commit aaa; made by shard 0/1 on ";
+  EXPECT_EQ(same.description.substr(0, made.size()), made) << same.description;
+  EXPECT_EQ(same.description.substr(same.description.size() - 9), ": 2 parts");
+  auto part = ResultReader::Open(PartPath(o, units[0]));
+  ASSERT_TRUE(part.ok()) << part.message();
+  EXPECT_EQ((*part)->ReadStringAttribute("/meta", "shard").value_or(""), "0/1");
+  EXPECT_EQ((*part)->ReadStringAttribute("/meta", "scale").value_or(""), "test");
+  EXPECT_EQ((*part)->ReadStringAttribute("/meta", "seed").value_or(""), "7");
 
   ASSERT_TRUE(RunSweep(units, o, fn).ok());
   auto three = OpenSweepParts(units, o);
   ASSERT_TRUE(three.ok()) << three.message();
   const PartVersions mixed = DescribePartVersions(*three);
   EXPECT_TRUE(mixed.mixed);
-  EXPECT_EQ(mixed.description, "aaa: 2 parts; bbb +uncommitted changes: 1 parts");
+  const std::string versions = "aaa: 2 parts; bbb +uncommitted changes: 1 parts; made by shard 0/1";
+  EXPECT_EQ(mixed.description.substr(0, versions.size()), versions) << mixed.description;
 }
 
 }  // namespace
