@@ -9,7 +9,7 @@ PACKAGES=(
   g++ git bazel-bootstrap bazel-rules-cc bazel-rules-java bazel-platforms clang-format
   # C++ libraries
   libtorch-dev xtensor-dev libboost-math-dev libhdf5-dev libgtest-dev libbenchmark-dev
-  nlohmann-json3-dev zlib1g-dev libssl-dev
+  nlohmann-json3-dev zlib1g-dev libssl-dev libfftw3-dev
   # optimised BLAS: Debian's alternatives point libblas.so.3 (used by
   # LibTorch) at OpenBLAS instead of the ~10x slower reference BLAS
   libopenblas0-pthread

@@ -16,6 +16,7 @@ constexpr RegistryRow<Accountant> kRows[] = {
     {"zcdp", &MakeZcdpAccountant},
     {"rdp", &MakeRdpAccountant},
     {"rdp_improved", &MakeRdpImprovedAccountant},
+    {"pld", &MakePldAccountant},
 };
 
 constexpr Registry<Accountant> kRegistry("accountant", kRows);

@@ -15,7 +15,8 @@
 
 namespace privbench {
 
-// Registered names, in registry order: naive, advanced, zcdp, rdp, rdp_improved.
+// Registered names, in registry order: naive, advanced, zcdp, rdp, rdp_improved,
+// pld.
 std::vector<std::string> AllAccountantNames();
 
 // A new instance of the named accountant, or an error naming `field` (the

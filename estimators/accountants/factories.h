@@ -17,6 +17,7 @@ std::unique_ptr<Accountant> MakeAdvancedAccountant();     // advanced.cc
 std::unique_ptr<Accountant> MakeZcdpAccountant();         // zcdp.cc
 std::unique_ptr<Accountant> MakeRdpAccountant();          // rdp.cc
 std::unique_ptr<Accountant> MakeRdpImprovedAccountant();  // rdp_improved.cc
+std::unique_ptr<Accountant> MakePldAccountant();          // pld.cc
 
 }  // namespace privbench
 

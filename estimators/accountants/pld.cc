@@ -1,0 +1,430 @@
+// The PLD accountant (pld.h): discretisation, FFT composition, read-off.
+#include "estimators/accountants/pld.h"
+
+#include <fftw3.h>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "core/validate.h"
+#include "estimators/accountants/factories.h"
+
+namespace privbench {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+// Per step, the x-range [-kZ sigma, 1 + kZ sigma] leaves P-mass
+// < Phi(-kZ) ~ 6e-31 on each side.
+constexpr double kZ = 11.5;
+// Target of the Chernoff bounds that choose the composed window.
+constexpr double kWindowTail = 1e-25;
+// Most grid points per step and per composed window.
+constexpr int64_t kMaxPoints = int64_t{1} << 21;
+
+double NormalUpperTail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
+
+// ln(1 - w + w e^t), stable for all t.
+double LogMix(double w, double t) {
+  if (w == 0.0) return 0.0;
+  if (t <= 1.0) return std::log1p(w * std::expm1(t));
+  return t + std::log(w + (1.0 - w) * std::exp(-t));
+}
+
+// ln(e^e - 1 + q) for e^e > 1 - q, else -inf.
+double LogShifted(double e, double q) {
+  if (e > 1.0) return e + std::log1p(-(1.0 - q) * std::exp(-e));
+  const double v = std::expm1(e) + q;
+  return v > 0 ? std::log(v) : -kInf;
+}
+
+// One step of the sampled Gaussian in one direction: P = (1-wp) phi + wp psi,
+// Q = (1-wq) phi + wq psi, phi = N(0, s^2), psi = N(1, s^2); the loss
+// ln(P/Q)(x) is monotone in x (increasing for remove, decreasing for add).
+struct StepPair {
+  double sigma, q;
+  bool remove;
+
+  double Loss(double x) const {
+    const double t = (2 * x - 1) / (2 * sigma * sigma);
+    return remove ? LogMix(q, t) : -LogMix(q, t);
+  }
+  // The x at which the loss equals e (+-inf beyond the loss's range).
+  double XAt(double e) const {
+    const double l = LogShifted(remove ? e : -e, q);
+    if (l == -kInf) return -kInf;
+    return sigma * sigma * (l - std::log(q)) + 0.5;
+  }
+  // P- and Q-mass from the masses m0 of phi and m1 of psi.
+  void Mix(double m0, double m1, double* p, double* qm) const {
+    const double wp = remove ? q : 0.0, wq = remove ? 0.0 : q;
+    *p = (1 - wp) * m0 + wp * m1;
+    *qm = (1 - wq) * m0 + wq * m1;
+  }
+  // Loss range covering all but < 1e-30 of P on each side.
+  void LossRange(double* lo, double* hi) const {
+    const double a = Loss(-kZ * sigma), b = Loss(1 + kZ * sigma);
+    *lo = std::min(a, b), *hi = std::max(a, b);
+  }
+};
+
+// The standardised positions z = (x - mean)/sigma of one x for the means 0
+// and 1, with the Gaussian tail beyond each, t = Phi(-|z|).
+struct EdgeTails {
+  double z0, t0, z1, t1;
+
+  static EdgeTails At(const StepPair& pair, double x) {
+    const double z0 = x / pair.sigma, z1 = (x - 1.0) / pair.sigma;
+    return {z0, NormalUpperTail(std::abs(z0)), z1, NormalUpperTail(std::abs(z1))};
+  }
+  // Standard normal mass between za <= zb, accurate in both tails.
+  static double Mass(double za, double ta, double zb, double tb) {
+    if (!(zb > za)) return 0.0;
+    if (za >= 0) return ta - tb;
+    if (zb <= 0) return tb - ta;
+    return 1.0 - ta - tb;
+  }
+};
+
+// ---- FFTW, with planning serialised (the planner is not thread-safe).
+
+std::mutex& FftwMutex() {
+  static std::mutex m;
+  return m;
+}
+
+struct FftwFree {
+  void operator()(void* p) const { fftw_free(p); }
+};
+
+template <typename T>
+std::unique_ptr<T[], FftwFree> FftwArray(size_t n) {
+  void* p = fftw_malloc(sizeof(T) * n);
+  if (p == nullptr) throw std::bad_alloc();
+  return std::unique_ptr<T[], FftwFree>(static_cast<T*>(p));
+}
+
+// Smallest n >= needed of the form 2^k or 3 * 2^k.
+int64_t FftSize(int64_t needed) {
+  int64_t p = 1;
+  while (p < needed) p *= 2;
+  if (p % 4 == 0 && 3 * (p / 4) >= needed) return 3 * (p / 4);
+  return p;
+}
+
+// z^n by repeated squaring.
+std::complex<double> Power(std::complex<double> z, int64_t n) {
+  std::complex<double> r(1.0, 0.0);
+  while (n > 0) {
+    if (n & 1) r *= z;
+    z *= z;
+    n >>= 1;
+  }
+  return r;
+}
+
+// masses (relative to `first`) folded mod n, composed T times cyclically.
+std::vector<double> CyclicSelfConvolve(const std::vector<double>& masses, int64_t n,
+                                       int64_t steps) {
+  auto in = FftwArray<double>(static_cast<size_t>(n));
+  auto spec = FftwArray<fftw_complex>(static_cast<size_t>(n / 2 + 1));
+  std::fill(in.get(), in.get() + n, 0.0);
+  for (size_t i = 0; i < masses.size(); ++i) in[static_cast<int64_t>(i) % n] += masses[i];
+  fftw_plan fwd, inv;
+  {
+    std::lock_guard<std::mutex> lock(FftwMutex());
+    fwd = fftw_plan_dft_r2c_1d(static_cast<int>(n), in.get(), spec.get(), FFTW_ESTIMATE);
+    inv = fftw_plan_dft_c2r_1d(static_cast<int>(n), spec.get(), in.get(), FFTW_ESTIMATE);
+  }
+  fftw_execute(fwd);
+  for (int64_t k = 0; k <= n / 2; ++k) {
+    const std::complex<double> z = Power({spec[k][0], spec[k][1]}, steps);
+    spec[k][0] = z.real();
+    spec[k][1] = z.imag();
+  }
+  fftw_execute(inv);
+  {
+    std::lock_guard<std::mutex> lock(FftwMutex());
+    fftw_destroy_plan(fwd);
+    fftw_destroy_plan(inv);
+  }
+  std::vector<double> out(static_cast<size_t>(n));
+  for (int64_t j = 0; j < n; ++j) out[j] = std::max(0.0, in[j] / static_cast<double>(n));
+  return out;
+}
+
+// ---- Chernoff bounds on the T-fold composition of the finite part:
+// P(L_T >= b) <= e^{-lambda b} M(lambda)^T and P(L_T <= a) <= e^{lambda a}
+// M(-lambda)^T for lambda > 0, M(lambda) = sum_i p_i e^{lambda l_i} (the
+// Markov inequality; valid for the sub-probability measure of finite losses).
+class Chernoff {
+ public:
+  explicit Chernoff(const PrivacyLossDistribution& d) : d_(d) {
+    for (int j = -14; j <= 10; ++j) {
+      const double lambda = std::ldexp(1.0, j);
+      lambdas_.push_back(lambda);
+      log_pos_.push_back(LogMgf(lambda));
+      log_neg_.push_back(LogMgf(-lambda));
+    }
+  }
+
+  // [lo, hi] with P(L_T > hi), P(L_T < lo) <= kWindowTail, clamped to the
+  // support [T l_min, T l_max].
+  void Window(int64_t steps, double* lo, double* hi) const {
+    const double t = static_cast<double>(steps), log_tail = std::log(kWindowTail);
+    double best_hi = kInf, best_lo = -kInf;
+    for (size_t j = 0; j < lambdas_.size(); ++j) {
+      best_hi = std::min(best_hi, (t * log_pos_[j] - log_tail) / lambdas_[j]);
+      best_lo = std::max(best_lo, -(t * log_neg_[j] - log_tail) / lambdas_[j]);
+    }
+    const double l_min = static_cast<double>(d_.first_index) * d_.interval;
+    const double l_max =
+        static_cast<double>(d_.first_index + static_cast<int64_t>(d_.masses.size()) - 1) *
+        d_.interval;
+    *hi = std::min(best_hi, t * l_max);
+    *lo = std::max(best_lo, t * l_min);
+    if (*lo > *hi) *lo = *hi;
+  }
+
+  // A rigorous bound on P(L_T >= level).
+  double UpperTail(int64_t steps, double level) const {
+    double best = 1.0;
+    for (size_t j = 0; j < lambdas_.size(); ++j) {
+      best =
+          std::min(best, std::exp(static_cast<double>(steps) * log_pos_[j] - lambdas_[j] * level));
+    }
+    return best;
+  }
+
+  // Grid points the composed window needs.
+  int64_t PointsNeeded(int64_t steps) const {
+    double lo, hi;
+    Window(steps, &lo, &hi);
+    return static_cast<int64_t>(std::ceil((hi - lo) / d_.interval)) + 2;
+  }
+
+ private:
+  // ln sum_i p_i e^{lambda l_i} (one pass, running maximum).
+  double LogMgf(double lambda) const {
+    double top = -kInf, sum = 0.0;
+    for (size_t i = 0; i < d_.masses.size(); ++i) {
+      if (!(d_.masses[i] > 0)) continue;
+      const double l = static_cast<double>(d_.first_index + static_cast<int64_t>(i)) * d_.interval;
+      const double v = std::log(d_.masses[i]) + lambda * l;
+      if (v > top) {
+        sum = sum * std::exp(top - v) + 1.0;
+        top = v;
+      } else {
+        sum += std::exp(v - top);
+      }
+    }
+    return top == -kInf ? -kInf : top + std::log(sum);
+  }
+
+  const PrivacyLossDistribution& d_;
+  std::vector<double> lambdas_, log_pos_, log_neg_;
+};
+
+// The T-fold composition on the window chosen by `bounds` (of `step`).
+PrivacyLossDistribution Compose(const PrivacyLossDistribution& step, const Chernoff& bounds,
+                                int64_t steps) {
+  double lo, hi;
+  bounds.Window(steps, &lo, &hi);
+  const double h = step.interval;
+  const int64_t base = steps * step.first_index;  // composed index of relative 0
+  const int64_t start = std::max<int64_t>(base, static_cast<int64_t>(std::floor(lo / h)));
+  const int64_t needed = static_cast<int64_t>(std::ceil(hi / h)) - start + 1;
+  const int64_t n = FftSize(std::max<int64_t>(needed, 2));
+  const std::vector<double> cyclic = CyclicSelfConvolve(step.masses, n, steps);
+  PrivacyLossDistribution out;
+  out.interval = h;
+  out.first_index = start;
+  out.masses.resize(static_cast<size_t>(n));
+  // Composed relative index k sits at position k mod n; the window holds
+  // relative indices [start - base, start - base + n).
+  const int64_t rel = start - base;
+  for (int64_t k = rel; k < rel + n; ++k) out.masses[static_cast<size_t>(k - rel)] = cyclic[k % n];
+  // Mass above the window (none when the window reaches the largest
+  // composed loss T l_max) is bounded by Chernoff and put at +inf.
+  const int64_t top_index =
+      steps * (step.first_index + static_cast<int64_t>(step.masses.size()) - 1);
+  const double above =
+      start + n > top_index ? 0.0 : bounds.UpperTail(steps, static_cast<double>(start + n) * h);
+  out.infinity_mass =
+      -std::expm1(static_cast<double>(steps) * std::log1p(-step.infinity_mass)) + above;
+  return out;
+}
+
+class PldAccountant final : public Accountant {
+ public:
+  std::string_view name() const override { return "pld"; }
+  std::string_view description() const override {
+    return "privacy loss distribution of the Poisson-subsampled Gaussian, add and remove, "
+           "pessimistic connect-the-dots grid (Doroshenko et al. 2022), FFT composition "
+           "(Koskela et al. 2020); an upper bound";
+  }
+
+ protected:
+  Result<AccountantResult> EpsilonImpl(const DpSgdAccounting& s) const override {
+    PB_ASSIGN_OR_RETURN(PldAccounting r, PldEpsilon(s));
+    AccountantResult out;
+    out.epsilon = r.epsilon;
+    return out;
+  }
+};
+
+}  // namespace
+
+double PrivacyLossDistribution::DeltaForEpsilon(double epsilon) const {
+  double delta = infinity_mass;
+  for (size_t i = 0; i < masses.size(); ++i) {
+    const double l = static_cast<double>(first_index + static_cast<int64_t>(i)) * interval;
+    if (l > epsilon) delta += -masses[i] * std::expm1(epsilon - l);
+  }
+  return std::min(delta, 1.0);
+}
+
+double PrivacyLossDistribution::EpsilonForDelta(double delta) const {
+  if (delta <= infinity_mass) return kInf;
+  // Scanning down from the top: at loss l_k, s = infinity_mass + sum_{j>k}
+  // p_j and w = sum_{j>k} p_j e^{l_k - l_j}, so delta(l_k) = s - w and on
+  // (l_k, l_{k+1}] delta(eps) = s - w e^{eps - l_k}; delta(eps) decreases.
+  const double decay = std::exp(-interval);
+  const int64_t n = static_cast<int64_t>(masses.size());
+  double s = infinity_mass, w = 0.0;
+  for (int64_t k = n - 1; k >= -1; --k) {
+    if (k + 1 < n) {
+      w = decay * (w + masses[static_cast<size_t>(k + 1)]);
+      s += masses[static_cast<size_t>(k + 1)];
+    }
+    const double l = static_cast<double>(first_index + k) * interval;
+    if (s - w > delta) return std::max(0.0, l + std::log((s - delta) / w));
+    // Below the grid (k = -1) the segment formula holds for all eps <= l_0.
+    if (k == -1) return s > delta ? std::max(0.0, l + std::log((s - delta) / w)) : 0.0;
+    if (l <= 0.0) return 0.0;  // delta(l) <= delta already at some l <= 0
+  }
+  return 0.0;
+}
+
+Result<PrivacyLossDistribution> SampledGaussianStepPld(double sigma, double q,
+                                                       PldDirection direction, double interval) {
+  PB_RETURN_IF_ERROR(CheckPositive("sigma", sigma));
+  if (!(q > 0.0 && q <= 1.0)) return Error("q must be in (0, 1], got " + FormatDouble(q));
+  PB_RETURN_IF_ERROR(CheckPositive("interval", interval));
+  const StepPair pair{sigma, q, direction == PldDirection::kRemove};
+  double lo, hi;
+  pair.LossRange(&lo, &hi);
+  const int64_t i_lo = static_cast<int64_t>(std::floor(lo / interval));
+  const int64_t i_hi = std::max(i_lo + 1, static_cast<int64_t>(std::ceil(hi / interval)));
+  if (i_hi - i_lo + 1 > 4 * kMaxPoints) {
+    return Error("internal error: pld grid of " + std::to_string(i_hi - i_lo + 1) + " points");
+  }
+  PrivacyLossDistribution d;
+  d.interval = interval;
+  d.first_index = i_lo;
+  d.masses.assign(static_cast<size_t>(i_hi - i_lo + 1), 0.0);
+  // Grid edges e_i = i h, i = i_lo..i_hi, plus the ends -inf and +inf; the
+  // Gaussian tails at each edge's x are computed once.
+  std::vector<EdgeTails> edges;
+  edges.reserve(static_cast<size_t>(i_hi - i_lo + 3));
+  edges.push_back(EdgeTails::At(pair, pair.XAt(-kInf)));
+  for (int64_t i = i_lo; i <= i_hi; ++i) {
+    edges.push_back(EdgeTails::At(pair, pair.XAt(static_cast<double>(i) * interval)));
+  }
+  edges.push_back(EdgeTails::At(pair, pair.XAt(kInf)));
+  const auto masses_between = [&](size_t lo_edge, double* p, double* qm) {
+    // Loss interval (edge lo_edge, edge lo_edge + 1]; in x the order flips for add.
+    const EdgeTails& u = edges[pair.remove ? lo_edge : lo_edge + 1];
+    const EdgeTails& v = edges[pair.remove ? lo_edge + 1 : lo_edge];
+    const double m0 = EdgeTails::Mass(u.z0, u.t0, v.z0, v.t0);
+    const double m1 = EdgeTails::Mass(u.z1, u.t1, v.z1, v.t1);
+    pair.Mix(m0, m1, p, qm);
+  };
+  const double eh = std::exp(interval), em1 = std::expm1(interval);
+  double p, qm;
+  // Losses <= the bottom: moved up to it. Losses above the top: to +inf.
+  masses_between(0, &p, &qm);
+  d.masses[0] += p;
+  masses_between(edges.size() - 2, &p, &qm);
+  d.infinity_mass = p;
+  for (int64_t i = i_lo; i < i_hi; ++i) {
+    masses_between(static_cast<size_t>(i - i_lo + 1), &p, &qm);
+    if (p <= 0) continue;
+    // Split keeping P- and Q-mass: the lower end gets (e^h b - a)/(e^h - 1)
+    // of P-mass, b = Q-mass e^{e_i}; clamped to [0, a] (clamping moves mass
+    // up, which only adds pessimism, e.g. when b underflows).
+    const double b = qm * std::exp(static_cast<double>(i) * interval);
+    const double lower = std::clamp((eh * b - p) / em1, 0.0, p);
+    d.masses[static_cast<size_t>(i - i_lo)] += lower;
+    d.masses[static_cast<size_t>(i - i_lo + 1)] += p - lower;
+  }
+  return d;
+}
+
+Result<PrivacyLossDistribution> ComposeSelf(const PrivacyLossDistribution& step, int64_t steps) {
+  PB_RETURN_IF_ERROR(CheckPositiveCount("steps", steps));
+  if (step.masses.empty()) return Error("internal error: empty pld");
+  return Compose(step, Chernoff(step), steps);
+}
+
+Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection direction) {
+  PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
+  double h = s.discretization > 0 ? s.discretization : kDefaultPldDiscretization;
+  // Coarsen (h 2^k) until one step's grid and the composed window fit.
+  const StepPair pair{s.sigma, s.q, direction == PldDirection::kRemove};
+  double lo, hi;
+  pair.LossRange(&lo, &hi);
+  while ((hi - lo) / h > static_cast<double>(kMaxPoints)) h *= 2;
+  PB_ASSIGN_OR_RETURN(PrivacyLossDistribution step,
+                      SampledGaussianStepPld(s.sigma, s.q, direction, h));
+  auto bounds = std::make_unique<Chernoff>(step);
+  int64_t points = bounds->PointsNeeded(s.steps);
+  while (points > kMaxPoints) {
+    const double factor = std::exp2(
+        std::ceil(std::log2(static_cast<double>(points) / static_cast<double>(kMaxPoints))));
+    h *= factor;
+    PB_ASSIGN_OR_RETURN(step, SampledGaussianStepPld(s.sigma, s.q, direction, h));
+    bounds = std::make_unique<Chernoff>(step);
+    points = bounds->PointsNeeded(s.steps);
+  }
+  return Compose(step, *bounds, s.steps);
+}
+
+Result<PldAccounting> PldEpsilon(const DpSgdAccounting& s) {
+  PldAccounting out;
+  for (PldDirection dir : {PldDirection::kRemove, PldDirection::kAdd}) {
+    PB_ASSIGN_OR_RETURN(PrivacyLossDistribution d, DpSgdPld(s, dir));
+    const double eps = d.EpsilonForDelta(s.delta);
+    if (std::isinf(eps)) {
+      return Error("delta=" + FormatDouble(s.delta) +
+                   " is at or below the pld accountant's mass at +inf (" +
+                   FormatDouble(d.infinity_mass) + ", truncated tails) at " + s.ToString());
+    }
+    (dir == PldDirection::kRemove ? out.remove_epsilon : out.add_epsilon) = eps;
+    out.interval = std::max(out.interval, d.interval);
+  }
+  out.epsilon = std::max(out.remove_epsilon, out.add_epsilon);
+  return out;
+}
+
+Result<double> PldDelta(const DpSgdAccounting& s, double epsilon) {
+  if (!(std::isfinite(epsilon) && epsilon >= 0)) {
+    return Error("epsilon must be finite and >= 0, got " + FormatDouble(epsilon));
+  }
+  double delta = 0.0;
+  for (PldDirection dir : {PldDirection::kRemove, PldDirection::kAdd}) {
+    PB_ASSIGN_OR_RETURN(PrivacyLossDistribution d, DpSgdPld(s, dir));
+    delta = std::max(delta, d.DeltaForEpsilon(epsilon));
+  }
+  return delta;
+}
+
+std::unique_ptr<Accountant> MakePldAccountant() { return std::make_unique<PldAccountant>(); }
+
+}  // namespace privbench
