@@ -18,8 +18,11 @@
 #  4. runs the same configuration locally, unsharded, into another directory,
 #     and compares the two study files (h5_equal.py: every dataset and
 #     attribute equal, /meta aside), and checks the parts' provenance (every
-#     part made by this binary's commit, under its own --shard=i/n);
-#  5. stops every daemon it started (also on failure).
+#     part made by this binary's commit, under its own shard i/n and Slurm job);
+#  5. runs the recipe once more with a stand-in study whose shard 1 exits 3:
+#     that task must end FAILED with exit code 3, and the merge be cancelled
+#     (not left pending forever);
+#  6. stops every daemon it started (also on failure).
 # Skips (exit 0, with the reason) where Slurm cannot run: not root (slurmd
 # must run jobs as their users), or no slurmctld/slurmd/munged/sbatch.
 set -euo pipefail
@@ -41,40 +44,28 @@ h5_equal=$(realpath "$4")
 shards="${5:-3}"
 study=$(basename "$binary")
 
-top=$(mktemp -d /tmp/privbench-slurm.XXXXXX)  # short: munge's socket path must fit
-chmod 711 "$top"  # munged wants every directory above its socket searchable by all
+top=$(mktemp -d /tmp/privbench-slurm.XXXXXX) # short: munge's socket path must fit
+chmod 711 "$top" # munged wants every directory above its socket searchable by all
 # shellcheck source=tools/slurm/local_cluster.sh
 source "$cluster_lib"
 finish() {
   status=$?
   cluster_stop
   if [ $status -ne 0 ]; then
-    for f in "$top"/work/slurm-*.out; do
+    for f in "$top"/work*/recipe.out "$top"/work*/slurm-*.out "$top"/cluster/log/*.log; do
       [ -e "$f" ] && { echo "== $f"; tail -20 "$f"; }
     done
-    [ -d "$top/cluster/log" ] && for f in "$top"/cluster/log/*.log; do
-      echo "== $f"
-      tail -20 "$f"
-    done
   fi
-  rm -rf "$top"
+  case "$top" in /tmp/privbench-slurm.*) rm -rf "$top" ;; esac
   exit $status
 }
 trap finish EXIT
 cluster_start "$top/cluster"
 
-# The recipe, as the README prints it, with the parameters line set for the test.
-work="$top/work"
-mkdir -p "$work/bazel-bin/experiments/$study" "$top/shim"
-ln -s "$binary" "$work/bazel-bin/experiments/$study/$study"
-cat >"$top/shim/bazel" <<EOF
-#!/bin/bash
-# Stand-in for the recipe's build step: Bazel built the binary for this test.
-[ "\$*" = "build //experiments/$study" ] || { echo "bazel stand-in: unexpected '\$*'" >&2; exit 1; }
-[ -x "bazel-bin/experiments/$study/$study" ]
-EOF
-chmod +x "$top/shim/bazel"
-/usr/bin/python3 - "$readme" "$study" "$shards" >"$work/recipe.sh" <<'PY'
+# The README's recipe block as printed, its first line (the parameters) set to
+# the study given, scale test, $shards shards.
+write_recipe() { # <study>
+  /usr/bin/python3 - "$readme" "$1" "$shards" <<'PY'
 import re, sys
 readme, study, shards = sys.argv[1:]
 text = open(readme, encoding="utf-8").read()
@@ -87,27 +78,58 @@ if not re.fullmatch(r"study=\w+ scale=\w+ shards=\d+", lines[0]):
 print(f"study={study} scale=test shards={shards}")
 print("\n".join(lines[1:]))
 PY
-echo "== the README's recipe, parameters set for the test:"
-cat "$work/recipe.sh"
-(cd "$work" && PATH="$top/shim:$PATH" bash -euo pipefail recipe.sh) >"$top/recipe.out"
-cat "$top/recipe.out"
-merge_job=$(tail -1 "$top/recipe.out" | grep -oE '[0-9]+' | tail -1)
-[ -n "$merge_job" ] || { echo "FAIL: no merge job id printed by the recipe"; exit 1; }
-array_job=$(scontrol show job -o "$merge_job" | grep -oE 'afterok:[0-9]+' | cut -d: -f2 || true)
+}
 
-# Every job ends: the array's tasks, then the merge (or it is cancelled).
-job_states() {  # "<JobId> <JobState> <ExitCode>" for every job of the cluster
+# Stand-in for the recipe's build step: Bazel built the binaries for this test.
+mkdir -p "$top/shim"
+cat >"$top/shim/bazel" <<'SHIM'
+#!/bin/bash
+s="${2#//experiments/}"
+if [ $# -ne 2 ] || [ "$1 $2" != "build //experiments/$s" ]; then
+  echo "bazel stand-in: unexpected '$*'" >&2
+  exit 1
+fi
+[ -x "bazel-bin/experiments/$s/$s" ] || { echo "bazel stand-in: no bazel-bin/experiments/$s/$s" >&2; exit 1; }
+SHIM
+chmod +x "$top/shim/bazel"
+
+# Runs the recipe for <study binary> in a fresh working directory <dir>; prints
+# the merge job's id (the recipe's last line of output).
+run_recipe() { # <binary> <dir>
+  local name dir="$2"
+  name=$(basename "$1")
+  mkdir -p "$dir/bazel-bin/experiments/$name"
+  ln -s "$1" "$dir/bazel-bin/experiments/$name/$name"
+  write_recipe "$name" >"$dir/recipe.sh"
+  (cd "$dir" && PATH="$top/shim:$PATH" bash -euo pipefail recipe.sh) >"$dir/recipe.out"
+  tail -1 "$dir/recipe.out" | grep -oE '^[0-9]+$'
+}
+
+job_states() { # "<JobId> <JobState> <ExitCode>" for every job of the cluster
   scontrol show job -o | sed -E 's/^JobId=([0-9]+) .*JobState=([A-Z_]+) .*ExitCode=([0-9:]+).*/\1 \2 \3/'
 }
-deadline=$((SECONDS + 600))
-until job_states | awk -v m="$merge_job" '$1 == m && $2 !~ /PENDING|RUNNING|CONFIGURING|COMPLETING/ {f = 1} END {exit !f}'; do
-  if ((SECONDS > deadline)); then
-    echo "FAIL: the jobs did not finish within 600 s:"
-    job_states
-    exit 1
-  fi
-  sleep 1
-done
+
+# Waits until job <id> has ended (completed, failed or cancelled), or can
+# never start (a dependency that failed, without --kill-on-invalid-dep).
+wait_for_job() {
+  local deadline=$((SECONDS + 240))
+  until job_states | awk -v m="$1" '$1 == m && $2 !~ /PENDING|RUNNING|CONFIGURING|COMPLETING|SUSPENDED/ {f = 1} END {exit !f}' ||
+    scontrol show job -o "$1" | grep -q "Reason=DependencyNeverSatisfied"; do
+    if ((SECONDS > deadline)); then
+      echo "FAIL: job $1 did not end within 240 s:"
+      job_states
+      exit 1
+    fi
+    sleep 1
+  done
+}
+
+echo "== the README's recipe, parameters set for the test:"
+write_recipe "$study"
+work="$top/work"
+merge_job=$(run_recipe "$binary" "$work") || { echo "FAIL: no merge job id printed by the recipe"; exit 1; }
+array_job=$(scontrol show job -o "$merge_job" | grep -oE 'afterok:[0-9]+' | cut -d: -f2)
+wait_for_job "$merge_job"
 echo "== jobs (id state exit code), array job $array_job, merge job $merge_job:"
 job_states | tee "$top/jobs.txt"
 tasks=$(scontrol show job -o | grep -c "ArrayJobId=$array_job " || true)
@@ -124,4 +146,26 @@ OPENBLAS_NUM_THREADS=1 "$binary" --scale=test --threads=2 --quiet \
   { cat "$top/local/log"; exit 1; }
 /usr/bin/python3 "$h5_equal" "$work/results/raw/$study.h5" "$top/local/raw/$study.h5" \
   --parts="$work/results/parts" --shards="$shards"
-echo "PASSED: the README's Slurm recipe ($shards shards + merge) gives the local unsharded result"
+
+# A task that fails: its exit code reaches Slurm and the merge job is
+# cancelled (--kill-on-invalid-dep), not left pending forever. The stand-in
+# study fails shard 1 with exit code 3 and succeeds on the others.
+mkdir -p "$top/failing"
+cat >"$top/failing/failing_sweep" <<'STUDY'
+#!/bin/bash
+case "$*" in *--shard=1/*) echo "failing_sweep: shard 1 fails" >&2; exit 3 ;; esac
+STUDY
+chmod +x "$top/failing/failing_sweep"
+fail_merge=$(run_recipe "$top/failing/failing_sweep" "$top/work_failing") ||
+  { echo "FAIL: no merge job id printed by the recipe (failing study)"; exit 1; }
+fail_array=$(scontrol show job -o "$fail_merge" | grep -oE 'afterok:[0-9]+' | cut -d: -f2)
+wait_for_job "$fail_merge"
+echo "== failing study: array job $fail_array, merge job $fail_merge:"
+job_states | awk -v a="$fail_array" '$1 >= a' | tee "$top/jobs_failing.txt"
+grep -q "^$fail_merge CANCELLED " "$top/jobs_failing.txt" ||
+  { echo "FAIL: the merge job was not cancelled after a failed task"; exit 1; }
+[ "$(grep -c ' FAILED 3:0$' "$top/jobs_failing.txt")" -eq 1 ] ||
+  { echo "FAIL: expected exactly one task FAILED with exit code 3"; exit 1; }
+
+echo "PASSED: the README's Slurm recipe ($shards shards + merge) gives the local unsharded result;" \
+  "a failing task ends FAILED with its exit code and the merge is cancelled"
