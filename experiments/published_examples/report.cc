@@ -1,5 +1,7 @@
 #include "experiments/published_examples/report.h"
 
+#include "experiments/published_examples/lira_table2.h"
+
 namespace privbench {
 namespace {
 
@@ -151,6 +153,7 @@ Status WriteExamples(const Examples& e, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteNumbers(AccountantNumbers(e.accountants), out));
   PB_RETURN_IF_ERROR(out.SetAttribute("/summary", "b8_orders", "TableOneRdpOrders()"));
   PB_RETURN_IF_ERROR(out.WriteTable(AccountantSummaryTable(e.accountants)));
+  PB_RETURN_IF_ERROR(WriteTable2Checks(out));  // Bayesian paper Table 2 (lira_table2.h)
   return out.SetAttribute("/meta", "lost_parameters", PublishedExamplesLostParameters());
 }
 
