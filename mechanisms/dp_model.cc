@@ -51,6 +51,12 @@ LayerSpec LayerSpec::MaxPool2d(int64_t kernel, int64_t stride) {
   return s;
 }
 
+LayerSpec LayerSpec::AvgPool2d(int64_t kernel, int64_t stride) {
+  LayerSpec s = MaxPool2d(kernel, stride);
+  s.kind = LayerKind::kAvgPool2d;
+  return s;
+}
+
 LayerSpec LayerSpec::Flatten() {
   LayerSpec s;
   s.kind = LayerKind::kFlatten;
@@ -75,6 +81,9 @@ std::string DescribeModel(const ModelSpec& spec) {
         break;
       case LayerKind::kMaxPool2d:
         s += "MaxPool2d(k" + n(l.kernel) + ", s" + n(l.stride) + ")";
+        break;
+      case LayerKind::kAvgPool2d:
+        s += "AvgPool2d(k" + n(l.kernel) + ", s" + n(l.stride) + ")";
         break;
       case LayerKind::kFlatten:
         s += "Flatten";
@@ -187,7 +196,8 @@ Status CheckSpec(const ModelSpec& spec) {
       }
       case LayerKind::kActivation:
         break;
-      case LayerKind::kMaxPool2d: {
+      case LayerKind::kMaxPool2d:
+      case LayerKind::kAvgPool2d: {
         if (l.kernel < 1 || l.stride < 1) return Error(where + ": kernel and stride must be >= 1");
         if (shape.size() != 3 || shape[1] < l.kernel || shape[2] < l.kernel) {
           return Error(where + " expects input shape (C, H, W) with H, W >= " +
@@ -404,6 +414,9 @@ torch::Tensor DpModel::Forward(const torch::Tensor& x, ForwardTrace* trace) cons
         break;
       case LayerKind::kMaxPool2d:
         a = MaxPool2dFunction::apply(a, l.kernel, l.stride);
+        break;
+      case LayerKind::kAvgPool2d:
+        a = at::avg_pool2d(a, {l.kernel, l.kernel}, {l.stride, l.stride});
         break;
       case LayerKind::kFlatten:
         a = a.flatten(1);

@@ -62,14 +62,14 @@ namespace privbench {
 
 enum class Activation { kTanh, kRelu };
 
-enum class LayerKind { kLinear, kConv2d, kActivation, kMaxPool2d, kFlatten };
+enum class LayerKind { kLinear, kConv2d, kActivation, kMaxPool2d, kFlatten, kAvgPool2d };
 
 struct LayerSpec {
   LayerKind kind = LayerKind::kLinear;
   int64_t in = 0;                             // Linear: input features; Conv2d: input channels
   int64_t out = 0;                            // Linear: output features; Conv2d: output channels
-  int64_t kernel = 0;                         // Conv2d, MaxPool2d: square kernel size
-  int64_t stride = 1;                         // Conv2d, MaxPool2d
+  int64_t kernel = 0;                         // Conv2d, MaxPool2d, AvgPool2d: square kernel size
+  int64_t stride = 1;                         // Conv2d, MaxPool2d, AvgPool2d
   int64_t padding = 0;                        // Conv2d: zero padding on every side
   Activation activation = Activation::kTanh;  // kActivation
 
@@ -77,6 +77,8 @@ struct LayerSpec {
   static LayerSpec Conv2d(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t padding);
   static LayerSpec Act(Activation activation);
   static LayerSpec MaxPool2d(int64_t kernel, int64_t stride);
+  // Average pooling, no padding (the Bayesian paper's CNN, docs/studies.md E1).
+  static LayerSpec AvgPool2d(int64_t kernel, int64_t stride);
   static LayerSpec Flatten();
 
   bool trainable() const { return kind == LayerKind::kLinear || kind == LayerKind::kConv2d; }

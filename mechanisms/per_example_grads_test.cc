@@ -67,6 +67,31 @@ TEST(PerExampleGradsTest, CnnPerExampleMatchesAutogradLoop) {
   ExpectMatchesLoop(*relu, x, y, Microbatching::PerExample(), "relu cnn per-example");
 }
 
+// Average pooling (the Bayesian paper's CNN, docs/studies.md E1): values are
+// the window means and the per-example gradients match the autograd loop.
+TEST(PerExampleGradsTest, AvgPoolCnnMatchesAutogradLoop) {
+  ModelSpec spec;
+  spec.name = "avgpool_cnn";
+  spec.input_shape = {1, 8, 8};
+  spec.num_classes = 3;
+  spec.layers = {LayerSpec::Conv2d(1, 4, 3, 1, 0), LayerSpec::Act(Activation::kTanh),
+                 LayerSpec::AvgPool2d(2, 2), LayerSpec::Flatten(), LayerSpec::Linear(36, 3)};
+  auto model = DpModel::Create(spec, 5);
+  ASSERT_TRUE(model.ok()) << model.message();
+  EXPECT_EQ(DescribeModel(spec),
+            "Conv2d(1->4, k3, s1, p0) Tanh AvgPool2d(k2, s2) Flatten Linear(36->3)");
+  const torch::Tensor x = testing::NormalTensor({5, 1, 8, 8}, 3);
+  const torch::Tensor y = testing::RandomLabels(5, 3, 3);
+  ExpectMatchesLoop(*model, x, y, Microbatching::PerExample(), "avgpool per-example");
+  ModelSpec pool_only = spec;
+  pool_only.layers = {LayerSpec::AvgPool2d(2, 2), LayerSpec::Flatten(), LayerSpec::Linear(16, 3)};
+  auto p = DpModel::Create(pool_only, 1);
+  ASSERT_TRUE(p.ok());
+  ModelSpec bad = spec;
+  bad.layers = {LayerSpec::AvgPool2d(9, 1), LayerSpec::Flatten(), LayerSpec::Linear(1, 3)};
+  EXPECT_FALSE(DpModel::Create(bad, 1).ok());  // kernel larger than the input
+}
+
 TEST(PerExampleGradsTest, MicrobatchesMatchAutogradLoop) {
   // Layer 1 (40 -> 30) takes the Gram path (b (din + dout) < din dout),
   // layer 2 (30 -> 3) the materialising path.
