@@ -287,7 +287,7 @@ def render_table(table, open_):
         cells = "".join(f"<td>{esc(text(table['data'][c][i]))}</td>"
                         if i < len(table["data"][c]) else "<td></td>" for c in cols)
         body.append(f"<tr>{cells}</tr>")
-    box = ' class="scroll"' if n > MAX_OPEN_ROWS else ""
+    box = ' class="tablebox scroll"' if n > MAX_OPEN_ROWS else ' class="tablebox"'
     title = table["title"] or table["name"]
     return (f'<details class="table"{" open" if open_ else ""}><summary>{esc(title)} '
             f'<code>/summary/{esc(table["name"])}</code> ({n} rows)</summary>'
@@ -351,7 +351,7 @@ details .long,pre{white-space:pre-wrap;font-size:.9em;background:#f8f8f8;padding
 .figures{display:flex;flex-wrap:wrap;gap:1em}
 figure{margin:0;max-width:100%} figure img{max-width:680px;width:100%;border:1px solid #eee}
 figcaption{font-size:.8em;color:#555}
-.scroll{max-height:30em;overflow:auto}
+.tablebox{overflow-x:auto;max-width:100%} .scroll{max-height:30em;overflow:auto}
 .meta{display:grid;grid-template-columns:max-content auto;gap:.1em 1em;font-size:.9em}
 .meta dt{color:#555} .meta dd{margin:0;word-break:break-all}
 .warn{color:#7b241c} .none{color:#777} .caption{font-size:.85em;color:#444}

@@ -201,6 +201,11 @@ def check_sections(b, expected, run):
                    ".map(s => s.dataset.study)")
     smoke.check(sorted(shown) == sorted(expected),
                 f"study sections {sorted(shown)}, expected {sorted(expected)}")
+    rows = b.eval("document.querySelectorAll('#provenance tbody tr').length")
+    smoke.check(rows == len(expected), f"provenance table: {rows} rows, {len(expected)} studies")
+    closed = b.eval("Array.from(document.querySelectorAll('#verify-table details'))"
+                    ".filter(d => !d.open).length")
+    smoke.check(closed > 0, "long evidence sits behind closed 'details' toggles")
     for s in run:  # a study verify.csv names but this test did not run has no file
         ok = b.eval(f"!!document.querySelector('section.study[data-study=\"{s}\"] dd"
                     "[data-key=\"git_commit\"]')")
