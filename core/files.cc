@@ -75,7 +75,7 @@ Result<std::vector<std::string>> ListFiles(const std::string& dir, const std::st
     const std::string name = e->d_name;
     if (name.size() >= suffix.size() &&
         name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0 &&
-        !IsDirectory(dir + "/" + name)) {
+        IsRegularFile(dir + "/" + name)) {
       out.push_back(name);
     }
   }

@@ -21,7 +21,8 @@ Result<std::string> ReadFile(const std::string& path);
 // readers see the old file or the new one, never a partial one.
 Status WriteFileAtomic(const std::string& path, const std::string& contents);
 
-// Regular files in `dir` whose names end with `suffix`, sorted by name.
+// Regular files in `dir` whose names end with `suffix`, sorted by name
+// (a FIFO or device is never listed: opening one could block forever).
 Result<std::vector<std::string>> ListFiles(const std::string& dir, const std::string& suffix);
 
 }  // namespace privbench

@@ -1,17 +1,27 @@
 #include "results/h5_file.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <hdf5.h>
+#include <openssl/evp.h>
+#include <signal.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <boost/version.hpp>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <functional>
+#include <mutex>
+#include <new>
 #include <numeric>
+#include <set>
 #include <sstream>
 #include <xtensor/xtensor_config.hpp>
 
@@ -38,14 +48,24 @@ class Handle {
   herr_t (*close_)(hid_t);
 };
 
-// HDF5 prints an error stack on stderr by default; we report errors ourselves.
+// HDF5 prints an error stack on stderr by default; we report errors
+// ourselves, as one line. The setting is per thread in thread-safe builds
+// of HDF5 (Debian's is one; sweep workers printed whole stacks), so every
+// public entry point turns it off for its thread.
 void SilenceHdf5() {
-  static const bool silenced = [] {
+  thread_local bool silenced = false;
+  if (!silenced) {
     H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    return true;
-  }();
-  (void)silenced;
+    silenced = true;
+  }
 }
+
+// The most values one dataset may hold for a reader to load it: sizes come
+// from the file, and a damaged or hostile file must not make us allocate
+// terabytes (2^28 float64 values are 2 GiB).
+constexpr hssize_t kMaxDatasetValues = hssize_t{1} << 28;
+// Deeper group nesting is refused (hard-link cycles in a damaged file).
+constexpr int kMaxGroupDepth = 32;
 
 double NowSeconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -83,6 +103,297 @@ hid_t Utf8StringType() {
   return t;
 }
 
+// ---------------------------------------------------- reading, bounded
+
+// The number of values of a dataset or attribute, refused past
+// kMaxDatasetValues. `what` names it for messages.
+Result<size_t> BoundedCount(hid_t space, const std::string& what) {
+  const hssize_t n = H5Sget_simple_extent_npoints(space);
+  if (n < 0) return Error(what + " has no readable shape");
+  if (n > kMaxDatasetValues) {
+    return Error(what + " holds " + std::to_string(n) + " values, more than the " +
+                 std::to_string(kMaxDatasetValues) + " a reader loads");
+  }
+  return static_cast<size_t>(n);
+}
+
+// All values of a numeric dataset converted to T (mem_type).
+template <typename T>
+Result<std::vector<T>> ReadNumericValues(hid_t ds, hid_t mem_type, const std::string& what) {
+  Handle space(H5Dget_space(ds), H5Sclose);
+  PB_ASSIGN_OR_RETURN(size_t n, BoundedCount(space.get(), what));
+  std::vector<T> out;
+  try {
+    out.resize(n);
+  } catch (const std::bad_alloc&) {
+    return Error("out of memory reading " + what + " (" + std::to_string(n) + " values)");
+  }
+  if (n > 0 && H5Dread(ds, mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
+    return Error("cannot read " + what);
+  }
+  return out;
+}
+
+// All values of a variable-length string dataset.
+Result<std::vector<std::string>> ReadStringValues(hid_t ds, const std::string& what) {
+  Handle ftype(H5Dget_type(ds), H5Tclose);
+  if (H5Tget_class(ftype.get()) != H5T_STRING || H5Tis_variable_str(ftype.get()) <= 0) {
+    return Error(what + " is not a variable-length string dataset");
+  }
+  Handle space(H5Dget_space(ds), H5Sclose);
+  PB_ASSIGN_OR_RETURN(size_t n, BoundedCount(space.get(), what));
+  std::vector<char*> raw;
+  std::vector<std::string> out;
+  try {
+    raw.assign(n, nullptr);
+    out.reserve(n);
+  } catch (const std::bad_alloc&) {
+    return Error("out of memory reading " + what + " (" + std::to_string(n) + " strings)");
+  }
+  Handle mtype(Utf8StringType(), H5Tclose);
+  if (n > 0 && H5Dread(ds, mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
+    return Error("cannot read " + what);
+  }
+  for (char* p : raw) out.emplace_back(p ? p : "");
+  if (n > 0) H5Dvlen_reclaim(mtype.get(), space.get(), H5P_DEFAULT, raw.data());
+  return out;
+}
+
+// A scalar attribute's value, by class: a string, an int64 or a double.
+struct AttributeValue {
+  H5T_class_t cls = H5T_NO_CLASS;
+  std::string text;
+  int64_t integer = 0;
+  double real = 0.0;
+};
+
+Result<AttributeValue> ReadAttributeValue(hid_t attr, const std::string& what) {
+  Handle space(H5Aget_space(attr), H5Sclose);
+  if (H5Sget_simple_extent_npoints(space.get()) != 1) return Error(what + " is not a scalar");
+  Handle ftype(H5Aget_type(attr), H5Tclose);
+  AttributeValue v;
+  v.cls = H5Tget_class(ftype.get());
+  if (v.cls == H5T_INTEGER) {
+    if (H5Aread(attr, H5T_NATIVE_INT64, &v.integer) < 0) return Error("cannot read " + what);
+  } else if (v.cls == H5T_FLOAT) {
+    if (H5Aread(attr, H5T_NATIVE_DOUBLE, &v.real) < 0) return Error("cannot read " + what);
+  } else if (v.cls == H5T_STRING && H5Tis_variable_str(ftype.get()) > 0) {
+    Handle mtype(Utf8StringType(), H5Tclose);
+    char* raw = nullptr;
+    if (H5Aread(attr, mtype.get(), &raw) < 0) return Error("cannot read " + what);
+    v.text = raw ? raw : "";
+    H5free_memory(raw);
+  } else if (v.cls == H5T_STRING) {
+    const size_t size = H5Tget_size(ftype.get());
+    if (size == 0 || size > (size_t{1} << 24)) return Error(what + " has a bad string size");
+    v.text.assign(size, '\0');
+    if (H5Aread(attr, ftype.get(), v.text.data()) < 0) return Error("cannot read " + what);
+    v.text.erase(std::find(v.text.begin(), v.text.end(), '\0'), v.text.end());
+  } else {
+    return Error(what + " has an unsupported type");
+  }
+  return v;
+}
+
+// Sorted names of the links in a group, or of an object's attributes.
+std::vector<std::string> LinkNames(hid_t group) {
+  std::vector<std::string> names;
+  auto collect = [](hid_t, const char* name, const H5L_info_t*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+    return 0;
+  };
+  H5Literate(group, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::vector<std::string> AttributeNames(hid_t obj) {
+  std::vector<std::string> names;
+  auto collect = [](hid_t, const char* name, const H5A_info_t*, void* data) -> herr_t {
+    static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+    return 0;
+  };
+  H5Aiterate2(obj, H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// ------------------------------------------------------------ checksum
+
+// The /meta attribute holding the digest of everything else in the file.
+constexpr char kChecksumAttribute[] = "checksum";
+
+// SHA-256 (OpenSSL) over length-prefixed, tagged fields.
+class Sha256 {
+ public:
+  Sha256() : ctx_(EVP_MD_CTX_new()) { EVP_DigestInit_ex(ctx_, EVP_sha256(), nullptr); }
+  ~Sha256() { EVP_MD_CTX_free(ctx_); }
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
+  void Field(char tag, const void* data, size_t size) {
+    const uint64_t n = size;
+    EVP_DigestUpdate(ctx_, &tag, 1);
+    EVP_DigestUpdate(ctx_, &n, sizeof(n));
+    if (size > 0) EVP_DigestUpdate(ctx_, data, size);
+  }
+  void Field(char tag, const std::string& s) { Field(tag, s.data(), s.size()); }
+  std::string Hex() {
+    unsigned char md[EVP_MAX_MD_SIZE];
+    unsigned int size = 0;
+    EVP_DigestFinal_ex(ctx_, md, &size);
+    static const char kDigits[] = "0123456789abcdef";
+    std::string out = "sha256:";
+    for (unsigned int i = 0; i < size; ++i) {
+      out += kDigits[md[i] >> 4];
+      out += kDigits[md[i] & 15];
+    }
+    return out;
+  }
+
+ private:
+  EVP_MD_CTX* ctx_;
+};
+
+Status DigestAttributes(hid_t obj, const std::string& path, Sha256& d) {
+  for (const std::string& name : AttributeNames(obj)) {
+    if (path == "/meta" && name == kChecksumAttribute) continue;
+    Handle attr(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose);
+    if (!attr.ok()) return Error("cannot open attribute '" + name + "' on '" + path + "'");
+    PB_ASSIGN_OR_RETURN(
+        AttributeValue v,
+        ReadAttributeValue(attr.get(), "attribute '" + name + "' on '" + path + "'"));
+    d.Field('a', name);
+    if (v.cls == H5T_INTEGER) {
+      d.Field('i', &v.integer, sizeof(v.integer));
+    } else if (v.cls == H5T_FLOAT) {
+      d.Field('f', &v.real, sizeof(v.real));
+    } else {
+      d.Field('s', v.text);
+    }
+  }
+  return Status::Ok();
+}
+
+Status DigestDataset(hid_t ds, const std::string& path, Sha256& d) {
+  const std::string what = "dataset '" + path + "'";
+  Handle space(H5Dget_space(ds), H5Sclose);
+  const int rank = H5Sget_simple_extent_ndims(space.get());
+  if (rank < 0 || rank > 32) return Error(what + " has a bad rank");
+  std::vector<hsize_t> dims(rank);
+  H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
+  d.Field('r', dims.data(), dims.size() * sizeof(hsize_t));
+  Handle type(H5Dget_type(ds), H5Tclose);
+  const H5T_class_t cls = H5Tget_class(type.get());
+  if (cls == H5T_FLOAT) {
+    PB_ASSIGN_OR_RETURN(auto v, ReadNumericValues<double>(ds, H5T_NATIVE_DOUBLE, what));
+    d.Field('F', v.data(), v.size() * sizeof(double));
+  } else if (cls == H5T_INTEGER) {
+    PB_ASSIGN_OR_RETURN(auto v, ReadNumericValues<int64_t>(ds, H5T_NATIVE_INT64, what));
+    d.Field('I', v.data(), v.size() * sizeof(int64_t));
+  } else {
+    PB_ASSIGN_OR_RETURN(auto v, ReadStringValues(ds, what));
+    for (const std::string& x : v) d.Field('S', x);
+  }
+  return Status::Ok();
+}
+
+// Every group, dataset and attribute under `group`, in name order.
+Status DigestGroup(hid_t group, const std::string& path, int depth, Sha256& d) {
+  if (depth > kMaxGroupDepth) return Error("groups nested deeper than 32 at '" + path + "'");
+  PB_RETURN_IF_ERROR(DigestAttributes(group, path, d));
+  for (const std::string& name : LinkNames(group)) {
+    const std::string child = (path == "/" ? "" : path) + "/" + name;
+    H5L_info_t link;
+    if (H5Lget_info(group, name.c_str(), &link, H5P_DEFAULT) < 0 || link.type != H5L_TYPE_HARD) {
+      return Error("'" + child + "' is not a hard link");
+    }
+    Handle obj(H5Oopen(group, name.c_str(), H5P_DEFAULT), H5Oclose);
+    if (!obj.ok()) return Error("cannot open '" + child + "'");
+    const H5I_type_t type = H5Iget_type(obj.get());
+    if (type == H5I_GROUP) {
+      d.Field('G', child);
+      PB_RETURN_IF_ERROR(DigestGroup(obj.get(), child, depth + 1, d));
+    } else if (type == H5I_DATASET) {
+      d.Field('D', child);
+      PB_RETURN_IF_ERROR(DigestDataset(obj.get(), child, d));
+      PB_RETURN_IF_ERROR(DigestAttributes(obj.get(), child, d));
+    } else {
+      return Error("'" + child + "' is neither a group nor a dataset");
+    }
+  }
+  return Status::Ok();
+}
+
+// "sha256:<hex>" of the file's whole content except /meta's checksum.
+Result<std::string> ContentDigest(hid_t file) {
+  Handle root(H5Gopen2(file, "/", H5P_DEFAULT), H5Gclose);
+  if (!root.ok()) return Error("cannot open the root group");
+  Sha256 d;
+  PB_RETURN_IF_ERROR(DigestGroup(root.get(), "/", 0, d));
+  return d.Hex();
+}
+
+// ------------------------------------------------- temporary files
+
+// Removes "<name>.h5.tmp.<pid>" files in `dir` left by processes that are
+// gone (killed during Commit's write): the pid is not alive and nobody holds
+// the file's lock (Commit holds it while writing). Once per directory and
+// process.
+void RemoveStaleTemporaries(const std::string& dir) {
+  static std::mutex mu;
+  static std::set<std::string> done;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    if (!done.insert(dir).second) return;
+  }
+  DIR* d = opendir(dir.c_str());
+  if (d == nullptr) return;
+  while (const dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    const auto pos = name.rfind(".h5.tmp.");
+    if (pos == std::string::npos) continue;
+    const std::string pid_text = name.substr(pos + 8);
+    if (pid_text.empty() || pid_text.size() > 9 ||
+        pid_text.find_first_not_of("0123456789") != std::string::npos) {
+      continue;
+    }
+    const pid_t pid = static_cast<pid_t>(std::stol(pid_text));
+    if (pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH) continue;  // alive
+    const std::string path = dir + "/" + name;
+    const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW);
+    if (fd < 0) continue;
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0) unlink(path.c_str());
+    close(fd);
+  }
+  closedir(d);
+}
+
+// Writes `image` to `path` (created, locked while written, fsynced).
+// On any failure the file is removed and the message says why (errno).
+Status WriteImage(const std::string& path, const std::string& image) {
+  const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return Error("cannot create '" + path + "': " + std::strerror(errno));
+  flock(fd, LOCK_EX);
+  size_t done = 0;
+  int err = 0;
+  while (done < image.size()) {
+    const ssize_t n = write(fd, image.data() + done, image.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      err = n < 0 ? errno : ENOSPC;
+      break;
+    }
+    done += static_cast<size_t>(n);
+  }
+  if (err == 0 && fsync(fd) != 0) err = errno;
+  if (close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) {
+    unlink(path.c_str());
+    return Error("cannot write result file '" + path + "': " + std::strerror(err));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 std::string LibraryVersions() {
@@ -108,10 +419,16 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::Create(const std::string& fi
   if (access(dir.c_str(), W_OK) != 0) {
     return Error("results directory '" + dir + "' does not exist or is not writable");
   }
+  RemoveStaleTemporaries(dir);
   const std::string temp = final_path + ".tmp." + std::to_string(getpid());
   hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
   // Oldest format that has what we use: maximally readable by h5py builds.
   H5Pset_libver_bounds(fapl, H5F_LIBVER_EARLIEST, H5F_LIBVER_LATEST);
+  // The file is built in memory (HDF5's core driver, no backing store) and
+  // Commit() writes its image with plain write/fsync/rename: a full disk is
+  // then an error we report, never a failed flush inside HDF5 (which kept
+  // the file open and crashed at exit).
+  H5Pset_fapl_core(fapl, size_t{1} << 20, 0);
   const hid_t file = H5Fcreate(temp.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
   H5Pclose(fapl);
   if (file < 0) return Error("cannot create result file '" + temp + "'");
@@ -133,7 +450,8 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::Create(const std::string& fi
       {"start_time", IsoTime(w->start_seconds_)},
   };
   for (const auto& a : attrs) PB_RETURN_IF_ERROR(w->SetAttribute("/meta", a.name, a.value));
-  PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "format_version", int64_t{1}));
+  // Version 2: /meta carries the content checksum (version 1 files have none).
+  PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "format_version", int64_t{2}));
   PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "git_dirty", int64_t{BuildDirty() ? 1 : 0}));
   // The seed as text too: uint64 seeds above 2^63 do not fit an int64.
   PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "seed", std::to_string(meta.seed)));
@@ -141,11 +459,13 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::Create(const std::string& fi
 }
 
 ResultWriter::~ResultWriter() {
+  SilenceHdf5();
   if (file_ >= 0) H5Fclose(file_);
   if (!committed_) std::remove(temp_path_.c_str());
 }
 
 Result<int64_t> ResultWriter::EnsureGroup(const std::string& path) {
+  SilenceHdf5();
   if (file_ < 0) return Error("result file already committed");
   hid_t current = H5Gopen2(file_, "/", H5P_DEFAULT);
   std::string so_far;
@@ -258,6 +578,7 @@ Status WriteAttribute(hid_t obj, const std::string& name, hid_t type, const void
 // writes one scalar attribute of `type` from `data`.
 Status ResultWriter::WriteScalarAttribute(const std::string& object_path, const std::string& name,
                                           int64_t type, const void* data) {
+  SilenceHdf5();
   if (file_ < 0) return Error("result file already committed");
   if (object_path != "/" && H5Lexists(file_, object_path.c_str(), H5P_DEFAULT) <= 0) {
     PB_ASSIGN_OR_RETURN(int64_t g, EnsureGroup(object_path));
@@ -329,22 +650,29 @@ Status ResultWriter::WriteClaim(const Claim& claim) {
 }
 
 Status ResultWriter::Commit() {
+  SilenceHdf5();
   if (file_ < 0) return Error("result file already committed");
   const double end = NowSeconds();
   PB_RETURN_IF_ERROR(SetAttribute("/meta", "end_time", IsoTime(end)));
   PB_RETURN_IF_ERROR(SetAttribute("/meta", "duration_seconds", end - start_seconds_));
-  const herr_t flushed = H5Fflush(file_, H5F_SCOPE_GLOBAL);
-  const herr_t closed = H5Fclose(file_);
-  file_ = -1;
-  if (flushed < 0 || closed < 0) return Error("cannot close result file '" + temp_path_ + "'");
-  const int fd = open(temp_path_.c_str(), O_RDONLY);
-  if (fd < 0 || fsync(fd) != 0) {
-    if (fd >= 0) close(fd);
-    return Error("cannot fsync result file '" + temp_path_ + "'");
+  PB_ASSIGN_OR_RETURN(std::string digest, ContentDigest(file_));
+  PB_RETURN_IF_ERROR(SetAttribute("/meta", kChecksumAttribute, digest));
+  std::string image;
+  const ssize_t size =
+      H5Fflush(file_, H5F_SCOPE_GLOBAL) < 0 ? -1 : H5Fget_file_image(file_, nullptr, 0);
+  if (size > 0) {
+    image.resize(static_cast<size_t>(size));
+    if (H5Fget_file_image(file_, image.data(), image.size()) != size) image.clear();
   }
-  close(fd);
+  H5Fclose(file_);  // in memory: nothing can fail on disk here
+  file_ = -1;
+  if (image.empty()) return Error("cannot build result file '" + temp_path_ + "' in memory");
+  PB_RETURN_IF_ERROR(WriteImage(temp_path_, image));
   if (std::rename(temp_path_.c_str(), final_path_.c_str()) != 0) {
-    return Error("cannot rename '" + temp_path_ + "' to '" + final_path_ + "'");
+    const int err = errno;
+    std::remove(temp_path_.c_str());
+    return Error("cannot rename '" + temp_path_ + "' to '" + final_path_ +
+                 "': " + std::strerror(err));
   }
   committed_ = true;
   const int dir = open(
@@ -360,17 +688,43 @@ Status ResultWriter::Commit() {
 
 Result<std::unique_ptr<ResultReader>> ResultReader::Open(const std::string& path) {
   SilenceHdf5();
-  if (access(path.c_str(), R_OK) != 0) return Error("result file '" + path + "' not found");
+  struct stat st;
+  if (stat(path.c_str(), &st) != 0 || access(path.c_str(), R_OK) != 0) {
+    return Error("result file '" + path + "' not found");
+  }
+  // A FIFO or device named *.h5 would block H5Fopen forever.
+  if (!S_ISREG(st.st_mode)) return Error("'" + path + "' is not a regular file");
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (file < 0) return Error("'" + path + "' is not a readable HDF5 file");
-  return std::unique_ptr<ResultReader>(new ResultReader(path, file));
+  std::unique_ptr<ResultReader> reader(new ResultReader(path, file));
+  PB_RETURN_IF_ERROR(reader->VerifyChecksum());
+  return reader;
+}
+
+Status ResultReader::VerifyChecksum() const {
+  auto version = ReadIntAttribute("/meta", "format_version");
+  if (!version.ok()) {
+    return Error(version.message() + " (not a privbench result file, or a damaged one)");
+  }
+  if (*version == 1) return Status::Ok();  // written before checksums existed
+  auto stored = ReadStringAttribute("/meta", kChecksumAttribute);
+  if (!stored.ok()) return Error(stored.message() + " (the file is damaged)");
+  auto computed = ContentDigest(file_);
+  if (!computed.ok()) return Error(path_ + ": damaged: " + computed.message());
+  if (*computed != *stored) {
+    return Error(path_ + ": checksum mismatch, the file is damaged (/meta checksum " + *stored +
+                 ", content " + *computed + ")");
+  }
+  return Status::Ok();
 }
 
 ResultReader::~ResultReader() {
+  SilenceHdf5();
   if (file_ >= 0) H5Fclose(file_);
 }
 
 bool ResultReader::Exists(const std::string& path) const {
+  SilenceHdf5();
   // H5Lexists needs every intermediate link to exist.
   std::string so_far;
   for (const std::string& part : SplitPath(path)) {
@@ -386,95 +740,75 @@ Result<std::vector<uint64_t>> ResultReader::Shape(const std::string& path) const
   if (!ds.ok()) return Error(path_ + ": '" + path + "' is not a dataset");
   Handle space(H5Dget_space(ds.get()), H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
-  std::vector<hsize_t> dims(std::max(rank, 0));
+  if (rank < 0 || rank > 32) return Error(path_ + ": dataset '" + path + "' has a bad rank");
+  std::vector<hsize_t> dims(rank);
   H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
   return std::vector<uint64_t>(dims.begin(), dims.end());
 }
 
 namespace {
+// A numeric dataset read as T; float data is refused where integers are
+// wanted (it would be truncated silently).
 template <typename T>
 Result<std::vector<T>> ReadNumeric(hid_t file, const std::string& file_path,
-                                   const std::string& path, hid_t mem_type, H5T_class_t want) {
+                                   const std::string& path, hid_t mem_type, bool integer) {
   Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
   if (!ds.ok()) return Error(file_path + ": no dataset '" + path + "'");
   Handle type(H5Dget_type(ds.get()), H5Tclose);
   const H5T_class_t cls = H5Tget_class(type.get());
-  if (cls != H5T_INTEGER && cls != H5T_FLOAT) {
-    return Error(file_path + ": dataset '" + path + "' is not numeric");
+  if (cls != H5T_INTEGER && !(cls == H5T_FLOAT && !integer)) {
+    return Error(file_path + ": dataset '" + path + "' is not " +
+                 (integer ? "an integer dataset" : "numeric"));
   }
-  (void)want;
-  Handle space(H5Dget_space(ds.get()), H5Sclose);
-  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
-  std::vector<T> out(static_cast<size_t>(std::max<hssize_t>(n, 0)));
-  if (n > 0 && H5Dread(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, out.data()) < 0) {
-    return Error(file_path + ": cannot read dataset '" + path + "'");
-  }
-  return out;
+  auto values = ReadNumericValues<T>(ds.get(), mem_type, "dataset '" + path + "'");
+  if (!values.ok()) return Error(file_path + ": " + values.message());
+  return values;
 }
 }  // namespace
 
 Result<std::vector<double>> ResultReader::ReadDoubles(const std::string& path) const {
   if (!Exists(path)) return Error(path_ + ": no dataset '" + path + "'");
-  return ReadNumeric<double>(file_, path_, path, H5T_NATIVE_DOUBLE, H5T_FLOAT);
+  return ReadNumeric<double>(file_, path_, path, H5T_NATIVE_DOUBLE, false);
 }
 
 Result<std::vector<int64_t>> ResultReader::ReadInts(const std::string& path) const {
   if (!Exists(path)) return Error(path_ + ": no dataset '" + path + "'");
-  return ReadNumeric<int64_t>(file_, path_, path, H5T_NATIVE_INT64, H5T_INTEGER);
+  return ReadNumeric<int64_t>(file_, path_, path, H5T_NATIVE_INT64, true);
 }
 
 Result<std::vector<std::string>> ResultReader::ReadStrings(const std::string& path) const {
   if (!Exists(path)) return Error(path_ + ": no dataset '" + path + "'");
   Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
   if (!ds.ok()) return Error(path_ + ": no dataset '" + path + "'");
-  Handle ftype(H5Dget_type(ds.get()), H5Tclose);
-  if (H5Tget_class(ftype.get()) != H5T_STRING || !H5Tis_variable_str(ftype.get())) {
-    return Error(path_ + ": dataset '" + path + "' is not a variable-length string dataset");
-  }
-  Handle space(H5Dget_space(ds.get()), H5Sclose);
-  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
-  std::vector<char*> raw(static_cast<size_t>(std::max<hssize_t>(n, 0)), nullptr);
-  Handle mtype(Utf8StringType(), H5Tclose);
-  if (n > 0 && H5Dread(ds.get(), mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
-    return Error(path_ + ": cannot read dataset '" + path + "'");
-  }
-  std::vector<std::string> out;
-  for (char* s : raw) out.emplace_back(s ? s : "");
-  if (n > 0) H5Dvlen_reclaim(mtype.get(), space.get(), H5P_DEFAULT, raw.data());
-  return out;
+  auto values = ReadStringValues(ds.get(), "dataset '" + path + "'");
+  if (!values.ok()) return Error(path_ + ": " + values.message());
+  return values;
 }
+
+namespace {
+Result<AttributeValue> ReadAttribute(hid_t file, const std::string& file_path,
+                                     const std::string& object_path, const std::string& name) {
+  Handle obj(H5Oopen(file, object_path.c_str(), H5P_DEFAULT), H5Oclose);
+  if (!obj.ok() || H5Aexists(obj.get(), name.c_str()) <= 0) {
+    return Error(file_path + ": no attribute '" + name + "' on '" + object_path + "'");
+  }
+  Handle attr(H5Aopen(obj.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+  auto v = ReadAttributeValue(attr.get(), "attribute '" + name + "' on '" + object_path + "'");
+  if (!v.ok()) return Error(file_path + ": " + v.message());
+  return v;
+}
+}  // namespace
 
 Result<std::string> ResultReader::ReadStringAttribute(const std::string& object_path,
                                                       const std::string& name) const {
   if (!Exists(object_path) && object_path != "/") {
     return Error(path_ + ": no object '" + object_path + "'");
   }
-  Handle obj(H5Oopen(file_, object_path.c_str(), H5P_DEFAULT), H5Oclose);
-  if (!obj.ok() || H5Aexists(obj.get(), name.c_str()) <= 0) {
-    return Error(path_ + ": no attribute '" + name + "' on '" + object_path + "'");
-  }
-  Handle attr(H5Aopen(obj.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
-  Handle ftype(H5Aget_type(attr.get()), H5Tclose);
-  if (H5Tget_class(ftype.get()) != H5T_STRING) {
+  PB_ASSIGN_OR_RETURN(AttributeValue v, ReadAttribute(file_, path_, object_path, name));
+  if (v.cls != H5T_STRING) {
     return Error(path_ + ": attribute '" + name + "' on '" + object_path + "' is not a string");
   }
-  if (H5Tis_variable_str(ftype.get())) {
-    Handle mtype(Utf8StringType(), H5Tclose);
-    char* raw = nullptr;
-    if (H5Aread(attr.get(), mtype.get(), &raw) < 0) {
-      return Error(path_ + ": cannot read attribute '" + name + "'");
-    }
-    std::string out = raw ? raw : "";
-    H5free_memory(raw);
-    return out;
-  }
-  const size_t size = H5Tget_size(ftype.get());
-  std::string out(size, '\0');
-  if (H5Aread(attr.get(), ftype.get(), out.data()) < 0) {
-    return Error(path_ + ": cannot read attribute '" + name + "'");
-  }
-  out.erase(std::find(out.begin(), out.end(), '\0'), out.end());
-  return out;
+  return v.text;
 }
 
 Result<double> ResultReader::ReadDoubleAttribute(const std::string& object_path,
@@ -482,22 +816,33 @@ Result<double> ResultReader::ReadDoubleAttribute(const std::string& object_path,
   if (!Exists(object_path) && object_path != "/") {
     return Error(path_ + ": no object '" + object_path + "'");
   }
-  Handle obj(H5Oopen(file_, object_path.c_str(), H5P_DEFAULT), H5Oclose);
-  if (!obj.ok() || H5Aexists(obj.get(), name.c_str()) <= 0) {
-    return Error(path_ + ": no attribute '" + name + "' on '" + object_path + "'");
-  }
-  Handle attr(H5Aopen(obj.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
-  double v = 0.0;
-  if (H5Aread(attr.get(), H5T_NATIVE_DOUBLE, &v) < 0) {
+  PB_ASSIGN_OR_RETURN(AttributeValue v, ReadAttribute(file_, path_, object_path, name));
+  if (v.cls == H5T_INTEGER) return static_cast<double>(v.integer);
+  if (v.cls != H5T_FLOAT) {
     return Error(path_ + ": attribute '" + name + "' on '" + object_path + "' is not numeric");
   }
-  return v;
+  return v.real;
 }
 
 Result<int64_t> ResultReader::ReadIntAttribute(const std::string& object_path,
                                                const std::string& name) const {
-  PB_ASSIGN_OR_RETURN(double v, ReadDoubleAttribute(object_path, name));
-  return static_cast<int64_t>(v);
+  if (!Exists(object_path) && object_path != "/") {
+    return Error(path_ + ": no object '" + object_path + "'");
+  }
+  PB_ASSIGN_OR_RETURN(AttributeValue v, ReadAttribute(file_, path_, object_path, name));
+  // A float (NaN, 0.5) is not silently truncated to an integer.
+  if (v.cls != H5T_INTEGER) {
+    return Error(path_ + ": attribute '" + name + "' on '" + object_path + "' is not an integer");
+  }
+  return v.integer;
+}
+
+Result<std::string> ResultReader::Scale() const {
+  PB_ASSIGN_OR_RETURN(std::string scale, ReadStringAttribute("/meta", "scale"));
+  if (scale != "test" && scale != "quick" && scale != "paper") {
+    return Error(path_ + ": /meta scale must be test, quick or paper, got '" + scale + "'");
+  }
+  return scale;
 }
 
 Result<std::vector<std::string>> ResultReader::ListGroup(const std::string& group_path) const {
@@ -506,14 +851,7 @@ Result<std::vector<std::string>> ResultReader::ListGroup(const std::string& grou
   }
   Handle g(H5Gopen2(file_, group_path.c_str(), H5P_DEFAULT), H5Gclose);
   if (!g.ok()) return Error(path_ + ": '" + group_path + "' is not a group");
-  std::vector<std::string> names;
-  auto collect = [](hid_t, const char* name, const H5L_info_t*, void* data) -> herr_t {
-    static_cast<std::vector<std::string>*>(data)->emplace_back(name);
-    return 0;
-  };
-  H5Literate(g.get(), H5_INDEX_NAME, H5_ITER_INC, nullptr, collect, &names);
-  std::sort(names.begin(), names.end());
-  return names;
+  return LinkNames(g.get());
 }
 
 Result<SummaryTable> ResultReader::ReadTable(const std::string& name) const {
@@ -527,8 +865,14 @@ Result<SummaryTable> ResultReader::ReadTable(const std::string& name) const {
   std::string col;
   while (std::getline(in, col, ',')) {
     const std::string path = group + "/" + col;
+    if (col.empty() || !Exists(path)) {
+      return Error(path_ + ": table '" + name + "' lacks column '" + col + "'");
+    }
+    PB_ASSIGN_OR_RETURN(std::vector<uint64_t> shape, Shape(path));
+    if (shape.size() != 1) {
+      return Error(path_ + ": table '" + name + "': column '" + col + "' is not 1-D");
+    }
     Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
-    if (!ds.ok()) return Error(path_ + ": table '" + name + "' lacks column '" + col + "'");
     Handle type(H5Dget_type(ds.get()), H5Tclose);
     const H5T_class_t cls = H5Tget_class(type.get());
     if (cls == H5T_STRING) {
@@ -541,7 +885,15 @@ Result<SummaryTable> ResultReader::ReadTable(const std::string& name) const {
       PB_ASSIGN_OR_RETURN(auto v, ReadDoubles(path));
       t.columns.push_back(Column::Doubles(col, std::move(v)));
     }
+    // Column::size() counts the one vector in use: equal lengths are what
+    // the renderers index by.
+    if (t.columns.back().size() != shape[0] || t.columns.back().size() != t.columns[0].size()) {
+      return Error(path_ + ": table '" + name + "': column '" + col + "' has " +
+                   std::to_string(t.columns.back().size()) + " rows, column '" + t.columns[0].name +
+                   "' has " + std::to_string(t.columns[0].size()));
+    }
   }
+  if (t.columns.empty()) return Error(path_ + ": table '" + name + "' has no columns");
   return t;
 }
 
@@ -556,6 +908,15 @@ Result<std::vector<SummaryTable>> ResultReader::ReadAllTables() const {
   return out;
 }
 
+Result<bool> ResultReader::ReadClaimHolds(const std::string& claim_group) const {
+  PB_ASSIGN_OR_RETURN(int64_t holds, ReadIntAttribute(claim_group, "holds"));
+  if (holds != 0 && holds != 1) {
+    return Error(path_ + ": claim '" + claim_group + "': holds must be 0 or 1, got " +
+                 std::to_string(holds));
+  }
+  return holds == 1;
+}
+
 Result<std::vector<Claim>> ResultReader::ReadAllClaims() const {
   std::vector<Claim> out;
   if (!Exists("/claims")) return out;
@@ -566,8 +927,7 @@ Result<std::vector<Claim>> ResultReader::ReadAllClaims() const {
     c.id = id;
     PB_ASSIGN_OR_RETURN(c.statement, ReadStringAttribute(g, "statement"));
     PB_ASSIGN_OR_RETURN(c.source, ReadStringAttribute(g, "source"));
-    PB_ASSIGN_OR_RETURN(int64_t holds, ReadIntAttribute(g, "holds"));
-    c.holds = holds != 0;
+    PB_ASSIGN_OR_RETURN(c.holds, ReadClaimHolds(g));
     PB_ASSIGN_OR_RETURN(c.evidence, ReadStringAttribute(g, "evidence"));
     out.push_back(std::move(c));
   }

@@ -7,8 +7,8 @@
 //                              scale, git_commit, git_dirty (stamped into the
 //                              binary at build time, core/provenance.h),
 //                              command_line, library_versions, start_time,
-//                              end_time, duration_seconds, plus any the study
-//                              adds
+//                              end_time, duration_seconds, checksum (below),
+//                              plus any the study adds
 //   /summary/<table>/          one group per summary table: one 1-D dataset per
 //                              column (float64, int64 or UTF-8 strings, equal
 //                              lengths); attributes "columns" (comma-separated
@@ -18,11 +18,20 @@
 //                              "evidence" (the numbers behind the verdict)
 //   anything else              raw per-trial data (e.g. /<attack>/<estimator>/eps_lo)
 //
-// Atomicity: the file is built under a temporary name in the destination
-// directory and renamed onto the final name only by Commit(), after an
-// fsync; an interrupted or failed run leaves no partial file behind (the
-// destructor removes the temporary). Object modification times are not
-// recorded, so two runs with the same seed differ only in /meta's times.
+// Integrity (format_version 2): /meta's "checksum" is "sha256:<hex>" of
+// every group, dataset (shape and values) and attribute in name order,
+// except the checksum itself; ResultReader::Open recomputes it and refuses a
+// file that does not match (a bit flip is an error, not a table). Files of
+// format_version 1 have no checksum and are read as before.
+//
+// Atomicity: the file is built in memory (HDF5's core driver) and written
+// by Commit() under a temporary name in the destination directory, then
+// renamed onto the final name after an fsync; an interrupted or failed run
+// (a full disk included) leaves no partial file behind. Temporaries of
+// processes killed while committing are removed by the next writer in that
+// directory; readers never list them (they do not end in .h5).
+// Object modification times are not recorded, so two runs with the same
+// seed differ only in /meta's times (and so its checksum).
 #ifndef PRIVBENCH_RESULTS_H5_FILE_H_
 #define PRIVBENCH_RESULTS_H5_FILE_H_
 
@@ -98,8 +107,9 @@ struct Claim {
 
 class ResultWriter {
  public:
-  // Creates "<final_path>.tmp.<pid>" (the directory must exist and be
-  // writable) and writes /meta's start attributes. Fails with a message
+  // Starts "<final_path>" in memory (the directory must exist and be
+  // writable; Commit() writes it via "<final_path>.tmp.<pid>") and writes
+  // /meta's start attributes. Fails with a message
   // naming the path if the directory is missing or unwritable.
   static Result<std::unique_ptr<ResultWriter>> Create(const std::string& final_path,
                                                       const RunMeta& meta);
@@ -146,6 +156,10 @@ class ResultWriter {
   double start_seconds_ = 0.0;
 };
 
+// Reads result files defensively: types are checked (a float is never
+// truncated to an integer), sizes are bounded before allocating, only
+// regular files are opened, and the checksum is verified on Open. Every
+// error names the file.
 class ResultReader {
  public:
   static Result<std::unique_ptr<ResultReader>> Open(const std::string& path);
@@ -161,7 +175,12 @@ class ResultReader {
   Result<std::string> ReadStringAttribute(const std::string& object_path,
                                           const std::string& name) const;
   Result<double> ReadDoubleAttribute(const std::string& object_path, const std::string& name) const;
+  // An integer attribute (a float one is an error).
   Result<int64_t> ReadIntAttribute(const std::string& object_path, const std::string& name) const;
+  // /meta's scale: "test", "quick" or "paper"; anything else is an error.
+  Result<std::string> Scale() const;
+  // A claim's "holds": integer 0 or 1, anything else is an error naming it.
+  Result<bool> ReadClaimHolds(const std::string& claim_group) const;
   // Names of the members of a group, sorted.
   Result<std::vector<std::string>> ListGroup(const std::string& group_path) const;
 
@@ -173,6 +192,7 @@ class ResultReader {
 
  private:
   ResultReader(std::string path, int64_t file_id) : path_(std::move(path)), file_(file_id) {}
+  Status VerifyChecksum() const;
   std::string path_;
   int64_t file_ = -1;
 };

@@ -8,7 +8,9 @@ import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:
     meta = f["meta"].attrs
     assert meta["study"] == "h5py_check", meta["study"]
-    assert int(meta["format_version"]) == 1
+    assert int(meta["format_version"]) == 2
+    checksum = meta["checksum"]
+    assert (checksum.decode() if isinstance(checksum, bytes) else checksum).startswith("sha256:")
     assert list(f["raw/eps_lo"][...]) == [0.25, 0.5]
     assert [s.decode() if isinstance(s, bytes) else s for s in f["raw/method"][...]] == ["cp", "bayesian"]
     cols = f["summary/t"].attrs["columns"].split(",")

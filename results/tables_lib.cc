@@ -87,12 +87,13 @@ std::string TableCsv(const SummaryTable& t) {
 
 Result<std::string> StudyMarkdown(const ResultReader& f) {
   auto attr = [&](const char* name) { return f.ReadStringAttribute("/meta", name).value_or("?"); };
+  // The scale decides how verdicts read: a file without a valid one is refused.
+  PB_ASSIGN_OR_RETURN(std::string scale, f.Scale());
   std::ostringstream out;
   out << "# " << attr("study") << "\n\n"
       << attr("description") << "\n\n"
       << "- Reproduces: " << attr("paper") << ", " << attr("section") << "\n"
-      << "- Scale: " << attr("scale") << "; seed " << attr("seed") << "; commit "
-      << attr("git_commit")
+      << "- Scale: " << scale << "; seed " << attr("seed") << "; commit " << attr("git_commit")
       << (f.ReadIntAttribute("/meta", "git_dirty").value_or(0) ? " (uncommitted changes)" : "")
       << "\n"
       << "- Run: " << attr("start_time") << " to " << attr("end_time") << " ("

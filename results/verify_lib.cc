@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "core/files.h"
 #include "core/flags.h"
 #include "core/validate.h"
 #include "results/h5_file.h"
@@ -158,6 +159,16 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
         open_errors[e.study] = r.message();
       }
     }
+    const std::string file_path = raw_dir + "/" + e.study + ".h5";
+    if (open_errors.count(e.study) && FileExists(file_path)) {
+      // There but unreadable (damaged, checksum mismatch, not a regular
+      // file): an error, never "missing" (which --allow_missing forgives).
+      v.verdict = "malformed";
+      v.detail = open_errors[e.study];
+      v.failure = true;
+      out.push_back(v);
+      continue;
+    }
     if (open_errors.count(e.study)) {
       v.verdict = "missing";
       v.detail = "run `bazel run //experiments:" + e.study + "` (" + open_errors[e.study] + ")";
@@ -166,7 +177,17 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
       continue;
     }
     const ResultReader& f = *files[e.study];
-    const std::string scale = f.ReadStringAttribute("/meta", "scale").value_or("");
+    // A file without a valid /meta scale cannot be judged at all (it used to
+    // turn every claim into "needs paper scale").
+    auto checked_scale = f.Scale();
+    if (!checked_scale.ok()) {
+      v.verdict = "malformed";
+      v.detail = checked_scale.message();
+      v.failure = true;
+      out.push_back(v);
+      continue;
+    }
+    const std::string scale = *checked_scale;
     const bool scale_too_small = ScaleRank(scale) < ScaleRank(e.min_scale);
     const std::string provenance =
         f.ReadStringAttribute("/meta", "dataset_provenance").value_or("");
@@ -181,7 +202,15 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     };
     if (e.kind == "claim") {
       const std::string g = e.h5;
-      auto holds = f.ReadIntAttribute(g, "holds");
+      auto holds = f.ReadClaimHolds(g);
+      if (!holds.ok() && f.Exists(g)) {
+        // Present but not an integer 0/1 (e.g. NaN): an error, never a verdict.
+        v.verdict = "malformed";
+        v.detail = holds.message();
+        v.failure = true;
+        out.push_back(v);
+        continue;
+      }
       if (!holds.ok()) {
         v.verdict = scale_too_small ? "needs paper scale" : "missing";
         v.detail = holds.message();

@@ -19,8 +19,11 @@
 // with its own value shown, never a pass or a failure), "note".
 //
 // Verdicts: reproduced | FINDING | MISMATCH | not reproduced (claims: a
-// finding, never a failure) | missing | needs paper scale | surrogate data. The run fails
-// (exit 1) on MISMATCH, or on missing when the study should have run.
+// finding, never a failure) | missing | needs paper scale | surrogate data |
+// malformed (the file lacks a valid /meta scale, or a claim's "holds" is not
+// an integer 0 or 1; a damaged file fails to open and is "missing"). The run
+// fails (exit 1) on MISMATCH, malformed, or on missing when the study should
+// have run.
 #ifndef PRIVBENCH_RESULTS_VERIFY_LIB_H_
 #define PRIVBENCH_RESULTS_VERIFY_LIB_H_
 
