@@ -18,6 +18,7 @@
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/eps_from_rates.h"
+#include "estimators/guess_counts/guess_count_registry.h"
 #include "estimators/interval_registry.h"
 #include "estimators/intervals/katz_log.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
@@ -74,6 +75,14 @@ ops:
   {"op":"calibrate","method":M,"target_epsilon":x,"q":x,"steps":i,"delta":x,"orders":[...]}
       -> {"sigma":x}
       The noise multiplier at which accountant M gives target_epsilon.
+      Both: "discretization" (optional, method pld only) is the PLD
+      accountant's loss-grid interval (default 1e-4).
+  {"op":"one_run","m":i,"r":i,"v":i,"delta":x,"beta":x}
+      -> {"lower":x}
+      One-run audit eps lower bound at confidence 1-beta (Steinke, Nasr &
+      Jagielski 2023, Thm 3.1): m canaries each included with probability
+      1/2, r guesses, v of them correct; 0 <= v <= r <= m, delta in [0, 1),
+      beta in (0, 1).
 )";
 
 std::string JoinNames(const std::vector<std::string>& names) {
@@ -246,11 +255,18 @@ Result<DpSgdAccounting> Setting(Request& r) {
   if (r.Has("orders")) {
     PB_ASSIGN_OR_RETURN(s.orders, r.Doubles("orders"));
   }
+  if (r.Has("discretization")) {
+    PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
+    if (method != "pld") return Error("discretization applies to method pld only");
+    PB_ASSIGN_OR_RETURN(s.discretization, r.Double("discretization"));
+    PB_RETURN_IF_ERROR(CheckPositive("discretization", s.discretization));
+  }
   return s;
 }
 
 Result<Json> AccountantOp(Request& r) {
-  PB_RETURN_IF_ERROR(r.CheckFields({"method", "sigma", "q", "steps", "delta"}, {"orders"}));
+  PB_RETURN_IF_ERROR(
+      r.CheckFields({"method", "sigma", "q", "steps", "delta"}, {"orders", "discretization"}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
   PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method, "method"));
   PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r));
@@ -263,8 +279,8 @@ Result<Json> AccountantOp(Request& r) {
 }
 
 Result<Json> Calibrate(Request& r) {
-  PB_RETURN_IF_ERROR(
-      r.CheckFields({"method", "target_epsilon", "q", "steps", "delta"}, {"orders"}));
+  PB_RETURN_IF_ERROR(r.CheckFields({"method", "target_epsilon", "q", "steps", "delta"},
+                                   {"orders", "discretization"}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
   PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method, "method"));
   PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r));
@@ -272,6 +288,21 @@ Result<Json> Calibrate(Request& r) {
   PB_ASSIGN_OR_RETURN(double sigma, CalibrateSigma(*acc, target, s));
   Json out;
   out["sigma"] = Number(sigma);
+  return out;
+}
+
+Result<Json> OneRun(Request& r) {
+  PB_RETURN_IF_ERROR(r.CheckFields({"m", "r", "v", "delta", "beta"}, {}));
+  GuessCounts c;
+  PB_ASSIGN_OR_RETURN(c.m, r.Int("m"));
+  PB_ASSIGN_OR_RETURN(c.r, r.Int("r"));
+  PB_ASSIGN_OR_RETURN(c.v, r.Int("v"));
+  PB_ASSIGN_OR_RETURN(double delta, r.Double("delta"));
+  PB_ASSIGN_OR_RETURN(double beta, r.Double("beta"));
+  PB_ASSIGN_OR_RETURN(auto est, MakeGuessCountEstimator("one_run"));
+  PB_ASSIGN_OR_RETURN(double lower, est->LowerBound(c, delta, beta));
+  Json out;
+  out["lower"] = Number(lower);
   return out;
 }
 
@@ -306,7 +337,7 @@ Result<Json> Dispatch(const Json& request) {
   if (!request.contains("op") || !request["op"].is_string()) {
     return Error(
         "missing field 'op' (a string: interval, eps_from_rates, katz, "
-        "epsilon_star, accountant, calibrate)");
+        "epsilon_star, accountant, calibrate, one_run)");
   }
   const std::string op = request["op"].get<std::string>();
   if (op == "interval") return Interval(r);
@@ -315,6 +346,7 @@ Result<Json> Dispatch(const Json& request) {
   if (op == "epsilon_star") return EpsilonStar(r);
   if (op == "accountant") return AccountantOp(r);
   if (op == "calibrate") return Calibrate(r);
+  if (op == "one_run") return OneRun(r);
   return Error("unknown op '" + op + "' (see epsilon_cli --help)");
 }
 

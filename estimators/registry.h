@@ -1,10 +1,11 @@
 // The one registry mechanism of the estimator library: a fixed table of
 // {name, factory} rows per kind of estimator, written out in that kind's
 // registry .cc (no self-registering globals, no static-initialisation order
-// to get wrong). Used by the three kinds:
+// to get wrong). Used by the four kinds:
 //   interval estimators    estimators/interval_registry.cc
 //   accountants            estimators/accountants/accountant_registry.cc
 //   loss-sample estimators estimators/loss_samples/loss_sample_registry.cc
+//   guess-count estimators estimators/guess_counts/guess_count_registry.cc
 // Each kind declares its factories in one header that both the methods and
 // the registry include (estimators/intervals/factories.h,
 // estimators/accountants/factories.h, estimators/loss_samples/factories.h),

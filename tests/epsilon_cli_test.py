@@ -49,6 +49,27 @@ def scipy_bayes_quantile(p, *args):
     return optimize.brentq(f, 0.0, hi, xtol=1e-12)
 
 
+def scipy_one_run(m, r, v, delta, beta):
+    """The one-run lower bound by SciPy: bisection on the theorem's p-value."""
+    def p_value(eps):
+        q = 1 / (1 + math.exp(-eps))
+        f = stats.binom.sf(v - 1, r, q)
+        best, acc = 0.0, 0.0
+        for i in range(1, v + 1):
+            acc += stats.binom.pmf(v - i, r, q)
+            best = max(best, acc / i)
+        return min(1.0, f + 2 * m * delta * best)
+    if p_value(0) >= beta:
+        return 0.0
+    lo, hi = 0.0, 1.0
+    while p_value(hi) < beta:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 1e-10:
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if p_value(mid) < beta else (lo, mid)
+    return lo
+
+
 def carlini_logit(loss):
     return -loss - math.log(-math.expm1(-loss))
 
@@ -146,9 +167,43 @@ def main():
                                             "advanced, zcdp, rdp, rdp_improved")
               and o["error"].endswith("), got 'moments'"), o)
 
+    # PLD accountant and one-run audits.
+    out = run([
+        {"id": 1, "op": "accountant", "method": "pld", "sigma": 1.1, "q": 256 / 60000,
+         "steps": 14063, "delta": 1e-5},
+        {"id": 2, "op": "accountant", "method": "pld", "sigma": 1.1, "q": 256 / 60000,
+         "steps": 14063, "delta": 1e-5, "discretization": 1e-3},
+        {"id": 3, "op": "accountant", "method": "rdp", "sigma": 1.1, "q": 0.01, "steps": 10,
+         "delta": 1e-5, "discretization": 1e-3},
+        {"id": 4, "op": "calibrate", "method": "pld", "target_epsilon": 2.0, "q": 0.01,
+         "steps": 1000, "delta": 1e-5},
+        {"id": 5, "op": "accountant", "method": "pld", "sigma": 1.1, "q": 0.01, "steps": 10,
+         "delta": 1e-5, "discretization": 0},
+        {"id": 6, "op": "one_run", "m": 1000, "r": 100, "v": 90, "delta": 0.0, "beta": 0.05},
+        {"id": 7, "op": "one_run", "m": 1000, "r": 100, "v": 90, "delta": 1e-5, "beta": 0.05},
+        {"id": 8, "op": "one_run", "m": 10, "r": 11, "v": 5, "delta": 0.0, "beta": 0.05},
+        {"id": 9, "op": "one_run", "m": 10, "r": 5, "v": 6, "delta": 0.0, "beta": 0.05},
+        {"id": 10, "op": "one_run", "m": 10, "r": 5, "v": 5, "delta": 0.0, "beta": 1.0},
+        {"id": 11, "op": "one_run", "m": 10, "r": 5, "v": 5, "delta": 1.0, "beta": 0.05},
+    ])
+    check(2.3 < out[0].get("epsilon", 0) < 2.45, out[0])
+    check(out[1].get("epsilon", 0) > out[0].get("epsilon", 9), (out[0], out[1]))
+    check(out[2].get("error", "") == "discretization applies to method pld only", out[2])
+    check(out[3].get("sigma", 0) > 0, out[3])
+    check(out[4].get("error", "").startswith("discretization must be"), out[4])
+    check(out[7].get("error", "").startswith("r must be"), out[7])
+    check(out[8].get("error", "").startswith("v must be"), out[8])
+    check(out[9].get("error", "").startswith("beta must be"), out[9])
+    check(out[10].get("error", "").startswith("delta must be"), out[10])
+    # One-run bounds against SciPy (Steinke, Nasr & Jagielski 2023, Thm 3.1).
+    for o, delta in ((out[5], 0.0), (out[6], 1e-5)):
+        want = scipy_one_run(1000, 100, 90, delta, 0.05)
+        check(abs(o.get("lower", -1) - want) < 1e-6, f"one_run delta={delta}: {o} vs {want}")
+
     help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True).stdout
     for word in ["interval", "eps_from_rates", "katz", "epsilon_star", "accountant", "calibrate",
-                 "bayesian_one_sided", "katz_log", "rdp_improved", "parametric"]:
+                 "bayesian_one_sided", "katz_log", "rdp_improved", "parametric", "pld",
+                 "one_run"]:
         check(word in help_text, f"--help mentions {word}")
     bad = subprocess.run([CLI, "nonsense"], capture_output=True, text=True)
     check(bad.returncode == 2, "unknown mode exits 2")
