@@ -1,6 +1,7 @@
 #include "experiments/bayes_coverage/report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -8,6 +9,7 @@
 
 #include "core/format.h"
 #include "estimators/eps_from_rates.h"
+#include "experiments/bayes_coverage/diagonal_limit.h"
 #include "experiments/coverage/coverage_class.h"
 
 namespace privbench {
@@ -458,6 +460,120 @@ constexpr const char* kLostParameters =
     "Monte-Carlo trials per setting; alpha = 0.1 (90%, the paper's level in Sec. 3.1/3.4); "
     "delta = 1e-5 (Sec. 3.1). The values actually used are in /meta config.";
 
+// The diagonal settings (FPR = FNR, true eps > 0) against the large-n limit
+// of diagonal_limit.h: one row per (setting, Bayesian method).
+struct DiagonalRow {
+  size_t setting = 0;
+  std::string method;  // "bayesian" (two-sided) or "bayesian_one_sided"
+  double rho = 0.0, coverage = 0.0, se = 0.0;
+  double limit_independent = 0.0;  // the closed form (rho = 0)
+  double limit = 0.0;              // at the setting's rho
+  double limit_se = 0.0;           // sqrt(limit (1 - limit) / trials)
+  bool largest_n = false;          // the largest n of its (FPR, FNR) pair
+};
+
+std::vector<DiagonalRow> DiagonalRows(const BayesCoverageConfig& c,
+                                      const std::vector<CoverageSetting>& settings,
+                                      const std::vector<CoverageMethod>& methods,
+                                      const std::vector<MethodData>& data) {
+  std::map<std::string, size_t> index;
+  for (size_t m = 0; m < methods.size(); ++m) index[methods[m].name] = m;
+  std::map<int64_t, int64_t> largest_n;  // pair -> n
+  for (const CoverageSetting& st : settings) {
+    largest_n[st.pair] = std::max(largest_n[st.pair], st.n);
+  }
+  std::map<double, CoverageLimit> limits;  // by rho
+  std::vector<DiagonalRow> rows;
+  for (size_t s = 0; s < settings.size(); ++s) {
+    const CoverageSetting& st = settings[s];
+    if (st.fpr != st.fnr || !(st.fpr + st.fnr < 1.0)) continue;
+    const double rho = DiagonalTermCorrelation(st.fpr);
+    if (!limits.count(rho)) limits[rho] = DiagonalCoverageLimit(c.alpha, rho);
+    for (const char* name : {"bayesian", "bayesian_one_sided"}) {
+      if (!index.count(name)) continue;
+      const bool one = std::string(name) == "bayesian_one_sided";
+      const IntervalCoverageStats& stats = data[index[name]].stats[s];
+      DiagonalRow r;
+      r.setting = s;
+      r.method = name;
+      r.rho = rho;
+      r.coverage = stats.coverage;
+      r.se = stats.se;
+      r.limit_independent =
+          one ? IndependentOneSidedLimit(c.alpha) : IndependentTwoSidedLimit(c.alpha);
+      r.limit = one ? limits[rho].one_sided : limits[rho].two_sided;
+      r.limit_se = std::sqrt(r.limit * (1 - r.limit) / static_cast<double>(c.trials));
+      r.largest_n = st.n == largest_n[st.pair];
+      rows.push_back(r);
+    }
+  }
+  return rows;
+}
+
+SummaryTable DiagonalLimitTable(const BayesCoverageConfig& c,
+                                const std::vector<CoverageSetting>& settings,
+                                const std::vector<DiagonalRow>& rows) {
+  std::vector<double> fpr, rho, cov, se, ind, lim, z;
+  std::vector<int64_t> n;
+  std::vector<std::string> method;
+  for (const DiagonalRow& r : rows) {
+    fpr.push_back(settings[r.setting].fpr);
+    n.push_back(settings[r.setting].n);
+    method.push_back(r.method);
+    rho.push_back(r.rho);
+    cov.push_back(r.coverage);
+    se.push_back(r.se);
+    ind.push_back(r.limit_independent);
+    lim.push_back(r.limit);
+    z.push_back((r.coverage - r.limit) / r.limit_se);
+  }
+  return {"diagonal_limit",
+          "Bayesian interval on the diagonal FPR = FNR: measured coverage vs the large-n limit",
+          CommonCaption(c) +
+              "Where the two terms of eps are equal at the truth, the posterior of eps is the "
+              "maximum of two estimates and the equal-tailed interval's coverage tends to "
+              "G(1 - alpha/2) - G(alpha/2), G(w) = w - w ln w, and the one-sided bound's to "
+              "1 - alpha + alpha ln(alpha), for independent terms (limit_rho0); with the "
+              "terms' correlation rho = 2r(1-r)/(r^2+(1-r)^2) at FPR = FNR = r, by quadrature "
+              "(limit_at_rho; docs/studies.md B6). The paper's nominal coverage is posterior "
+              "mass, not frequentist coverage. se = Monte-Carlo standard error of the measured "
+              "coverage; z = (coverage - limit_at_rho) / sqrt(limit (1 - limit) / trials).",
+          {Column::Doubles("fpr_equals_fnr", fpr), Column::Ints("n", n),
+           Column::Strings("method", method), Column::Doubles("rho", rho),
+           Column::Doubles("coverage", cov), Column::Doubles("se", se),
+           Column::Doubles("limit_rho0", ind), Column::Doubles("limit_at_rho", lim),
+           Column::Doubles("z", z)}};
+}
+
+Claim DiagonalLimitClaim(const BayesCoverageConfig& c, const std::vector<CoverageSetting>& settings,
+                         const std::vector<DiagonalRow>& rows) {
+  int64_t judged = 0, agree = 0;
+  std::string per;
+  for (const DiagonalRow& r : rows) {
+    if (!r.largest_n) continue;
+    ++judged;
+    const bool ok = std::abs(r.coverage - r.limit) <= 3 * r.limit_se;
+    agree += ok;
+    per += (per.empty() ? "" : "; ") + r.method + " " + settings[r.setting].Label() +
+           ": measured " + FormatFixed(r.coverage, 3) + " (se " + FormatFixed(r.se, 3) +
+           ") vs limit " + FormatFixed(r.limit, 3) + " at rho " + FormatFixed(r.rho, 3) +
+           " (rho = 0: " + FormatFixed(r.limit_independent, 3) + ")" + (ok ? "" : " DISAGREES");
+  }
+  return {"bayes_coverage_bayes_diagonal_limit",
+          "On the diagonal FPR = FNR the Bayesian interval's coverage is the large-n limit of "
+          "the maximum of two estimates (1 - alpha + alpha ln(alpha) one-sided, G(1 - alpha/2) "
+          "- G(alpha/2) two-sided, for independent terms), below the nominal 1 - alpha: the "
+          "paper's nominal coverage is posterior mass, not frequentist coverage",
+          "docs/studies.md B6 (derivation); Bayesian paper Sec. 3.2-3.3",
+          judged > 0 && agree == judged,
+          judged == 0 ? "not evaluated: no diagonal setting with true eps > 0"
+                      : "criterion: at the largest n of every diagonal pair, |coverage - limit at "
+                        "the terms' correlation rho| <= 3 sqrt(limit (1 - limit) / trials) for "
+                        "both the two-sided interval and the one-sided bound; " +
+                            std::to_string(agree) + " of " + std::to_string(judged) + " agree (" +
+                            std::to_string(c.trials) + " trials): " + per};
+}
+
 }  // namespace
 
 std::vector<Claim> CoverageClaims(const BayesCoverageConfig& c,
@@ -486,6 +602,7 @@ std::vector<Claim> CoverageClaims(const BayesCoverageConfig& c,
                          "Bayesian paper Sec. 3.3 (method 3, eps- = F^-1(alpha))"),
       claims.Narrowest(),
       claims.ChancePoint(),
+      DiagonalLimitClaim(c, settings, DiagonalRows(c, settings, methods, data)),
   };
 }
 
@@ -495,7 +612,8 @@ std::vector<SummaryTable> CoverageTables(const BayesCoverageConfig& c,
                                          const std::vector<MethodData>& data) {
   auto [coverage, width] = WideTables(c, settings, methods, data);
   return {LongCoverageTable(c, settings, methods, data), std::move(coverage), std::move(width),
-          ClassTable(settings, methods, data, CommonCaption(c))};
+          ClassTable(settings, methods, data, CommonCaption(c)),
+          DiagonalLimitTable(c, settings, DiagonalRows(c, settings, methods, data))};
 }
 
 MethodNumbers CountMethodNumbers(const MethodData& d) {
@@ -550,6 +668,10 @@ Status WriteCoverageReport(ResultWriter& out, const BayesCoverageConfig& c,
     PB_RETURN_IF_ERROR(
         out.WriteScalar(prefix + "_settings_under", static_cast<double>(n.settings_under)));
   }
+  PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/bayes_coverage_diagonal_limit_one_sided",
+                                     IndependentOneSidedLimit(c.alpha)));
+  PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/bayes_coverage_diagonal_limit_two_sided",
+                                     IndependentTwoSidedLimit(c.alpha)));
   for (const Claim& cl : CoverageClaims(c, settings, methods, data)) {
     PB_RETURN_IF_ERROR(out.WriteClaim(cl));
   }

@@ -34,13 +34,14 @@ Fixture SmallRun() {
   return f;
 }
 
-TEST(CoverageClaims, SixClaimsWithEvidence) {
+TEST(CoverageClaims, SevenClaimsWithEvidence) {
   const Fixture f = SmallRun();
   const std::vector<Claim> claims = CoverageClaims(f.c, f.settings, f.methods, f.run.data);
   const std::vector<std::string> ids = {
-      "bayes_coverage_cp_overcovers",      "bayes_coverage_jeffreys_overcovers",
-      "bayes_coverage_bayes_near_nominal", "bayes_coverage_bayes_lower_near_nominal",
-      "bayes_coverage_bayes_narrowest",    "bayes_coverage_bayes_eps0_miss"};
+      "bayes_coverage_cp_overcovers",       "bayes_coverage_jeffreys_overcovers",
+      "bayes_coverage_bayes_near_nominal",  "bayes_coverage_bayes_lower_near_nominal",
+      "bayes_coverage_bayes_narrowest",     "bayes_coverage_bayes_eps0_miss",
+      "bayes_coverage_bayes_diagonal_limit"};
   ASSERT_EQ(claims.size(), ids.size());
   for (size_t i = 0; i < ids.size(); ++i) {
     EXPECT_EQ(claims[i].id, ids[i]);
@@ -67,11 +68,18 @@ TEST(CoverageClaims, ChancePointNotEvaluatedWithoutIt) {
 TEST(CoverageTables, NamesAndRowCounts) {
   const Fixture f = SmallRun();
   const std::vector<SummaryTable> t = CoverageTables(f.c, f.settings, f.methods, f.run.data);
-  ASSERT_EQ(t.size(), 4u);
+  ASSERT_EQ(t.size(), 5u);
   EXPECT_EQ(t[0].name, "coverage");
   EXPECT_EQ(t[1].name, "coverage_by_method");
   EXPECT_EQ(t[2].name, "width_by_method");
   EXPECT_EQ(t[3].name, "coverage_classes");
+  // (0.05, 0.05) is diagonal with eps > 0: two rows (two-sided, one-sided)
+  // with the closed-form limits; the chance point (0.5, 0.5) has none.
+  EXPECT_EQ(t[4].name, "diagonal_limit");
+  ASSERT_EQ(t[4].columns[0].size(), 2u);
+  EXPECT_NEAR(t[4].columns[6].doubles[0], 0.7989, 1e-4);
+  EXPECT_NEAR(t[4].columns[6].doubles[1], 0.6697, 1e-4);
+  EXPECT_GT(t[4].columns[7].doubles[1], t[4].columns[6].doubles[1]);  // rho > 0 raises it
   EXPECT_EQ(t[0].columns[0].size(), f.settings.size() * f.methods.size());
   EXPECT_EQ(t[1].columns.size(), 4 + f.methods.size());
   EXPECT_EQ(t[3].columns[0].size(), f.methods.size());

@@ -110,7 +110,12 @@ check(len(f["summary/coverage/method"]) == S * len(methods), "long table has S x
 smoke.check_claims(f, ["bayes_coverage_cp_overcovers", "bayes_coverage_jeffreys_overcovers",
                        "bayes_coverage_bayes_near_nominal",
                        "bayes_coverage_bayes_lower_near_nominal",
-                       "bayes_coverage_bayes_narrowest", "bayes_coverage_bayes_eps0_miss"])
+                       "bayes_coverage_bayes_narrowest", "bayes_coverage_bayes_eps0_miss",
+                       "bayes_coverage_bayes_diagonal_limit"])
+smoke.check_table(f, "diagonal_limit", ["fpr_equals_fnr", "n", "method", "rho", "coverage", "se",
+                                        "limit_rho0", "limit_at_rho", "z"])
+check(abs(float(f["numbers/bayes_coverage_diagonal_limit_one_sided"][()]) -
+          (0.9 + 0.1 * np.log(0.1))) < 1e-12, "one-sided limit 1 - alpha + alpha ln(alpha)")
 
 # Robust directions.
 truth = s["true_eps"][...]

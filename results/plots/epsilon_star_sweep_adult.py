@@ -196,7 +196,13 @@ def variants_figure(f, out_dir, name, title):
                    label=f"parametric, window [1e-6, 1-1e-6] ({lab})")
         ax.scatter(emp[sel], com[sel], marker=mk, color="tab:green", alpha=0.6,
                    label=f"parametric, window [0.001, 0.999] ({lab})")
-    hi = np.nanmax(np.concatenate([emp, par, com])) * 1.05
+    allv = [emp, par, com]
+    if "epsilon_star/parametric_delta0" in m:  # the sensitivity at Epsilon* delta = 0
+        zero = m["epsilon_star/parametric_delta0"][...]
+        ax.scatter(emp, zero, marker=".", color="tab:gray", alpha=0.5,
+                   label="parametric, window [1e-6, 1-1e-6], Epsilon* delta = 0 (sensitivity)")
+        allv.append(zero)
+    hi = np.nanmax(np.concatenate(allv)) * 1.05
     ax.plot([0, hi], [0, hi], "k--", lw=1, label="y = x")
     ax.set_xlabel("empirical Epsilon* (eCDFs, rates in (0.001, 0.999))")
     ax.set_ylabel("parametric Epsilon*")
@@ -231,8 +237,12 @@ def main():
              f"({claim_text(f, p + 'all_below_0_3_common_window')} with window [0.001, 0.999])\n"
              f"baselines rise with epochs — {claim_text(f, p + 'baselines_rise_with_epochs')}; "
              f"DP below baselines of 5+ epochs — {claim_text(f, p + 'dp_below_baselines_5plus')}")
+    m = f["meta"].attrs
+    delta = (f"Epsilon* delta {float(m['epsilon_star_delta']):.3g} = the DP delta"
+             if "epsilon_star_delta" in m else "Epsilon* delta 0")
     landscape(f, out_dir, "epsilon_star_sweep_adult", title,
-              "Epsilon* (parametric, clip window [1e-6, 1-1e-6]); mean and min-max over models",
+              f"Epsilon* (parametric, clip window [1e-6, 1-1e-6], {delta})\nmean and min-max "
+              "over models",
               "AUROC on the population set (income > 50K); mean and min-max", reference)
     variants_figure(f, out_dir, "epsilon_star_sweep_adult_variants",
                     f"Adult ({data_text(f)}): Epsilon* variants per model, {scale} scale")
