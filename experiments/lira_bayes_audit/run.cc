@@ -19,12 +19,6 @@ namespace privbench {
 namespace lira_bayes_audit {
 namespace {
 
-struct Loaded {
-  AuditData data;
-  std::vector<int64_t> pool_rows;
-  std::string provenance, source, checksums;
-};
-
 std::vector<float> CopyRows(const std::vector<float>& x, int64_t features,
                             const std::vector<int64_t>& rows) {
   std::vector<float> out;
@@ -35,12 +29,14 @@ std::vector<float> CopyRows(const std::vector<float>& x, int64_t features,
   return out;
 }
 
-Result<Loaded> LoadData(const Config& c, uint64_t seed) {
+}  // namespace
+
+Result<LoadedData> LoadAuditData(const Config& c, uint64_t seed) {
   FashionMnistOptions o;
   o.data_dir = c.data_dir;
   o.data_dir_flag = "data_dir";
   PB_ASSIGN_OR_RETURN(Dataset d, LoadFashionMnist(o));
-  Loaded l;
+  LoadedData l;
   l.provenance = d.provenance;
   l.source = d.source;
   l.checksums = d.checksums;
@@ -56,6 +52,8 @@ Result<Loaded> LoadData(const Config& c, uint64_t seed) {
   return l;
 }
 
+namespace {
+
 TrainSpec SpecFor(const Config& c, const Setting& s, const Accounting& a) {
   TrainSpec t;
   t.model = c.model;
@@ -70,7 +68,8 @@ TrainSpec SpecFor(const Config& c, const Setting& s, const Accounting& a) {
   return t;
 }
 
-std::string ShadowConfigText(const Config& c, uint64_t seed, const Loaded& l, const Accounting& a) {
+std::string ShadowConfigText(const Config& c, uint64_t seed, const LoadedData& l,
+                             const Accounting& a) {
   std::string t;
   auto add = [&](const std::string& k, const std::string& v) { t += k + " = " + v + "\n"; };
   add("study", kStudy);
@@ -268,7 +267,7 @@ Status Estimate(const Config& c, uint64_t seed, int threads, const PhaseData& ta
 
 Status RunAudit(const Config& c, StudyContext& ctx) {
   const uint64_t seed = ctx.seed();
-  PB_ASSIGN_OR_RETURN(Loaded l, LoadData(c, seed));
+  PB_ASSIGN_OR_RETURN(LoadedData l, LoadAuditData(c, seed));
   PB_ASSIGN_OR_RETURN(Accounting acc, CalibrateNoise(c));
   const std::vector<Setting> settings = MakeSettings(c);
   PB_ASSIGN_OR_RETURN(std::vector<uint8_t> keep,

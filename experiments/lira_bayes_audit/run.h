@@ -17,12 +17,25 @@
 #ifndef PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_RUN_H_
 #define PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_RUN_H_
 
+#include <string>
+#include <vector>
+
 #include "core/result.h"
 #include "experiments/framework/study.h"
 #include "experiments/lira_bayes_audit/config.h"
+#include "experiments/lira_bayes_audit/training.h"
 
 namespace privbench {
 namespace lira_bayes_audit {
+
+// The audit's data: pool_size random training images (seed-derived) and
+// test_size random test images of Fashion-MNIST.
+struct LoadedData {
+  AuditData data;
+  std::vector<int64_t> pool_rows;  // index of each pool point among the 60,000
+  std::string provenance, source, checksums;
+};
+Result<LoadedData> LoadAuditData(const Config& c, uint64_t seed);
 
 Status RunAudit(const Config& c, StudyContext& ctx);
 
