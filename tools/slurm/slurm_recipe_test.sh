@@ -101,7 +101,11 @@ run_recipe() { # <binary> <dir>
   mkdir -p "$dir/bazel-bin/experiments/$name"
   ln -s "$1" "$dir/bazel-bin/experiments/$name/$name"
   write_recipe "$name" >"$dir/recipe.sh"
-  (cd "$dir" && PATH="$top/shim:$PATH" bash -euo pipefail recipe.sh) >"$dir/recipe.out"
+  # A user's shell: none of the variables Bazel sets for tests (runfiles,
+  # workspace, the one-thread OpenBLAS setting); the jobs inherit this.
+  (cd "$dir" && env -u RUNFILES_DIR -u RUNFILES_MANIFEST_FILE -u TEST_SRCDIR -u JAVA_RUNFILES \
+    -u BUILD_WORKSPACE_DIRECTORY -u OPENBLAS_NUM_THREADS -u PYTHONPATH PATH="$top/shim:$PATH" \
+    bash -euo pipefail recipe.sh) >"$dir/recipe.out"
   tail -1 "$dir/recipe.out" | grep -oE '^[0-9]+$'
 }
 
