@@ -60,6 +60,7 @@ finish() {
   exit $status
 }
 trap finish EXIT
+trap 'exit 143' TERM INT # Bazel's timeout: still stop the daemons (finish)
 cluster_start "$top/cluster"
 
 # The README's recipe block as printed, its first line (the parameters) set to
