@@ -86,16 +86,28 @@ Result<LogisticFit> FitLogistic(const LogisticProblem& p, const std::vector<doub
     CholeskySolve(l, &step);
     const double slope = Dot(g.data(), step.data(), p.m);
     double t = 1;
+    bool accepted = false;
     std::vector<double> trial(p.m);
-    for (int k = 0; k < 60; ++k, t *= 0.5) {
+    for (int k = 0; k < 60 && !accepted; ++k, t *= 0.5) {
       for (int64_t j = 0; j < p.m; ++j) trial[j] = fit.w[j] - t * step[j];
       const double ft = Objective(p, b, trial);
       if (ft <= f - 1e-4 * t * slope) {
+        accepted = true;
+        // Progress below rounding with a small gradient: converged.
+        if (f - ft <= 1e-14 * std::fabs(f) && fit.gradient_norm < 1e-5) {
+          fit.w = trial;
+          return fit;
+        }
         f = ft;
-        break;
       }
     }
-    if (trial == fit.w) return fit;  // no further progress in double precision
+    // No decrease representable in double precision: the minimum is reached
+    // to rounding (the objective is flat there); accept a small gradient.
+    if (!accepted || trial == fit.w) {
+      if (fit.gradient_norm < 1e-5) return fit;
+      return Error("logistic regression line search failed (gradient norm " +
+                   FormatDouble(fit.gradient_norm) + ")");
+    }
     fit.w = trial;
   }
   return Error("logistic regression did not converge in 100 Newton steps (gradient norm " +

@@ -152,15 +152,15 @@ TEST(MechanismTest, NaiveBayesMeanNoiseIsLaplaceAndBugExposesN) {
   for (const auto& t : Draws(**bug, d, 50, 4)) EXPECT_NEAR(t[9] + t[10], 60, 1e-9);
 }
 
-// Permute-and-flip on two counts with gap g picks the worse class with
-// probability exp(-eps g / 2) / 2.
+// Monotonic permute-and-flip on two counts with gap g picks the worse class
+// with probability exp(-eps g) / 2.
 TEST(MechanismTest, PermuteAndFlipProbabilities) {
   Rng rng(5);
   const int trials = 200000;
   for (double gap : {0.0, 1.0, 3.0}) {
     int worse = 0;
     for (int i = 0; i < trials; ++i) worse += PermuteAndFlip(rng, 10, 10 + gap, 0.8) == 0;
-    const double p = gap == 0 ? 0.5 : std::exp(-0.8 * gap / 2) / 2;
+    const double p = gap == 0 ? 0.5 : std::exp(-0.8 * gap) / 2;
     EXPECT_NEAR(worse / double(trials), p, 4.4 * std::sqrt(p * (1 - p) / trials)) << gap;
   }
 }

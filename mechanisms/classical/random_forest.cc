@@ -32,7 +32,7 @@ int PermuteAndFlip(Rng& rng, double count0, double count1, double eps) {
   for (int step = 0;; step = 1 - step) {
     const int c = step == 0 ? first : 1 - first;
     const double q = c == 0 ? count0 : count1;
-    if (u(rng) <= std::exp(eps / 2 * (q - best))) return c;
+    if (u(rng) <= std::exp(eps * (q - best))) return c;
   }
 }
 
@@ -108,8 +108,8 @@ class RandomForest : public ClassicalMechanism {
   std::string Describe() const override {
     return "random forest (Fletcher & Islam 2017 as in diffprivlib 0.5.2), " +
            std::to_string(o_.trees) +
-           " trees, balls-in-bins depth, permute-and-flip leaves, eps = " + FormatDouble(o_.eps) +
-           ", noise_factor = " + FormatDouble(o_.noise_factor) +
+           " trees, balls-in-bins depth, monotonic permute-and-flip leaves, eps = " +
+           FormatDouble(o_.eps) + ", noise_factor = " + FormatDouble(o_.noise_factor) +
            ", partition_seed = " + std::to_string(o_.partition_seed) + ", adjacency add_remove";
   }
   Result<std::unique_ptr<SummarySampler>> Prepare(

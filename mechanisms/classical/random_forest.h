@@ -15,12 +15,17 @@
 // balls-in-bins rule on d continuous features (the depth at which half of
 // the features are expected to be used, halved; at most 15). Leaf label:
 // permute-and-flip (McKenna & Sheldon, NeurIPS 2020) on the leaf's two class
-// counts, quality = count, sensitivity 1 (one row added or removed changes
-// one count by 1), which is eps-DP under add/remove.
+// counts, quality = count, sensitivity 1, in its MONOTONIC form as the
+// library calls it: class c is accepted with probability exp(eps (q_c -
+// q_max)) (not eps / 2), which is eps-DP when a neighbour moves every
+// quality in the same direction, as adding or removing one row does (one
+// count changes by 1) (McKenna & Sheldon, Theorem 1 with monotonic
+// qualities).
 //
-// A replace-one label flip changes two counts of one leaf by 1 each: the
-// quality gap moves by 2 and the guarantee is 2 eps (the library's bug 2 when
-// its eps is read as replace-one).
+// A replace-one label flip moves one count up and the other down: the
+// qualities are no longer monotonic and the guarantee is 2 eps (e.g. counts
+// (a, a) -> (a - 1, a + 1): P[label 0] falls from 1/2 to exp(-2 eps) / 2).
+// That is the library's bug 2 when its eps is read as replace-one.
 //
 // Summary tau: each tree's predicted label at the audit point x* (`trees`
 // values in {0, 1}). Only the path to x*'s leaf is drawn: the other
@@ -40,8 +45,8 @@ int64_t BallsInBinsDepth(int64_t d, int64_t max_depth = 15);
 // The tree row i is assigned to.
 int64_t TreeOfRow(uint64_t partition_seed, int64_t row, int64_t trees);
 
-// Permute-and-flip on two counts with privacy eps (sensitivity 1): the
-// chosen class.
+// Monotonic permute-and-flip on two counts with privacy eps (sensitivity
+// 1): the chosen class.
 int PermuteAndFlip(Rng& rng, double count0, double count1, double eps);
 
 }  // namespace privbench

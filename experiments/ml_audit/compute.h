@@ -1,0 +1,81 @@
+// Study ml_audit (docs/studies.md D1): every audit case (mechanism x attack x
+// neighbour mode) on every dataset, over the eps_th x k x replicate grid,
+// with ML-Audit's Algorithm 1 (estimators/ml_audit/ml_audit.h).
+//
+// Cases (AuditCases): role "audit" pairs each correct mechanism with its
+// attacks in the neighbour mode of its own adjacency (replace for the
+// logistic regressions, add for naive Bayes and the forest); "bug1" is naive
+// Bayes exposing its noisy counts, audited with added copies of the corner
+// flip; "bug2" is the forest audited with the replace-one label flip;
+// "weakened" is each mechanism with every noise scale multiplied by
+// --weakened_factor, attacked with its strongest attack.
+//
+// The guarantee an audit checks (docs/studies.md D0): eps_th when the
+// neighbour is of the mechanism's own adjacency; 2 eps_th when an
+// add/remove mechanism is audited with replacements (one replacement is two
+// add/remove steps). Each bound is per copy (divided by k), so it is
+// compared with the per-copy guarantee.
+#ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_COMPUTE_H_
+#define PRIVBENCH_EXPERIMENTS_ML_AUDIT_COMPUTE_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attacks/poisoning/poisoning.h"
+#include "core/result.h"
+#include "experiments/ml_audit/config.h"
+#include "experiments/ml_audit/data.h"
+
+namespace privbench {
+
+struct AuditCase {
+  std::string id;  // e.g. "lr_output.influence.replace"
+  std::string mechanism;
+  std::string variant;  // "" or "expose_counts"
+  std::string attack;
+  NeighbourMode mode = NeighbourMode::kReplace;
+  double noise_factor = 1.0;
+  std::string role;  // audit | bug1 | bug2 | weakened
+};
+
+// The case table, filtered by the config's mechanisms, attacks and roles.
+std::vector<AuditCase> AuditCases(const MlAuditConfig& config);
+
+// The per-copy guarantee factor of a case (1 or 2, see above).
+double GuaranteeFactor(const AuditCase& c);
+
+// One audit: a cell of the grid.
+struct AuditCell {
+  double eps = 0;
+  int64_t k = 1, replicate = 0;
+  int64_t n = 0;         // N per side of this audit
+  double guarantee = 0;  // per copy
+  double eps_lb = 0, eps_lb_raw = 0, search_bound = 0, threshold = 0;
+  int64_t search_n1 = 0, search_n0 = 0, fresh_n1 = 0, fresh_n0 = 0;
+  bool complement = false, haldane = false;
+};
+
+struct UnitResult {
+  std::string dataset;
+  AuditCase audit_case;
+  Poison poison;
+  int64_t replaced_row = -1;  // order[0]
+  int64_t summary_dim = 0;
+  std::string mechanism_description;
+  std::string classifier;
+  std::vector<AuditCell> cells;  // eps-major, then k, then replicate
+  double seconds = 0;
+};
+
+// Runs every cell of one (dataset, case) unit. Seeds: DeriveSeed(seed,
+// {StableHash(unit id), cell index}); the forest's row-to-tree assignment
+// from DeriveSeed(seed, {StableHash(dataset)}) (the same for D and D').
+Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c,
+                                const MlAuditConfig& config, uint64_t seed);
+
+std::string UnitId(const std::string& dataset, const AuditCase& c);
+
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_COMPUTE_H_

@@ -1,0 +1,86 @@
+#include "experiments/ml_audit/compute.h"
+
+#include <cmath>
+
+#include "experiments/ml_audit/config.h"
+#include "experiments/ml_audit/data.h"
+#include "experiments/ml_audit/report.h"
+#include "gtest/gtest.h"
+
+namespace privbench {
+namespace {
+
+MlAuditConfig AllCases() {
+  MlAuditConfig c;
+  c.mechanisms = "lr_output,lr_objective,nb,rf";
+  c.attacks = "influence,clipbkd,swapx,nb_flip,nb_mean,rf_flip";
+  c.roles = "audit,bug1,bug2,weakened";
+  return c;
+}
+
+TEST(MlAuditStudyTest, CasesAndGuarantees) {
+  MlAuditConfig c = AllCases();
+  const std::vector<AuditCase> all = AuditCases(c);
+  EXPECT_EQ(all.size(), 19u);
+  for (const AuditCase& a : all) {
+    // Replacements audited on an add/remove mechanism get 2 eps per copy.
+    const bool doubled =
+        a.mode == NeighbourMode::kReplace && (a.mechanism == "nb" || a.mechanism == "rf");
+    EXPECT_EQ(GuaranteeFactor(a), doubled ? 2.0 : 1.0) << a.id;
+    if (a.role == "bug2") {
+      EXPECT_TRUE(doubled);
+    }
+  }
+  c.mechanisms = "rf";
+  c.roles = "bug2";
+  ASSERT_EQ(AuditCases(c).size(), 1u);
+  EXPECT_EQ(AuditCases(c)[0].id, "rf.rf_flip.replace");
+  EXPECT_EQ(SplitList("a,,b,"), (std::vector<std::string>{"a", "b"}));
+}
+
+TEST(MlAuditStudyTest, AllowedExceedancesIsTheBinomialQuantile) {
+  // Bin(100, 0.025): P(X <= 8) = 0.99906..., P(X <= 7) = 0.99630...
+  EXPECT_EQ(AllowedExceedances(100, 0.025, 1e-3), 8);
+  EXPECT_EQ(AllowedExceedances(100, 0.025, 1e-2), 7);
+  EXPECT_EQ(AllowedExceedances(0, 0.025, 1e-3), 0);
+}
+
+TEST(MlAuditStudyTest, SklearnCsvParsingAndScaling) {
+  Result<BinaryData> d = ParseSklearnCsv("2,2,a,b\n1,5,0\n3,7,1\n", "x.csv", 1);
+  ASSERT_TRUE(d.ok()) << d.message();
+  EXPECT_EQ(d->y, (std::vector<int>{0, 1}));
+  ScaleToUnitBox(&d.value());
+  EXPECT_EQ(d->x, (std::vector<double>{-1, -1, 1, 1}));
+  EXPECT_NE(ParseSklearnCsv("2,2,a,b\n1,5,0\n", "x.csv", 1).message().find("x.csv line 3"),
+            std::string::npos);
+  EXPECT_NE(ParseSklearnCsv("1,2,a,b\n1,q,0\n", "x.csv", 1).message().find("x.csv line 2"),
+            std::string::npos);
+}
+
+// The validity claim counts exceedances against the binomial allowance.
+TEST(MlAuditStudyTest, ValidityClaimFailsBeyondTheAllowance) {
+  MlAuditConfig c = AllCases();
+  c.n = 1000;
+  c.eps = {1};
+  c.k = {1};
+  UnitResult u;
+  u.dataset = "iris";
+  u.audit_case = AuditCases(c)[0];
+  u.poison.x = {0, 0};
+  for (int i = 0; i < 100; ++i) {
+    AuditCell cell;
+    cell.eps = 1;
+    cell.guarantee = 1;
+    cell.eps_lb = i < 9 ? 1.5 : 0.2;  // 9 exceedances > the allowance 8
+    u.cells.push_back(cell);
+  }
+  std::vector<Claim> claims = AuditClaims(UnitRows(u), c);
+  ASSERT_EQ(claims[0].id, "ml_audit_validity");
+  EXPECT_FALSE(claims[0].holds);
+  u.cells[8].eps_lb = 0.2;
+  claims = AuditClaims(UnitRows(u), c);
+  EXPECT_TRUE(claims[0].holds) << claims[0].evidence;
+}
+
+}  // namespace
+}  // namespace privbench

@@ -1,0 +1,53 @@
+// Configuration of study ml_audit (docs/studies.md D1).
+#ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_CONFIG_H_
+#define PRIVBENCH_EXPERIMENTS_ML_AUDIT_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "experiments/framework/sweep.h"
+
+namespace privbench {
+
+struct MlAuditConfig {
+  // Comma-separated lists (SplitList):
+  std::string datasets;     // iris, breast_cancer, adult
+  std::string mechanisms;   // which mechanisms' cases run
+  std::string attacks;      // which attacks' cases run
+  std::string roles;        // audit, bug1, bug2, weakened
+  std::vector<double> eps;  // eps_th grid
+  std::vector<int64_t> k;   // group sizes (copies of the poison)
+  int64_t replicates = 1;
+  int64_t n = 1000;  // N draws per side, search and fresh sample each
+  // N of the bug cases (bug1, bug2): cheap draws, so the paper's N at every
+  // scale but test.
+  int64_t bug_n = 10000;
+  double alpha = 0.05;
+  double min_prob = 0;  // r; 0 means 1/N
+  std::string classifier = "logistic_squares";
+  double classifier_l2 = 1e-3;
+  double weakened_factor = 0.5;  // noise scale factor of the weakened mechanisms
+  double false_failure = 1e-3;   // the validity test's allowed false-failure probability
+  std::string data_dir;
+  SweepFlags sweep;
+};
+
+// "a,b,c" -> {"a", "b", "c"} (empty items dropped).
+inline std::vector<std::string> SplitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::string item;
+  for (char ch : text + ",") {
+    if (ch == ',') {
+      if (!item.empty()) out.push_back(item);
+      item.clear();
+    } else {
+      item += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_CONFIG_H_
