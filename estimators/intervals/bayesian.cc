@@ -13,6 +13,7 @@
 #include <queue>
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "core/validate.h"
@@ -162,6 +163,19 @@ BayesianEpsPosterior::BayesianEpsPosterior(double ax, double bx, double ay, doub
 Result<BayesianEpsPosterior> BayesianEpsPosterior::Create(const ConfusionCounts& c, double delta) {
   PB_RETURN_IF_ERROR(c.Validate());
   PB_RETURN_IF_ERROR(CheckDelta(delta));
+  // Beyond the validated range (see kBayesianMaxTrials) the interval loses
+  // its FPR/FNR symmetry (1.9% at 1e9-1e12 trials) and its monotonicity in
+  // alpha. Refused, never guessed.
+  for (const auto& [sum, trials, name] :
+       {std::tuple{"tp + fn", c.positives(), "positive"}, {"fp + tn", c.negatives(), "negative"}}) {
+    if (trials > kBayesianMaxTrials) {
+      return Error(std::string("bayesian: ") + sum + " (" + name +
+                   " trials) must be <= " + std::to_string(kBayesianMaxTrials) +
+                   ", the range over which its accuracy is validated (use clopper_pearson or "
+                   "jeffreys beyond it), got " +
+                   std::to_string(trials));
+    }
+  }
   try {
     return BayesianEpsPosterior(0.5 + c.fn, 0.5 + c.tp, 0.5 + c.fp, 0.5 + c.tn, delta);
   } catch (const std::exception& e) {
