@@ -19,10 +19,13 @@
 #     and compares the two study files (h5_equal.py: every dataset and
 #     attribute equal, /meta aside), and checks the parts' provenance (every
 #     part made by this binary's commit, under its own shard i/n and Slurm job);
-#  5. runs the recipe once more with a stand-in study whose shard 1 exits 3:
+#  5. resubmits a lost shard as the README says (`sbatch --array=1
+#     sweep.sbatch`, then the recipe's merge line) after removing its parts
+#     and the study file, and compares again;
+#  6. runs the recipe once more with a stand-in study whose shard 1 exits 3:
 #     that task must end FAILED with exit code 3, and the merge be cancelled
 #     (not left pending forever);
-#  6. stops every daemon it started (also on failure).
+#  7. stops every daemon it started (also on failure).
 # Skips (exit 0, with the reason) where Slurm cannot run: not root (slurmd
 # must run jobs as their users), or no slurmctld/slurmd/munged/sbatch.
 set -euo pipefail
@@ -152,6 +155,38 @@ OPENBLAS_NUM_THREADS=1 "$binary" --scale=test --threads=2 --quiet \
 /usr/bin/python3 "$h5_equal" "$work/results/raw/$study.h5" "$top/local/raw/$study.h5" \
   --parts="$work/results/parts" --shards="$shards"
 
+# A lost shard is resubmitted as the README says (`sbatch --array=1
+# sweep.sbatch`, then the merge line again): shard 1's parts and the study
+# file are removed, the resubmitted task redoes only them, and the merged
+# file again equals the local run.
+/usr/bin/python3 - "$work/results/parts" <<'PY'
+import glob, os, sys, h5py
+for path in glob.glob(os.path.join(sys.argv[1], "*", "*.h5")):
+    with h5py.File(path, "r") as f:
+        shard = f["meta"].attrs["shard"]
+    if (shard.decode() if isinstance(shard, bytes) else shard).startswith("1/"):
+        os.remove(path)
+PY
+rm "$work/results/raw/$study.h5"
+{
+  head -1 "$work/recipe.sh"
+  echo 'jobid=$(sbatch --parsable --array=1 sweep.sbatch)'
+  sed -n '/^jobid=\$(sbatch --parsable sweep.sbatch)$/,$p' "$work/recipe.sh" | tail -n +2
+} >"$work/resubmit.sh"
+grep -q -- '--merge_only' "$work/resubmit.sh" || { echo "FAIL: no merge line in the recipe"; exit 1; }
+echo "== resubmitting shard 1:"
+cat "$work/resubmit.sh"
+resubmit_merge=$(cd "$work" && env -u RUNFILES_DIR -u RUNFILES_MANIFEST_FILE -u TEST_SRCDIR \
+  -u OPENBLAS_NUM_THREADS bash -euo pipefail resubmit.sh | tail -1)
+wait_for_job "$resubmit_merge"
+job_states | awk -v m="$resubmit_merge" '$1 >= m - 1' | tee "$top/jobs_resubmit.txt"
+if awk '$2 != "COMPLETED" || $3 != "0:0" {bad = 1} END {exit !bad}' "$top/jobs_resubmit.txt"; then
+  echo "FAIL: the resubmitted task or its merge did not complete with exit code 0"
+  exit 1
+fi
+/usr/bin/python3 "$h5_equal" "$work/results/raw/$study.h5" "$top/local/raw/$study.h5" \
+  --parts="$work/results/parts" --shards="$shards"
+
 # A task that fails: its exit code reaches Slurm and the merge job is
 # cancelled (--kill-on-invalid-dep), not left pending forever. The stand-in
 # study fails shard 1 with exit code 3 and succeeds on the others.
@@ -172,5 +207,6 @@ grep -q "^$fail_merge CANCELLED " "$top/jobs_failing.txt" ||
 [ "$(grep -c ' FAILED 3:0$' "$top/jobs_failing.txt")" -eq 1 ] ||
   { echo "FAIL: expected exactly one task FAILED with exit code 3"; exit 1; }
 
-echo "PASSED: the README's Slurm recipe ($shards shards + merge) gives the local unsharded result;" \
-  "a failing task ends FAILED with its exit code and the merge is cancelled"
+echo "PASSED: the README's Slurm recipe ($shards shards + merge) gives the local unsharded result," \
+  "also after resubmitting a lost shard; a failing task ends FAILED with its exit code and the" \
+  "merge is cancelled"
