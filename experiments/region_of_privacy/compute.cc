@@ -251,6 +251,7 @@ Result<Aggregates> Aggregate(const ModelGrid& models, const std::vector<Bounds>&
   a.eps_rdp = TableOneColumn(bounds, "rdp");
   a.eps_rdp_def = BoundColumn(bounds, [](const Bounds& b) { return b.rdp_default; });
   a.eps_rdp_best = BoundColumn(bounds, [](const Bounds& b) { return b.rdp_best(); });
+  a.eps_pld = TableOneColumn(bounds, "pld");
   return a;
 }
 

@@ -148,6 +148,8 @@ struct Aggregates {
       best_mean, target_adv_mean, eps_lo_best, eps_lo_target, eps_lo_best_max_rep;
   // Upper bounds per level (Table 1 orders unless named otherwise).
   std::vector<double> eps_naive, eps_adv, eps_zcdp, eps_rdp, eps_rdp_def, eps_rdp_best;
+  // The PLD accountant (estimators/accountants/pld.h) at each level.
+  std::vector<double> eps_pld;
 };
 Result<Aggregates> Aggregate(const ModelGrid& models, const std::vector<Bounds>& bounds,
                              int64_t n_train, int64_t n_population, double delta);

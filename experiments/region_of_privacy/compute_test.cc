@@ -182,7 +182,7 @@ ModelGrid TwoLevelGrid() {
 
 Bounds FixedBounds() {
   Bounds b;
-  for (const char* name : {"naive", "advanced", "zcdp", "rdp"}) b.table_one[name] = 10.0;
+  for (const char* name : {"naive", "advanced", "zcdp", "rdp", "pld"}) b.table_one[name] = 10.0;
   b.table_one["rdp"] = 2.0;
   b.rdp_default = 1.5;
   return b;

@@ -68,6 +68,9 @@ Result<Claim> TprRisesClaim(const Config& c, const std::vector<double>& noise, c
                             const std::string& provenance);
 Result<Claim> RegionNonemptyClaim(const std::vector<double>& noise, const Aggregates& a);
 Result<Claim> RefinedTighterClaim(const std::vector<double>& noise, const Aggregates& a);
+// PLD <= RDP (best of both order lists) and the best-threshold lower bound
+// <= PLD at every level (a.eps_pld).
+Result<Claim> PldTighterClaim(const std::vector<double>& noise, const Aggregates& a);
 
 }  // namespace region_of_privacy
 }  // namespace privbench

@@ -145,6 +145,22 @@ TEST(Claims, TrendsAndOrderingHold) {
             "table), Table 1");
 }
 
+TEST(Claims, PldTighterHoldsOnlyBelowRdpAndAboveTheLowerBound) {
+  Aggregates a = TwoLevels();
+  a.eps_pld = a.eps_rdp_best;
+  for (double& e : a.eps_pld) e *= 0.8;
+  auto pld = PldTighterClaim(kNoise, a);
+  ASSERT_TRUE(pld.ok()) << pld.message();
+  EXPECT_EQ(pld->id, "region_of_privacy_pld_tighter");
+  EXPECT_EQ(pld->holds, a.eps_lo_best[0] <= a.eps_pld[0] && a.eps_lo_best[1] <= a.eps_pld[1])
+      << pld->evidence;
+  a.eps_pld[1] = a.eps_rdp_best[1] * 1.1;  // above RDP
+  pld = PldTighterClaim(kNoise, a);
+  ASSERT_TRUE(pld.ok());
+  EXPECT_FALSE(pld->holds);
+  EXPECT_TRUE(Contains(pld->evidence, "VIOLATED")) << pld->evidence;
+}
+
 TEST(Claims, RegionFailsWhenOneRepetitionExceedsTheUpperBound) {
   Aggregates a = TwoLevels();
   a.eps_lo_best_max_rep[1] = 9.5;  // above eps_rdp_best 9

@@ -60,6 +60,9 @@ def region_figure(f, out_dir, data):
     ax.fill_between(sigma, np.where(positive, lower, ymin), upper, color="tab:green",
                     alpha=0.18, label="region of privacy (between the bounds)")
     ax.plot(sigma, upper, "o-", color="tab:green", lw=2, label="upper: RDP (ours)")
+    if "table_one_orders/pld/epsilon" in acc:
+        ax.plot(sigma, acc["table_one_orders/pld/epsilon"][...], "D-", color="tab:purple",
+                label="upper: PLD accountant (ours)")
     ax.plot(sigma, adv, "s--", color="tab:orange", label="upper: advanced composition (ours)")
     ax.plot(sigma, naive, "^-.", color="tab:red", label="upper: naive composition (ours)")
     ax.plot(sigma[positive], lower[positive], "o-", color="tab:blue", lw=2,
