@@ -135,7 +135,9 @@ Result<bool> RunPhase(const Phase& phase, const Config& c, StudyContext& ctx,
   if (!report.all_complete()) {
     ctx.SkipOutput(std::to_string(report.total - report.complete) + " of " +
                    std::to_string(report.total) + " units of " + phase.options.study +
-                   " pending: run the other shards, then rerun (or --merge_only)");
+                   " pending: run the other shards, then every shard again until the study "
+                   "file appears (the targets need every shadow); --merge_only once both phases "
+                   "are complete");
     return false;
   }
   return true;

@@ -8,7 +8,10 @@
    half of the shadows; the DP setting's accountant reaches eps = 8.
 2. A rerun into the same parts directory trains nothing and writes the same
    table2.
-3. Bad parameters (fewer than 4 shadows, odd or zero trials, a split outside
+3. Two shards: shard 0/2 (half the shadows), 1/2 (the other half, then half
+   the targets), 0/2 again (the other targets, then the study file) give the
+   same table2.
+4. Bad parameters (fewer than 4 shadows, odd or zero trials, a split outside
    (0, 1), ...) exit 2 naming the argument and leave no file behind.
 """
 import os
@@ -117,7 +120,24 @@ with h5py.File(path, "r") as f:
     again = {c: [text(x) if isinstance(x, bytes) else x for x in t[c][...]] for c in first}
 check(again == first, "rerun: same table2")
 
-# ------------------------------------------------------ 3. bad parameters
+# ------------------------------------------- 3. two shards, two phases
+out2, parts2 = os.path.join(TMP, "out2"), os.path.join(TMP, "parts2")
+os.makedirs(out2)
+for i, shard in enumerate(["0/2", "1/2", "0/2"]):
+    r = smoke.run(BIN, [f"--parts_dir={parts2}", f"--shard={shard}"], out2)
+    check(r.returncode == 0, f"shard {shard} (call {i}) exit {r.returncode}: {r.stderr[-300:]}")
+    exists = os.path.exists(os.path.join(out2, f"{STUDY}.h5"))
+    check(exists == (i == 2), f"call {i}: study file present = {exists}")
+    if i < 2:
+        check("no result file written" in r.stderr and "pending" in r.stderr,
+              f"call {i} says what is pending: {r.stderr[-300:]}")
+if os.path.exists(os.path.join(out2, f"{STUDY}.h5")):
+    with h5py.File(os.path.join(out2, f"{STUDY}.h5"), "r") as f:
+        t = f["summary/table2"]
+        sharded = {c: [text(x) if isinstance(x, bytes) else x for x in t[c][...]] for c in first}
+    check(sharded == first, "two shards in two phases give the same table2")
+
+# ------------------------------------------------------ 4. bad parameters
 bad = [["--shadows=2"], ["--shadows=5"], ["--trials=0"], ["--trials=3"], ["--fit_fraction=0"],
        ["--fit_fraction=1"], ["--fit_fraction=1.5"], ["--trials=200"], ["--alpha=0"],
        ["--selection_weight=f1"], ["--model=resnet"], ["--shard=1/1"], ["--batch_size=64"]]
