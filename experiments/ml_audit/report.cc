@@ -106,14 +106,16 @@ Claim Bug1Claim(const View& v, const MlAuditConfig& c) {
     list += "; " + Cell(v, r) + " raw " + FormatSignificant(v.D("eps_lb_raw", r), 4) +
             (ok ? "" : " LOW");
   }
-  return MakeClaim("ml_audit_bug1_detected",
-                   "Naive Bayes exposing its noisy class counts, audited with add/remove "
-                   "neighbours, gives eps_lb near the detection ceiling at every eps_th",
-                   "Lu et al. Sec. 5; docs/studies.md D1 claim 2", all,
-                   "criterion: every audit's bound before dividing by k >= 0.85 x the ceiling (at "
-                   "N = 1000: one to five fresh D' outputs in the set), ceiling "
-                   "ln N - z_{alpha/2} sqrt(1 - 1/N) = " +
-                       FormatSignificant(ceiling, 5) + " at N = " + std::to_string(c.bug_n) + list);
+  return MakeClaim(
+      "ml_audit_bug1_detected",
+      "Naive Bayes exposing its noisy class counts, audited with add/remove "
+      "neighbours, gives eps_lb near the detection ceiling at every eps_th",
+      "Lu et al. Sec. 5 (Detecting violations in privacy), Fig. 4a; docs/studies.md D1 claim 2",
+      all,
+      "criterion: every audit's bound before dividing by k >= 0.85 x the ceiling (at "
+      "N = 1000: one to five fresh D' outputs in the set), ceiling "
+      "ln N - z_{alpha/2} sqrt(1 - 1/N) = " +
+          FormatSignificant(ceiling, 5) + " at N = " + std::to_string(c.bug_n) + list);
 }
 
 Claim Bug2Claim(const View& v) {
@@ -140,7 +142,8 @@ Claim Bug2Claim(const View& v) {
       "The forest (eps-DP for add/remove) audited with a replace-one label flip "
       "exceeds eps_th at some small eps_th (<= 2), and is valid with add/remove "
       "neighbours",
-      "Lu et al. Sec. 6; docs/studies.md D1 claim 3", exceeds && valid,
+      "Lu et al. Sec. 5 (Detecting violations in privacy); docs/studies.md D1 claim 3",
+      exceeds && valid,
       "criterion: some flip audit at eps_th <= 2 has eps_lb > eps_th, and no add/remove "
       "audit has eps_lb > eps_th. " +
           ev);
