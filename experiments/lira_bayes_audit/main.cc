@@ -13,7 +13,8 @@
 // and at two valid selections (compute.h). Sharded two-phase sweep: run.h.
 //
 // Output (results/raw/lira_bayes_audit.h5):
-//   /settings/<setting>/{shadow_phi [M*P], shadow_is_in, selection_weight,
+//   /shadow_is_in [M*P] (1 = the point trained the shadow; both settings)
+//   /settings/<setting>/{shadow_phi [M*P], selection_weight,
 //     challenge, base, bits, target_phi, score_online, score_offline,
 //     target_test_accuracy, shadow_test_accuracy, bonferroni_grid,
 //     roc/threshold, roc/<method>/{lower,upper}}

@@ -342,7 +342,6 @@ std::vector<int64_t> ToInts(const std::vector<uint8_t>& v) {
 Status WriteSettingData(const SettingResult& s, ResultWriter& out) {
   const std::string g = "/settings/" + s.setting.name;
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/shadow_phi", s.shadows.phi));
-  PB_RETURN_IF_ERROR(out.WriteInts(g + "/shadow_is_in", ToInts(s.shadows.is_in)));
   PB_RETURN_IF_ERROR(out.SetAttribute(g, "shadows", s.shadows.models));
   PB_RETURN_IF_ERROR(out.SetAttribute(g, "pool_size", s.shadows.points));
   PB_RETURN_IF_ERROR(out.SetAttribute(g, "fit_models", s.selection.fit_models));
@@ -418,6 +417,8 @@ Status WriteMeta(const AuditResult& r, ResultWriter& out) {
 
 Status WriteAudit(const Config& c, const AuditResult& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteMeta(r, out));
+  // One membership design for both settings' shadows.
+  PB_RETURN_IF_ERROR(out.WriteInts("/shadow_is_in", ToInts(r.settings[0].shadows.is_in)));
   for (const SettingResult& s : r.settings) {
     PB_RETURN_IF_ERROR(WriteSettingData(s, out));
     PB_RETURN_IF_ERROR(WriteFigure(s, s.setting.private_training ? c.target_epsilon : kInf, out));

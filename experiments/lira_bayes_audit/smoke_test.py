@@ -67,7 +67,7 @@ check("katz_log" not in t2["method"], "katz_log (delta = 0 only) is skipped")
 for s in settings:
     g = f["settings"][s]
     phi = g["shadow_phi"][...].reshape(M, P)
-    keep = g["shadow_is_in"][...].reshape(M, P)
+    keep = f["shadow_is_in"][...].reshape(M, P)
     check(np.all(keep.sum(axis=0) == M // 2), f"{s}: every point IN for exactly M/2 shadows")
     ch, bits, tphi = g["challenge"][...], g["bits"][...], g["target_phi"][...]
     check(len(ch) == 16 and len(set(ch)) == 16, f"{s}: 16 distinct challenge points")
