@@ -18,6 +18,7 @@
 #include "experiments/epsilon_star_gof/compute.h"
 #include "experiments/epsilon_star_gof/models.h"
 #include "experiments/epsilon_star_gof/report.h"
+#include "experiments/epsilon_star_gof/transform_shape.h"
 #include "experiments/framework/sweep.h"
 
 namespace privbench {
@@ -301,12 +302,25 @@ Status WriteModelStacks(const ModelStacks& st, int64_t m, int64_t R, ResultWrite
   return Status::Ok();
 }
 
+// The transform-shape rows of one part (model m, repetition r).
+Status AppendTransformShape(const ResultReader& p, int64_t m, int64_t r,
+                            std::vector<TransformShapeRow>& shapes) {
+  PB_ASSIGN_OR_RETURN(std::vector<double> train, p.ReadDoubles("/losses/train"));
+  PB_ASSIGN_OR_RETURN(std::vector<double> population, p.ReadDoubles("/losses/population"));
+  PB_ASSIGN_OR_RETURN(std::vector<TransformShape> shape, MeasureTransformShape(train, population));
+  for (size_t s = 0; s < shape.size(); ++s) {
+    shapes.push_back({kGofModels[m], kGofLossSets[s], r, shape[s]});
+  }
+  return Status::Ok();
+}
+
 // Reads every part of model type m into mg (and its losses into out).
 Status MergeModel(const SweepParts& parts, int64_t m, GofArrays& mg, std::vector<int64_t>& fit_size,
-                  ResultWriter& out) {
+                  std::vector<TransformShapeRow>& shapes, ResultWriter& out) {
   ModelStacks st;
   for (int64_t r = 0; r < mg.R; ++r) {
     const ResultReader& p = *parts[static_cast<size_t>(m * mg.R + r)];
+    PB_RETURN_IF_ERROR(AppendTransformShape(p, m, r, shapes));
     for (int64_t s = 0; s < mg.S; ++s) PB_RETURN_IF_ERROR(ReadGofCells(p, s, mg, fit_size));
     for (const std::string& name : UnitScalarNames()) {
       PB_ASSIGN_OR_RETURN(std::vector<double> v, p.ReadDoubles("/unit/" + name));
@@ -349,7 +363,8 @@ Status WriteGofArrays(const GofArrays& mg, const std::vector<int64_t>& fit_size,
 }
 
 // Reads every part into the merged arrays and writes the raw data.
-Result<GofArrays> MergeParts(const SweepParts& parts, const GofStudyConfig& c, ResultWriter& out) {
+Result<GofArrays> MergeParts(const SweepParts& parts, const GofStudyConfig& c,
+                             const std::string& dataset_label, ResultWriter& out) {
   GofArrays mg;
   mg.R = c.repetitions;
   mg.S = c.loss_sets();
@@ -357,7 +372,11 @@ Result<GofArrays> MergeParts(const SweepParts& parts, const GofStudyConfig& c, R
   mg.I = static_cast<int64_t>(c.n_eval.size());
   mg.K = c.max_components;
   std::vector<int64_t> fit_size;
-  for (int64_t m = 0; m < mg.M; ++m) PB_RETURN_IF_ERROR(MergeModel(parts, m, mg, fit_size, out));
+  std::vector<TransformShapeRow> shapes;
+  for (int64_t m = 0; m < mg.M; ++m) {
+    PB_RETURN_IF_ERROR(MergeModel(parts, m, mg, fit_size, shapes, out));
+  }
+  PB_RETURN_IF_ERROR(WriteTransformShape(shapes, dataset_label, out));
   PB_RETURN_IF_ERROR(WriteGofArrays(mg, fit_size, c, out));
   return mg;
 }
@@ -504,8 +523,8 @@ Status WriteMeta(const MergeInputs& in, const SweepParts& parts, const SweepOpti
 Status Merge(const MergeInputs& in, const SweepParts& parts, const SweepOptions& so,
              ResultWriter& out) {
   const GofStudyConfig& c = *in.config;
-  PB_ASSIGN_OR_RETURN(GofArrays mg, MergeParts(parts, c, out));
   const std::string label = DatasetLabel(*in.dataset);
+  PB_ASSIGN_OR_RETURN(GofArrays mg, MergeParts(parts, c, label, out));
   PB_RETURN_IF_ERROR(WriteSettings(c, in.delta, label, out));
   PB_RETURN_IF_ERROR(WriteMeta(in, parts, so, out));
   return WriteReport(mg, c, label, out);

@@ -131,6 +131,12 @@ check_table("gof_by_components", ["loss_set", "model", "analysis", "variance_flo
                                   "median_p", "frac_above", "heldout_ll", "converged"],
             2 * 2 * 3 * 3)
 check_table("models", ["model", "repetition", "eps", "auroc", "membership_auc", "max_loss"], 2 * R)
+# What each transform does to the losses: one row per (model, loss set,
+# repetition); the App. B transform decreases in the loss.
+check_table("transform_shape", ["model", "loss_set", "repetition", "skew_raw", "skew_app_b",
+                                "skew_carlini", "corr_app_b", "corr_carlini"], 2 * R * 2)
+smoke.check(float(f["numbers/transform_shape_no_dp_train_corr_app_b"][()]) < 0,
+            "App. B transform decreasing in the loss")
 
 # Claims: present for every analysis, with a verdict and evidence.
 claim_ids = [f"epsilon_star_gof_{base}{sfx}"

@@ -1,5 +1,6 @@
 #include "experiments/published_examples/report.h"
 
+#include "experiments/published_examples/erlingsson_rows.h"
 #include "experiments/published_examples/lira_table2.h"
 
 namespace privbench {
@@ -150,6 +151,7 @@ Status WriteExamples(const Examples& e, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteNumbers(ReadmeNumbers(e.readme), out));
   PB_RETURN_IF_ERROR(WriteNumbers(CeilingAndAdvantageNumbers(e.ceiling), out));
   PB_RETURN_IF_ERROR(out.WriteTable(ErlingssonTable2(e.ceiling)));
+  PB_RETURN_IF_ERROR(WriteErlingssonRowCheck(e.ceiling, out));  // rows 4-5 (erlingsson_rows.h)
   PB_RETURN_IF_ERROR(WriteNumbers(AccountantNumbers(e.accountants), out));
   PB_RETURN_IF_ERROR(out.SetAttribute("/summary", "b8_orders", "TableOneRdpOrders()"));
   PB_RETURN_IF_ERROR(out.WriteTable(AccountantSummaryTable(e.accountants)));
