@@ -1,0 +1,119 @@
+#include "experiments/lira_bayes_audit/report.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <limits>
+#include <map>
+#include <string>
+
+namespace privbench {
+namespace lira_bayes_audit {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+IntervalRow Row(const std::string& setting, const std::string& selection, const std::string& method,
+                double lower, double upper) {
+  IntervalRow r;
+  r.setting = setting;
+  r.selection = selection;
+  r.method = method;
+  r.counts = {60, 40, 20, 80};
+  r.lower = lower;
+  r.upper = upper;
+  r.level_alpha = 0.1;
+  return r;
+}
+
+// One setting whose paper-selection intervals are `b`, `j`, `cp` (lower,
+// upper) and whose valid selections report `valid_lower` for every method.
+SettingResult Setting(const std::string& name, bool priv, std::pair<double, double> b,
+                      std::pair<double, double> j, std::pair<double, double> cp, double valid_lower,
+                      double accuracy) {
+  SettingResult s;
+  s.setting = {name, priv};
+  s.shadows.models = 4;
+  s.shadows.points = 2;
+  s.shadows.phi = {0, 1, 2, 3, 4, 5, 6, 7};
+  s.shadows.is_in = {1, 0, 1, 0, 0, 1, 0, 1};
+  s.selection.weights = {{1.0, 1.0}, {0.5, 0.0}};
+  s.plan.challenge = {0, 1};
+  s.plan.bits = {1, 0};
+  s.trials = {{1.0, 0.0}, {2.0, -2.0}, {-0.1, -3.0}, {1, 0}};
+  s.target_test_accuracy = {accuracy, accuracy};
+  s.shadow_test_accuracy = {accuracy};
+  s.grid = {0.0};
+  s.table.roc.points.resize(2);
+  s.table.roc.points[0].counts = {0, 100, 0, 100};
+  s.table.roc.points[1].counts = {60, 40, 20, 80};
+  s.table.methods = {"clopper_pearson", "jeffreys", "bayesian"};
+  s.table.lower = {{0, cp.first}, {0, j.first}, {0.01, b.first}};
+  s.table.upper = {{kInf, cp.second}, {kInf, j.second}, {3.0, b.second}};
+  const std::map<std::string, std::pair<double, double>> paper = {
+      {"bayesian", b}, {"jeffreys", j}, {"clopper_pearson", cp}};
+  for (const auto& [m, iv] : paper) {
+    s.rows.push_back(Row(name, "max_lower", m, iv.first, iv.second));
+    s.rows.push_back(Row(name, "split_half", m, valid_lower, 9.0));
+    s.rows.push_back(Row(name, "bonferroni", m, valid_lower / 2, 9.0));
+  }
+  return s;
+}
+
+std::map<std::string, bool> Claims(const AuditResult& r, const std::string& name) {
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name + ".h5";
+  RunMeta meta;
+  meta.study = kStudy;
+  auto w = ResultWriter::Create(path, meta);
+  EXPECT_TRUE(w.ok()) << w.message();
+  Config c;
+  const Status st = WriteAudit(c, r, **w);
+  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_TRUE((*w)->Commit().ok());
+  auto reader = ResultReader::Open(path);
+  EXPECT_TRUE(reader.ok());
+  std::map<std::string, bool> out;
+  auto claims = (*reader)->ReadAllClaims();
+  EXPECT_TRUE(claims.ok());
+  for (const Claim& cl : *claims) out[cl.id] = cl.holds;
+  auto t = (*reader)->ReadTable("table2");
+  EXPECT_TRUE(t.ok());
+  EXPECT_EQ(t->columns[0].size(), 18u);  // 2 settings x 3 selections x 3 methods
+  return out;
+}
+
+AuditResult Audit(SettingResult a, SettingResult b) {
+  AuditResult r;
+  r.accounting.epsilon = 8.0;
+  r.settings = {std::move(a), std::move(b)};
+  r.dataset_provenance = "fashion-mnist";
+  return r;
+}
+
+TEST(Claims, HoldWhenThePaperIsRight) {
+  const auto c =
+      Claims(Audit(Setting("no_dp", false, {2.2, 4.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.8),
+                   Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 0.5, 0.7)),
+             "right");
+  ASSERT_EQ(c.size(), ClaimIds().size());
+  for (const std::string& id : ClaimIds()) EXPECT_TRUE(c.at(id)) << id;
+}
+
+TEST(Claims, FailWhenTheNumbersSayOtherwise) {
+  // Bayesian wider than Jeffreys; DP leaks more; a valid lower bound above 8;
+  // DP more accurate.
+  const auto c =
+      Claims(Audit(Setting("no_dp", false, {0.2, 6.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.6),
+                   Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 8.5, 0.7)),
+             "wrong");
+  EXPECT_FALSE(c.at("lira_bayes_audit_width_order"));
+  EXPECT_FALSE(c.at("lira_bayes_audit_nodp_leaks_more"));
+  EXPECT_FALSE(c.at("lira_bayes_audit_valid_below_eps"));
+  EXPECT_FALSE(c.at("lira_bayes_audit_dp_accuracy_lower"));
+  EXPECT_TRUE(c.at("lira_bayes_audit_bayes_finite"));  // CP (0, inf) at point 0, Bayesian finite
+}
+
+}  // namespace
+}  // namespace lira_bayes_audit
+}  // namespace privbench
