@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <random>
 #include <set>
 
@@ -164,6 +165,60 @@ TEST(Units, CoverEveryModelOnce) {
   EXPECT_EQ(TargetUnits(c).size(), 4u);
   EXPECT_EQ(UnitId(MakeSettings(c), s[1], "shadows"), "shadows_no_dp_4+4");
   EXPECT_EQ(MakeSettings(c)[1].name, "dp_eps8");
+}
+
+}  // namespace
+}  // namespace lira_bayes_audit
+}  // namespace privbench
+
+namespace privbench {
+namespace lira_bayes_audit {
+namespace {
+
+// Under the null (scores independent of membership: eps = 0), a valid
+// selection puts a positive Clopper-Pearson lower bound at most alpha / 2 of
+// the time (one side of a 1 - alpha interval); the paper's selection, the
+// maximum over every threshold, does so far more often.
+TEST(Estimation, ThePapersSelectionIsNotValidUnderTheNull) {
+  constexpr int kReps = 400;
+  int positive[3] = {0, 0, 0};
+  std::mt19937_64 rng(17);
+  std::normal_distribution<double> z(0.0, 1.0);
+  EstimateOptions o;
+  auto cp = MakeIntervalEstimator("clopper_pearson");
+  ASSERT_TRUE(cp.ok());
+  for (int rep = 0; rep < kReps; ++rep) {
+    std::vector<double> scores;
+    std::vector<uint8_t> bits;
+    for (int i = 0; i < 256; ++i) {
+      bits.push_back(static_cast<uint8_t>(rng() >> 63));
+      scores.push_back(z(rng));
+    }
+    std::vector<double> member, non;
+    for (size_t i = 0; i < bits.size(); ++i) (bits[i] ? member : non).push_back(scores[i]);
+    RocTable t;
+    t.roc = *ComputeRoc(member, non);
+    t.methods = {"clopper_pearson"};
+    t.lower.assign(1, {});
+    t.upper.assign(1, {});
+    for (const OperatingPoint& p : t.roc.points) {
+      auto e = (*cp)->Estimate(p.counts, o.delta, o.alpha);
+      ASSERT_TRUE(e.ok());
+      t.lower[0].push_back(e->lower);
+      t.upper[0].push_back(*e->upper);
+    }
+    o.split_seed = static_cast<uint64_t>(rep);
+    auto rows = SelectIntervals("null", scores, bits, t, {-1.0, -0.5, 0.0, 0.5, 1.0}, o);
+    ASSERT_TRUE(rows.ok()) << rows.message();
+    for (size_t k = 0; k < 3; ++k) positive[k] += (*rows)[k].lower > 0;
+  }
+  // max_lower, split_half, bonferroni.
+  // alpha / 2 = 5% of 400 is 20 (sd 4.4): more than 20 + 3 sd is a miss rate above nominal.
+  EXPECT_GT(positive[0], 33) << "max_lower";
+  EXPECT_LE(positive[1], kReps / 10) << "split_half";  // binomial slack over 5%
+  EXPECT_LE(positive[2], kReps / 10) << "bonferroni";
+  std::printf("null: positive CP lower bounds in %d / %d / %d of %d (max_lower / split / bonf)\n",
+              positive[0], positive[1], positive[2], kReps);
 }
 
 }  // namespace
