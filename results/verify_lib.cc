@@ -8,6 +8,7 @@
 
 #include "core/files.h"
 #include "core/flags.h"
+#include "core/format.h"
 #include "core/validate.h"
 #include "results/h5_file.h"
 
@@ -228,6 +229,14 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
                    v.detail;
       } else {
         v.verdict = *holds ? "reproduced" : "not reproduced";
+      }
+      // A claim judged on random data whose test could not decide either
+      // way at the study's replicates (attribute inconclusive = 1, with the
+      // fraction of replicates / seeds on which it held): neither verdict.
+      if (!scale_too_small && f.ReadDoubleAttribute(g, "inconclusive").value_or(0.0) == 1.0) {
+        const double fraction = f.ReadDoubleAttribute(g, "holds_fraction").value_or(NAN);
+        v.verdict = "inconclusive";
+        v.reproduced = "holds on " + FormatSignificant(100.0 * fraction, 3) + "% of replicates";
       }
       if (!e.note.empty()) v.detail += "; " + e.note;
       if (other_data) other_data_verdict(v);

@@ -19,7 +19,11 @@
 // with its own value shown, never a pass or a failure), "note".
 //
 // Verdicts: reproduced | FINDING | MISMATCH | not reproduced (claims: a
-// finding, never a failure) | missing | needs paper scale | surrogate data |
+// finding, never a failure) | inconclusive (a claim on random data whose
+// /claims/<id> group has the attribute inconclusive = 1: its test at the
+// study's replicates decided neither way; holds_fraction = the fraction of
+// replicates or seeds on which it held; never a failure) | missing | needs
+// paper scale | surrogate data |
 // malformed (the file lacks a valid /meta scale, or a claim's "holds" is not
 // an integer 0 or 1; a damaged file fails to open and is "missing"). The run
 // fails (exit 1) on MISMATCH, malformed, or on missing when the study should

@@ -91,5 +91,36 @@ TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
   EXPECT_NE(md.find("not reproduced"), std::string::npos);
 }
 
+// A claim marked inconclusive by its study (a test on random data that
+// decided neither way) gets neither verdict, with the fraction it held on.
+TEST(VerifyTest, InconclusiveClaim) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/inconclusive";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  {
+    RunMeta meta;
+    meta.study = "s";
+    meta.scale = "quick";
+    auto w = ResultWriter::Create(dir + "/s.h5", meta);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w.value()->WriteClaim({"c", "x overshoots", "src", true, "5 of 20"}).ok());
+    ASSERT_TRUE(w.value()->SetAttribute("/claims/c", "inconclusive", 1.0).ok());
+    ASSERT_TRUE(w.value()->SetAttribute("/claims/c", "holds_fraction", 0.25).ok());
+    ASSERT_TRUE(w.value()->WriteClaim({"d", "y", "src", true, "ok"}).ok());
+    ASSERT_TRUE(w.value()->SetAttribute("/claims/d", "inconclusive", 0.0).ok());
+    ASSERT_TRUE(w.value()->Commit().ok());
+  }
+  const auto entries = ParsePublishedList(R"([
+    {"id":"c","study":"s","quantity":"q","source":"p","kind":"claim","h5":"/claims/c"},
+    {"id":"d","study":"s","quantity":"q","source":"p","kind":"claim","h5":"/claims/d"}
+  ])")
+                           .value();
+  const auto v = VerifyAll(entries, dir);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].verdict, "inconclusive");
+  EXPECT_FALSE(v[0].failure);
+  EXPECT_EQ(v[0].reproduced, "holds on 25% of replicates");
+  EXPECT_EQ(v[1].verdict, "reproduced");
+}
+
 }  // namespace
 }  // namespace privbench
