@@ -67,8 +67,10 @@ class RfSampler : public SummarySampler {
     hi_ = bounds_.hi;
     boost::random::uniform_int_distribution<int64_t> feature(0, d - 1);
     boost::random::uniform_01<double> u;
+    split_features_.clear();
     for (int64_t level = 0; level < depth_; ++level) {
       const int64_t f = feature(rng);
+      split_features_.push_back(f);
       const double split = lo_[f] + u(rng) * (hi_[f] - lo_[f]);
       if (x_[f] < split) {
         hi_[f] = split;
@@ -80,8 +82,10 @@ class RfSampler : public SummarySampler {
     for (int64_t i : rows_[t]) {
       const double* r = data_->row(i);
       bool inside = true;
-      for (int64_t j = 0; j < d && inside; ++j) {
-        // Cells are [lo, hi) except at the upper data bound.
+      // Rows lie within the data bounds, so only the features split on can
+      // exclude them. Cells are [lo, hi) except at the upper data bound.
+      for (size_t s = 0; s < split_features_.size() && inside; ++s) {
+        const int64_t j = split_features_[s];
         inside = r[j] >= lo_[j] && (r[j] < hi_[j] || (hi_[j] == bounds_.hi[j] && r[j] <= hi_[j]));
       }
       if (inside) counts[data_->y[i]] += 1;
@@ -98,6 +102,7 @@ class RfSampler : public SummarySampler {
   const BinaryData* data_ = nullptr;
   BinaryData copy_;
   std::vector<double> lo_, hi_;
+  std::vector<int64_t> split_features_;
 };
 
 class RandomForest : public ClassicalMechanism {
@@ -117,6 +122,13 @@ class RandomForest : public ClassicalMechanism {
       const std::vector<double>& target_x) const override {
     if (static_cast<int64_t>(target_x.size()) != data.d) {
       return Error("rf: the audit point x* must have d = " + std::to_string(data.d) + " features");
+    }
+    for (int64_t i = 0; i < data.n(); ++i) {
+      for (int64_t j = 0; j < data.d; ++j) {
+        if (data.row(i)[j] < bounds.lo[j] || data.row(i)[j] > bounds.hi[j]) {
+          return Error("rf: row " + std::to_string(i) + " lies outside the data bounds");
+        }
+      }
     }
     return std::unique_ptr<SummarySampler>(new RfSampler(data, bounds, target_x, o_));
   }
