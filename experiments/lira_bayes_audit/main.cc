@@ -21,6 +21,7 @@
 //   /figure/<setting>/{eps, density}   posterior density of eps (Fig. 1)
 //   /accounting (sigma, q, steps, eps), /pool_rows
 //   /summary/{table2, width_reduction, accuracy}, /claims, /numbers
+#include <cmath>
 #include <string>
 
 #include "experiments/framework/study.h"
@@ -111,6 +112,12 @@ Status Validate(const Config& c) {
   }
   if (!(c.fit_fraction > 0.0 && c.fit_fraction < 1.0)) {
     return Error("fit_fraction must be in (0, 1), got " + std::to_string(c.fit_fraction));
+  }
+  const int64_t fit = static_cast<int64_t>(std::llround(c.fit_fraction * c.shadows));
+  if (fit < 2 || c.shadows - fit < 2) {
+    return Error("fit_fraction " + std::to_string(c.fit_fraction) + " of " +
+                 std::to_string(c.shadows) +
+                 " shadows must leave at least 2 fit and 2 test shadows (SelectWorst)");
   }
   if (c.trials > c.pool_size / 2) {
     return Error("trials must be at most pool_size / 2 = " + std::to_string(c.pool_size / 2) +

@@ -140,7 +140,7 @@ if os.path.exists(os.path.join(out2, f"{STUDY}.h5")):
 # ------------------------------------------------------ 4. bad parameters
 bad = [["--shadows=2"], ["--shadows=5"], ["--trials=0"], ["--trials=3"], ["--fit_fraction=0"],
        ["--fit_fraction=1"], ["--fit_fraction=1.5"], ["--trials=200"], ["--alpha=0"],
-       ["--selection_weight=f1"], ["--model=resnet"], ["--shard=1/1"], ["--batch_size=64"]]
+       ["--selection_weight=f1"], ["--shadows=4"], ["--fit_fraction=0.1"], ["--model=resnet"], ["--shard=1/1"], ["--batch_size=64"]]
 smoke.check_bad_parameters(BIN, STUDY, [[f"--parts_dir={PARTS}.bad"] + a for a in bad])
 for arg, name in ((["--shadows=2"], "shadows"), (["--trials=3"], "trials"),
                   (["--fit_fraction=1"], "fit_fraction")):
