@@ -27,6 +27,11 @@ DistanceConfig Defaults(Scale scale) {
   DistanceConfig c;
   c.est = DefaultEstimationConfig(scale);
   c.distances = DefaultDistances(scale);
+  // d0_empirical_overshoots_more is judged by sign tests over the
+  // repetitions (report.h): at 10 it is inconclusive or significant
+  // depending on the seed; 40 give the same verdicts at seeds 20231121 and 1
+  // (more than the paper's 10, so quick scale does not reduce them here).
+  if (scale == Scale::kQuick) c.est.repetitions = 40;
   return c;
 }
 

@@ -180,39 +180,92 @@ SummaryTable DistanceTable(const DistanceConfig& c, const DistanceResults& r, si
        Column::Doubles("bias", col_bias)}};
 }
 
-Claim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a) {
+double SignTestUpperTail(int64_t k, int64_t m) {
+  if (k <= 0) return 1.0;
+  if (k > m) return 0.0;
+  double tail = 0.0;
+  for (int64_t j = k; j <= m; ++j) {
+    tail += std::exp(std::lgamma(m + 1.0) - std::lgamma(j + 1.0) - std::lgamma(m - j + 1.0) -
+                     static_cast<double>(m) * std::log(2.0));
+  }
+  return std::min(1.0, tail);
+}
+
+Status WriteJudgedClaim(const JudgedClaim& j, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(out.WriteClaim(j.claim));
+  const std::string g = "/claims/" + j.claim.id;
+  PB_RETURN_IF_ERROR(out.SetAttribute(g, "inconclusive", j.inconclusive ? 1.0 : 0.0));
+  return out.SetAttribute(g, "holds_fraction", j.holds_fraction);
+}
+
+namespace {
+
+// One n of D0OvershootsClaim: the paired sign test of empirical > parametric.
+struct SignCounts {
+  int64_t greater = 0, less = 0;
+  double p_greater = 1.0, p_less = 1.0;
+};
+SignCounts PairedSignTest(const xt::xtensor<double, 1>& a, const xt::xtensor<double, 1>& b) {
+  SignCounts s;
+  for (size_t i = 0; i < a.size(); ++i) {
+    s.greater += a(i) > b(i);
+    s.less += a(i) < b(i);
+  }
+  s.p_greater = SignTestUpperTail(s.greater, s.greater + s.less);
+  s.p_less = SignTestUpperTail(s.less, s.greater + s.less);
+  return s;
+}
+
+}  // namespace
+
+JudgedClaim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a) {
   const size_t D = c.distances.size(), N = r.N, emp = r.claim.empirical, par = r.claim.parametric;
   size_t i0 = D;
   for (size_t i = 0; i < D; ++i) {
     if (c.distances[i] == 0.0) i0 = i;
   }
-  bool holds = i0 < D;
+  JudgedClaim j;
   std::string ev;
+  bool all_significant = i0 < D, any_opposite = false;
+  int64_t held = 0, pairs = 0;
+  const double level = 0.05 / static_cast<double>(std::max<size_t>(N, 1));
   if (i0 == D) {
     ev = "not evaluated: distances has no d = 0";
   } else {
     ev = "criterion: at d = 0 (exact " + FormatSignificant(r.exact[0][i0]) +
-         "), mean empirical > mean parametric at every n; ";
+         "), empirical > parametric, by an exact one-sided sign test over the paired "
+         "repetitions at every n, each at level 0.05/" +
+         std::to_string(N) +
+         " (error probability of either definite verdict <= 5%; else inconclusive); ";
     const auto mean = xt::view(r.moments.mean, xt::all(), a, xt::all());  // (s, estimator)
-    const auto sd = xt::view(r.moments.sd, xt::all(), a, xt::all());
     for (size_t k = 0; k < N; ++k) {
       const size_t s = i0 * N + k;
-      const double me = mean(s, emp), mp = mean(s, par);
-      const bool ok = me > mp;
-      holds = holds && ok;
-      const PairedDifference pd =
-          Paired(Repetitions(r.values, s, a, emp), Repetitions(r.values, s, a, par));
-      ev += (k ? "; " : "") + std::string("n=") + std::to_string(c.est.n[k]) + ": empirical " +
-            FormatSignificant(me) + " +- " + FormatSignificant(sd(s, emp), 2) + " vs parametric " +
-            FormatSignificant(mp) + " +- " + FormatSignificant(sd(s, par), 2) +
-            (ok ? " (holds" : " (FAILS") + "; paired t = " + FormatSignificant(pd.t, 2) + ")";
+      const auto e = Repetitions(r.values, s, a, emp), p = Repetitions(r.values, s, a, par);
+      const SignCounts sc = PairedSignTest(e, p);
+      held += sc.greater;
+      pairs += static_cast<int64_t>(e.size());
+      all_significant = all_significant && sc.p_greater <= level;
+      any_opposite = any_opposite || sc.p_less <= level;
+      const PairedDifference pd = Paired(e, p);
+      ev += (k ? "; " : "") + std::string("n=") + std::to_string(c.est.n[k]) + ": empirical > " +
+            "parametric in " + std::to_string(sc.greater) + " of " + std::to_string(e.size()) +
+            " repetitions (sign-test p " + FormatSignificant(sc.p_greater, 2) + ", opposite p " +
+            FormatSignificant(sc.p_less, 2) + "); means " + FormatSignificant(mean(s, emp)) +
+            " vs " + FormatSignificant(mean(s, par)) + ", paired t " + FormatSignificant(pd.t, 2);
     }
   }
-  return {"epsilon_star_distance_d0_empirical_overshoots_more" + Suffix(a),
-          "At d = 0 (identical distributions, true value 0) the empirical-CDF implementation "
-          "overshoots 0 more than the parametric implementation" +
-              WindowNote(r, a),
-          "Epsilon* paper App. B.1, Fig. 5", holds, ev};
+  j.holds_fraction = pairs > 0 ? static_cast<double>(held) / static_cast<double>(pairs) : 0.0;
+  j.inconclusive = i0 < D && !all_significant && !any_opposite;
+  if (j.inconclusive) {
+    ev += "; INCONCLUSIVE at " + std::to_string(c.est.repetitions) + " repetitions: holds in " +
+          FormatSignificant(100 * j.holds_fraction, 3) + "% of the (n, repetition) pairs";
+  }
+  j.claim = {"epsilon_star_distance_d0_empirical_overshoots_more" + Suffix(a),
+             "At d = 0 (identical distributions, true value 0) the empirical-CDF implementation "
+             "overshoots 0 more than the parametric implementation" +
+                 WindowNote(r, a),
+             "Epsilon* paper App. B.1, Fig. 5", all_significant, ev};
+  return j;
 }
 
 Claim UndershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a) {
@@ -347,7 +400,7 @@ Status WriteDistanceResults(const DistanceConfig& c, const DistanceResults& r, S
   PB_RETURN_IF_ERROR(out.WriteTable(DistanceExactTable(c, r)));
   for (size_t a = 0; a < r.analyses.size(); ++a) {
     PB_RETURN_IF_ERROR(out.WriteTable(DistanceTable(c, r, a)));
-    PB_RETURN_IF_ERROR(out.WriteClaim(D0OvershootsClaim(c, r, a)));
+    PB_RETURN_IF_ERROR(WriteJudgedClaim(D0OvershootsClaim(c, r, a), out));
     PB_RETURN_IF_ERROR(out.WriteClaim(UndershootsClaim(c, r, a)));
     PB_RETURN_IF_ERROR(out.WriteClaim(MoreAccurateClaim(c, r, a)));
     PB_RETURN_IF_ERROR(out.WriteClaim(BiasesShrinkClaim(c, r, a)));

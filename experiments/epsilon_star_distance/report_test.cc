@@ -62,7 +62,12 @@ TEST(DistanceReportTest, Tables) {
 TEST(DistanceReportTest, ClaimsFollowTheirCriteria) {
   const DistanceConfig c = Config2();
   const DistanceResults r = Fixture(c);
-  EXPECT_TRUE(D0OvershootsClaim(c, r, 0).holds);
+  // Two repetitions cannot make a sign test significant: inconclusive,
+  // with empirical > parametric in 4 of 4 (n, repetition) pairs.
+  const JudgedClaim d0 = D0OvershootsClaim(c, r, 0);
+  EXPECT_FALSE(d0.claim.holds);
+  EXPECT_TRUE(d0.inconclusive);
+  EXPECT_DOUBLE_EQ(d0.holds_fraction, 1.0);
   const Claim under = UndershootsClaim(c, r, 0);
   EXPECT_TRUE(under.holds);
   EXPECT_NE(under.evidence.find("positive (overshoot) in 2 of 2 cases"), std::string::npos)
@@ -80,7 +85,43 @@ TEST(DistanceReportTest, ClaimsFollowTheirCriteria) {
       << shrink.evidence;
   DistanceConfig no_zero = c;
   no_zero.distances = {1, 2};
-  EXPECT_FALSE(D0OvershootsClaim(no_zero, r, 0).holds);
+  EXPECT_FALSE(D0OvershootsClaim(no_zero, r, 0).claim.holds);
+  EXPECT_FALSE(D0OvershootsClaim(no_zero, r, 0).inconclusive);
+}
+
+TEST(DistanceReportTest, SignTestTail) {
+  EXPECT_DOUBLE_EQ(SignTestUpperTail(0, 10), 1.0);
+  EXPECT_NEAR(SignTestUpperTail(9, 10), 11.0 / 1024, 1e-12);
+  EXPECT_NEAR(SignTestUpperTail(10, 10), 1.0 / 1024, 1e-12);
+  EXPECT_NEAR(SignTestUpperTail(5, 10), 638.0 / 1024, 1e-12);
+  EXPECT_EQ(SignTestUpperTail(11, 10), 0.0);
+}
+
+// With 10 repetitions: 10 of 10 at both n holds (p = 1/1024 <= 0.025);
+// 0 of 10 at one n does not hold; 7 of 10 is inconclusive.
+TEST(DistanceReportTest, D0VerdictsFromTheSignTest) {
+  DistanceConfig c = Config2();
+  c.est.repetitions = 10;
+  DistanceResults r = Fixture(c);
+  r.values = xt::zeros<double>({4, 2, 2, 10});
+  auto set = [&](size_t s, int empirical_wins) {
+    for (int k = 0; k < 10; ++k) {
+      xt::view(r.values, s, xt::all(), 0, k) = k < empirical_wins ? 0.5 : 0.1;
+      xt::view(r.values, s, xt::all(), 1, k) = 0.3;
+    }
+  };
+  set(0, 10);
+  set(1, 10);
+  EXPECT_TRUE(D0OvershootsClaim(c, r, 0).claim.holds);
+  EXPECT_FALSE(D0OvershootsClaim(c, r, 0).inconclusive);
+  set(1, 0);
+  EXPECT_FALSE(D0OvershootsClaim(c, r, 0).claim.holds);
+  EXPECT_FALSE(D0OvershootsClaim(c, r, 0).inconclusive);
+  set(1, 7);
+  const JudgedClaim j = D0OvershootsClaim(c, r, 0);
+  EXPECT_FALSE(j.claim.holds);
+  EXPECT_TRUE(j.inconclusive);
+  EXPECT_DOUBLE_EQ(j.holds_fraction, 17.0 / 20);
 }
 
 }  // namespace
