@@ -55,5 +55,24 @@ TEST(LogisticTest, NewtonReachesTheStationaryPoint) {
   for (int j = 0; j < 2; ++j) EXPECT_NEAR(g[j] + 0.1 * fit->w[j] + b[j] / 5, 0, 1e-8);
 }
 
+TEST(LogisticTest, ChordIterationsReachNewtonsSolution) {
+  LogisticProblem p;
+  p.m = 2;
+  p.x = {1, 0.5, 1, -0.3, 1, 0.9, 1, -1.2, 1, 0.1};
+  p.sign = {1, -1, 1, -1, -1};
+  p.lambda = 0.1;
+  Result<LogisticFit> start = FitLogistic(p, {}, {});
+  Result<SquareMatrix> h0 = Cholesky(LogisticHessian(p, start->w));
+  for (double shift : {0.05, 3.0, 40.0}) {  // near, far, very far from the start
+    std::vector<double> b = {shift, -shift};
+    Result<LogisticFit> newton = FitLogistic(p, b, {});
+    Result<LogisticFit> chord = FitLogisticChord(p, b, start->w, *h0);
+    ASSERT_TRUE(chord.ok()) << chord.message();
+    // Both stop at gradient norm < 1e-9; F is 0.1-strongly convex, so each is
+    // within 1e-8 of the minimiser.
+    for (int j = 0; j < 2; ++j) EXPECT_NEAR(chord->w[j], newton->w[j], 2e-8) << shift;
+  }
+}
+
 }  // namespace
 }  // namespace privbench

@@ -114,4 +114,25 @@ Result<LogisticFit> FitLogistic(const LogisticProblem& p, const std::vector<doub
                FormatDouble(fit.gradient_norm) + ")");
 }
 
+Result<LogisticFit> FitLogisticChord(const LogisticProblem& p, const std::vector<double>& b,
+                                     const std::vector<double>& start, const SquareMatrix& h0,
+                                     double tolerance) {
+  LogisticFit fit;
+  fit.w = start;
+  double f = Objective(p, b, fit.w);
+  for (fit.iterations = 0; fit.iterations < 40; ++fit.iterations) {
+    std::vector<double> g = Gradient(p, b, fit.w);
+    fit.gradient_norm = Norm2(g);
+    if (fit.gradient_norm < tolerance) return fit;
+    CholeskySolve(h0, &g);
+    std::vector<double> next(p.m);
+    for (int64_t j = 0; j < p.m; ++j) next[j] = fit.w[j] - g[j];
+    const double fn = Objective(p, b, next);
+    if (!(fn <= f)) break;  // the fixed factor is too far off here
+    f = fn;
+    fit.w = next;
+  }
+  return FitLogistic(p, b, fit.w, tolerance);
+}
+
 }  // namespace privbench

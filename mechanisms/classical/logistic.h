@@ -35,6 +35,15 @@ struct LogisticFit {
 Result<LogisticFit> FitLogistic(const LogisticProblem& p, const std::vector<double>& b,
                                 const std::vector<double>& start, double tolerance = 1e-9);
 
+// Chord (simplified Newton) iterations w <- w - H0^-1 grad F(w) with a fixed
+// factor `h0` (Cholesky of a Hessian near the solution), each O(n m); falls
+// back to FitLogistic from the last iterate when 40 chord steps do not reach
+// the tolerance or a step raises F. Same solution as FitLogistic (to the
+// tolerance), much cheaper when many fits share a nearby start.
+Result<LogisticFit> FitLogisticChord(const LogisticProblem& p, const std::vector<double>& b,
+                                     const std::vector<double>& start, const SquareMatrix& h0,
+                                     double tolerance = 1e-9);
+
 // The Hessian of F at w: (1/n) sum_i c_i p_i (1 - p_i) x_i x_i^T + lambda I.
 SquareMatrix LogisticHessian(const LogisticProblem& p, const std::vector<double>& w);
 

@@ -61,12 +61,12 @@ class OutputSampler : public SummarySampler {
 
 class ObjectiveSampler : public SummarySampler {
  public:
-  ObjectiveSampler(LogisticProblem p, std::vector<double> start, double scale)
-      : p_(std::move(p)), start_(std::move(start)), scale_(scale), b_(p_.m) {}
+  ObjectiveSampler(LogisticProblem p, std::vector<double> start, SquareMatrix h0, double scale)
+      : p_(std::move(p)), start_(std::move(start)), h0_(std::move(h0)), scale_(scale), b_(p_.m) {}
   int64_t dim() const override { return p_.m; }
   Status Draw(Rng& rng, double* out) override {
     DrawGammaNormVector(rng, p_.m, scale_, b_.data());
-    PB_ASSIGN_OR_RETURN(LogisticFit fit, FitLogistic(p_, b_, start_, 1e-8));
+    PB_ASSIGN_OR_RETURN(LogisticFit fit, FitLogisticChord(p_, b_, start_, h0_, 1e-8));
     for (int64_t j = 0; j < p_.m; ++j) out[j] = fit.w[j];
     return Status::Ok();
   }
@@ -74,6 +74,7 @@ class ObjectiveSampler : public SummarySampler {
  private:
   LogisticProblem p_;
   std::vector<double> start_;
+  SquareMatrix h0_;  // Cholesky factor of the Hessian at start_
   double scale_;
   std::vector<double> b_;
 };
@@ -104,8 +105,10 @@ class LrMechanism : public ClassicalMechanism {
     const ObjectiveBudget budget = ObjectivePerturbationBudget(o_.eps, n, p.lambda);
     p.lambda += budget.delta_reg;
     PB_ASSIGN_OR_RETURN(LogisticFit start, FitLogistic(p, {}, {}));
+    PB_ASSIGN_OR_RETURN(SquareMatrix h0, Cholesky(LogisticHessian(p, start.w)));
     const double scale = o_.noise_factor * 2 / budget.eps_prime;
-    return std::unique_ptr<SummarySampler>(new ObjectiveSampler(std::move(p), start.w, scale));
+    return std::unique_ptr<SummarySampler>(
+        new ObjectiveSampler(std::move(p), start.w, std::move(h0), scale));
   }
 
  private:
