@@ -23,6 +23,8 @@ PACKAGES=(
   chromium
   # the one-node Slurm cluster of tools/slurm/slurm_recipe_test.sh
   slurm-wlm munge
+  # the fuzzers (tools/fuzz.sh): clang with libFuzzer and the sanitizers
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The tests: set-up, the formatting check (tools/check_format.sh), the
-# function-length check (tools/function_lengths.py), then every test in the
-# repository.
+# function-length check (tools/function_lengths.py), every test in the
+# repository, then the fuzzers for a bounded time (tools/fuzz.sh).
 #   tools/test.sh [extra bazel test flags, e.g. --test_tag_filters=-statistical]
 # $PRIVBENCH_BAZEL_FLAGS is passed to bazel too (CI sets --config=ci).
 set -euo pipefail
@@ -11,3 +11,4 @@ tools/check_format.sh
 tools/function_lengths.py   # no function outside tests over 150 lines
 read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
 bazel test "${bazel_flags[@]}" //... "$@"
+tools/fuzz.sh 10   # the libFuzzer targets of tests/fuzz, 10 s each (clang)

@@ -19,6 +19,8 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -243,7 +245,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   }();
   const std::string path = dir + "/fuzz.h5";
   H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-  WriteBase(path);
+  // The valid base file is written once (Commit fsyncs); each input starts
+  // from a plain copy of its bytes.
+  static const std::string base = [&] {
+    WriteBase(path);
+    std::ifstream in(path, std::ios::binary);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  }();
+  {
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out.write(base.data(), static_cast<std::streamsize>(base.size()));
+    if (!out) std::abort();
+  }
   Recipe r(data, size);
   Edit(path, r);
   Read(dir, path);
