@@ -18,7 +18,10 @@
 // CNN's vectorised path (CNN DP step ~1.4x, loop/vectorised ~4.3x there).
 // Synthetic data of the right shapes (timings do not depend on values).
 // Repeats alternate between the compared functions after a warm-up;
-// medians are reported; the thread count is fixed and printed. With one
+// medians are reported with the spread of the ratio ("[q25, q75]" of the
+// per-pair ratios of calls adjacent in time; for the block comparison the
+// min and max over its 5 rounds of the blocks' median ratio); the thread
+// count is fixed and printed. With one
 // thread (default) the clock is the thread's CPU time, so that other
 // processes on the shared 2-core machine do not distort the figures;
 // --clock=wall gives wall-clock medians.
@@ -98,37 +101,76 @@ double Median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Medians of `fs` timed in alternation (f0, f1, f0, f1, ...).
-std::vector<double> TimeSideBySide(const std::vector<std::function<void()>>& fs, int64_t warmup,
-                                   int64_t repeats) {
+// The q-quantile (nearest rank) of v.
+double Quantile(std::vector<double> v, double q) {
+  std::sort(v.begin(), v.end());
+  const size_t k = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
+  return v[std::min(k, v.size() - 1)];
+}
+
+// Timings of compared functions: per function, every timed call.
+struct Timings {
+  std::vector<std::vector<double>> t;
+  double median(size_t i) const { return Median(t[i]); }
+  // The spread of the ratio t[num] / t[den] over paired samples (the k-th
+  // call of each; pairs are adjacent in time, so they share the machine's
+  // load): "[q25, q75]" of the per-pair ratios.
+  std::string RatioSpread(size_t num, size_t den) const {
+    std::vector<double> r;
+    const size_t n = std::min(t[num].size(), t[den].size());
+    for (size_t k = 0; k < n; ++k) r.push_back(t[num][k] / t[den][k]);
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "[%.2f, %.2f]", Quantile(r, 0.25), Quantile(r, 0.75));
+    return buf;
+  }
+};
+
+// `fs` timed interleaved call by call (f0, f1, f0, f1, ...), so that each
+// call of one is next to a call of the others and changes in the load hit
+// all alike.
+Timings TimeSideBySide(const std::vector<std::function<void()>>& fs, int64_t warmup,
+                       int64_t repeats) {
   for (int64_t r = 0; r < warmup; ++r) {
     for (const auto& f : fs) f();
   }
-  std::vector<std::vector<double>> t(fs.size());
+  Timings out;
+  out.t.resize(fs.size());
   for (int64_t r = 0; r < repeats; ++r) {
-    for (size_t i = 0; i < fs.size(); ++i) t[i].push_back(Seconds(fs[i]));
+    for (size_t i = 0; i < fs.size(); ++i) out.t[i].push_back(Seconds(fs[i]));
   }
-  std::vector<double> med;
-  for (const auto& v : t) med.push_back(Median(v));
-  return med;
+  return out;
 }
 
 // Medians of `fs` timed in blocks: for each of `rounds` rounds, each f runs
 // `warmup` untimed then `per_block` timed calls back to back (its steady
 // state), and the blocks alternate between the fs so that drift in the
 // machine's load is shared.
-std::vector<double> TimeInBlocks(const std::vector<std::function<void()>>& fs, int64_t warmup,
-                                 const std::vector<int64_t>& per_block, int64_t rounds) {
+// Returns the medians and, per round, the ratio of the blocks' medians
+// f0 / f1 (its min and max over the rounds are the spread).
+struct BlockTimings {
+  std::vector<double> median;
+  double round_ratio_min = 0.0, round_ratio_max = 0.0;
+};
+BlockTimings TimeInBlocks(const std::vector<std::function<void()>>& fs, int64_t warmup,
+                          const std::vector<int64_t>& per_block, int64_t rounds) {
   std::vector<std::vector<double>> t(fs.size());
+  std::vector<double> round_ratio;
   for (int64_t r = 0; r < rounds; ++r) {
+    std::vector<double> block_median;
     for (size_t i = 0; i < fs.size(); ++i) {
       for (int64_t w = 0; w < warmup; ++w) fs[i]();
-      for (int64_t k = 0; k < per_block[i]; ++k) t[i].push_back(Seconds(fs[i]));
+      std::vector<double> block;
+      for (int64_t k = 0; k < per_block[i]; ++k) block.push_back(Seconds(fs[i]));
+      t[i].insert(t[i].end(), block.begin(), block.end());
+      block_median.push_back(Median(block));
     }
+    round_ratio.push_back(block_median[0] / block_median[1]);
   }
-  std::vector<double> med;
-  for (const auto& v : t) med.push_back(Median(v));
-  return med;
+  BlockTimings out;
+  for (const auto& v : t) out.median.push_back(Median(v));
+  out.round_ratio_min = *std::min_element(round_ratio.begin(), round_ratio.end());
+  out.round_ratio_max = *std::max_element(round_ratio.begin(), round_ratio.end());
+  return out;
 }
 
 struct Row {
@@ -136,11 +178,13 @@ struct Row {
   double base_ms, test_ms, ratio;
   std::string target;
   bool met;
+  std::string spread;  // of the ratio, see the header
 };
 
 void PrintRow(const Row& r) {
-  std::printf("%-52s %10.3f %10.3f %8.2fx %9s  %s\n", r.what.c_str(), r.base_ms, r.test_ms, r.ratio,
-              r.target.c_str(), r.target == "(info)" ? "-" : (r.met ? "met" : "MISSED"));
+  std::printf("%-52s %10.3f %10.3f %8.2fx %-14s %9s  %s\n", r.what.c_str(), r.base_ms, r.test_ms,
+              r.ratio, r.spread.c_str(), r.target.c_str(),
+              r.target == "(info)" ? "-" : (r.met ? "met" : "MISSED"));
 }
 
 Status Run(const Options& o) {
@@ -156,8 +200,8 @@ Status Run(const Options& o) {
         LoadAverage().c_str(),
         o.keep_freed_memory ? "kept for reuse (as in training)"
                             : "returned to the OS (glibc defaults)");
-    std::printf("%-52s %10s %10s %9s %9s  %s\n", "comparison", "baseline", "measured", "ratio",
-                "target", "verdict");
+    std::printf("%-52s %10s %10s %9s %-14s %9s  %s\n", "comparison", "baseline", "measured",
+                "ratio", "spread", "target", "verdict");
     std::vector<Row> rows;
     struct Case {
       std::string name;
@@ -183,17 +227,18 @@ Status Run(const Options& o) {
       const Microbatching per_example = Microbatching::PerExample();
       PB_ASSIGN_OR_RETURN(Microbatching mb32, Microbatching::Contiguous(batch, 32));
       const double bs = static_cast<double>(batch);
-      const std::vector<double> med = TimeSideBySide(
+      const Timings steps = TimeSideBySide(
           {[&] { internal::NonPrivateStep(model, x, y, opt); },
            [&] { internal::DpSgdStep(model, x, y, per_example, 1.0, 1.0, bs, noise_rng, opt); },
            [&] { internal::DpSgdStep(model, x, y, mb32, 1.0, 1.0, 32.0, noise_rng, opt); }},
           o.warmup, o.repeats);
+      const std::vector<double> med = {steps.median(0), steps.median(1), steps.median(2)};
       const std::string label = c.name + " batch " + std::to_string(batch);
       rows.push_back({label + ": DP-SGD step / non-private", 1e3 * med[0], 1e3 * med[1],
                       med[1] / med[0], "<= " + std::to_string(c.target).substr(0, 3) + "x",
-                      med[1] / med[0] <= c.target});
+                      med[1] / med[0] <= c.target, steps.RatioSpread(1, 0)});
       rows.push_back({label + ": DP-SGD m=32 / non-private", 1e3 * med[0], 1e3 * med[2],
-                      med[2] / med[0], "(info)", true});
+                      med[2] / med[0], "(info)", true, steps.RatioSpread(2, 0)});
       PrintRow(rows[rows.size() - 2]);
       PrintRow(rows.back());
 
@@ -207,14 +252,18 @@ Status Run(const Options& o) {
       const std::function<void()> vectorised = [&] {
         internal::ClippedGradientSumUnchecked(model, x, y, per_example, 1.0);
       };
-      const std::vector<double> blocks =
+      const BlockTimings bt =
           TimeInBlocks({loop, vectorised}, 2, {o.loop_repeats / 5 + 1, o.repeats / 5 + 1}, 5);
+      const std::vector<double>& blocks = bt.median;
+      char spread[64];
+      std::snprintf(spread, sizeof(spread), "[%.2f, %.2f]", bt.round_ratio_min, bt.round_ratio_max);
       rows.push_back({label + ": per-example loop / vectorised", 1e3 * blocks[0], 1e3 * blocks[1],
-                      blocks[0] / blocks[1], ">= 5x", blocks[0] / blocks[1] >= 5.0});
+                      blocks[0] / blocks[1], ">= 5x", blocks[0] / blocks[1] >= 5.0, spread});
       PrintRow(rows.back());
-      const std::vector<double> alt = TimeSideBySide({loop, vectorised}, 2, o.loop_repeats);
-      rows.push_back({label + ": same, call-by-call alternation", 1e3 * alt[0], 1e3 * alt[1],
-                      alt[0] / alt[1], "(info)", true});
+      const Timings alt = TimeSideBySide({loop, vectorised}, 2, o.loop_repeats);
+      rows.push_back({label + ": same, call-by-call alternation", 1e3 * alt.median(0),
+                      1e3 * alt.median(1), alt.median(0) / alt.median(1), "(info)", true,
+                      alt.RatioSpread(0, 1)});
       PrintRow(rows.back());
     }
     bool all = true;
