@@ -66,7 +66,9 @@ class ObjectiveSampler : public SummarySampler {
   int64_t dim() const override { return p_.m; }
   Status Draw(Rng& rng, double* out) override {
     DrawGammaNormVector(rng, p_.m, scale_, b_.data());
-    PB_ASSIGN_OR_RETURN(LogisticFit fit, FitLogisticChord(p_, b_, start_, h0_, 1e-8));
+    // Chord steps pay off when a Newton step's O(n m^2) dwarfs their O(n m).
+    PB_ASSIGN_OR_RETURN(LogisticFit fit, p_.m >= 64 ? FitLogisticChord(p_, b_, start_, h0_, 1e-8)
+                                                    : FitLogistic(p_, b_, start_, 1e-8));
     for (int64_t j = 0; j < p_.m; ++j) out[j] = fit.w[j];
     return Status::Ok();
   }

@@ -22,8 +22,8 @@
 // lambda and eps' = eps / 2; ||b|| ~ Gamma(d + 1, 2 / eps'), uniform
 // direction; the output minimises the objective above + b.w / n +
 // (Delta/2)||w||^2 (Theorem 9). Each draw is a fresh Newton solve started at
-// the non-private fit (chord steps with its Hessian, Newton when they stall;
-// logistic.h). The paper audited IBM diffprivlib's version, which
+// the non-private fit (Newton; from 64 parameters chord steps with its
+// Hessian, Newton when they stall; logistic.h). The paper audited IBM diffprivlib's version, which
 // rescaled two terms for non-unit norms (docs/studies.md D1); that variant is
 // not built here (the textbook algorithm only).
 #ifndef PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_REGRESSION_H_
