@@ -8,6 +8,7 @@
 #include <numeric>
 #include <random>
 
+#include "attacks/loss_threshold.h"
 #include "core/seeding.h"
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
@@ -133,6 +134,25 @@ Status Score(const Config& c, const Pool& p, const DpModel& model, const torch::
   return Status::Ok();
 }
 
+// C1's attack bound on the base rows vs as many population rows.
+Status AttackBound(const Config& c, const Pool& p, const DpModel& model, RunResult& out) {
+  PB_ASSIGN_OR_RETURN(torch::Tensor in,
+                      PerExampleLosses(model, Matrix(p.base_x, p.width), Labels(p.base_y)));
+  const int64_t n_out = std::min<int64_t>(c.n_base, static_cast<int64_t>(p.population_y.size()));
+  const std::vector<float> px(p.population_x.begin(), p.population_x.begin() + n_out * p.width);
+  const std::vector<int64_t> py(p.population_y.begin(), p.population_y.begin() + n_out);
+  PB_ASSIGN_OR_RETURN(torch::Tensor out_losses,
+                      PerExampleLosses(model, Matrix(px, p.width), Labels(py)));
+  const auto a = in.accessor<double, 1>();
+  const auto b = out_losses.accessor<double, 1>();
+  std::vector<double> members(a.data(), a.data() + a.size(0));
+  std::vector<double> nonmembers(b.data(), b.data() + b.size(0));
+  PB_ASSIGN_OR_RETURN(LossAttackResult attack, LossThresholdAttack(members, nonmembers));
+  out.attack_advantage = std::max(0.0, attack.best_advantage.advantage());
+  out.attack_eps_lower = std::max(0.0, std::log((1 - c.delta) / (1 - out.attack_advantage)));
+  return Status::Ok();
+}
+
 }  // namespace
 
 int64_t CorrectGuesses(const std::vector<double>& scores, const std::vector<int64_t>& included,
@@ -209,6 +229,7 @@ Result<RunResult> RunOne(const Config& c, const Dataset& adult, double target_ep
   PB_ASSIGN_OR_RETURN(out.population_accuracy,
                       Accuracy(model, Matrix(p.population_x, p.width), Labels(p.population_y)));
   PB_RETURN_IF_ERROR(Score(c, p, model, w0, out));
+  PB_RETURN_IF_ERROR(AttackBound(c, p, model, out));
   for (Audit& a : out.audits) PB_RETURN_IF_ERROR(BoundAudit(c, a));
   return out;
 }

@@ -54,6 +54,12 @@ struct RunResult {
   double eps_rdp = 0.0, eps_pld = 0.0;  // +inf when non-private
   double train_accuracy = 0.0, population_accuracy = 0.0;
   Audit audits[kCanaryTypes];
+  // C1's (region_of_privacy's) attack bound on the same model: Yeom et al.'s
+  // loss-threshold attack on the n_base training rows vs as many population
+  // rows, best-threshold advantage, Erlingsson et al. Prop. 3
+  // eps >= ln((1 - delta) / (1 - advantage)). A point estimate (the
+  // threshold is chosen with the labels), not a confidence bound.
+  double attack_advantage = 0.0, attack_eps_lower = 0.0;
 };
 
 // v for guesses "in" on the k_plus highest scores and "out" on the k_minus

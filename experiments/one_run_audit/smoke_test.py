@@ -50,6 +50,12 @@ smoke.check_claims(f, ["one_run_audit_below_accountant", "one_run_audit_grows_wi
                        "one_run_audit_white_box_tighter"])
 smoke.check_table(f, "bounds", ["target_epsilon", "canaries", "eps_rdp", "eps_pld", "eps_lower",
                                 "eps_pld_over_lower", "trained_models"])
+smoke.check_table(f, "comparison", ["target_epsilon", "audit", "kind", "eps_lower", "eps_pld",
+                                    "trained_models", "records_audited"])
+adv = f["runs/attack_advantage"][...]
+check(np.allclose(f["runs/attack_eps_lower"][...],
+                  np.maximum(0, np.log((1 - float(f["settings"].attrs["delta"])) / (1 - adv)))),
+      "attack bound is Prop. 3 of the stored advantage")
 kp = f["settings/k_plus"][...]
 km = f["settings/k_minus"][...]
 m = int(f["settings"].attrs["canaries"])
