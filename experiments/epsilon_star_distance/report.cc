@@ -180,44 +180,6 @@ SummaryTable DistanceTable(const DistanceConfig& c, const DistanceResults& r, si
        Column::Doubles("bias", col_bias)}};
 }
 
-double SignTestUpperTail(int64_t k, int64_t m) {
-  if (k <= 0) return 1.0;
-  if (k > m) return 0.0;
-  double tail = 0.0;
-  for (int64_t j = k; j <= m; ++j) {
-    tail += std::exp(std::lgamma(m + 1.0) - std::lgamma(j + 1.0) - std::lgamma(m - j + 1.0) -
-                     static_cast<double>(m) * std::log(2.0));
-  }
-  return std::min(1.0, tail);
-}
-
-Status WriteJudgedClaim(const JudgedClaim& j, ResultWriter& out) {
-  PB_RETURN_IF_ERROR(out.WriteClaim(j.claim));
-  const std::string g = "/claims/" + j.claim.id;
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "inconclusive", j.inconclusive ? 1.0 : 0.0));
-  return out.SetAttribute(g, "holds_fraction", j.holds_fraction);
-}
-
-namespace {
-
-// One n of D0OvershootsClaim: the paired sign test of empirical > parametric.
-struct SignCounts {
-  int64_t greater = 0, less = 0;
-  double p_greater = 1.0, p_less = 1.0;
-};
-SignCounts PairedSignTest(const xt::xtensor<double, 1>& a, const xt::xtensor<double, 1>& b) {
-  SignCounts s;
-  for (size_t i = 0; i < a.size(); ++i) {
-    s.greater += a(i) > b(i);
-    s.less += a(i) < b(i);
-  }
-  s.p_greater = SignTestUpperTail(s.greater, s.greater + s.less);
-  s.p_less = SignTestUpperTail(s.less, s.greater + s.less);
-  return s;
-}
-
-}  // namespace
-
 JudgedClaim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a) {
   const size_t D = c.distances.size(), N = r.N, emp = r.claim.empirical, par = r.claim.parametric;
   size_t i0 = D;
@@ -226,9 +188,7 @@ JudgedClaim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r,
   }
   JudgedClaim j;
   std::string ev;
-  bool all_significant = i0 < D, any_opposite = false;
-  int64_t held = 0, pairs = 0;
-  const double level = 0.05 / static_cast<double>(std::max<size_t>(N, 1));
+  std::vector<SignTest> tests;
   if (i0 == D) {
     ev = "not evaluated: distances has no d = 0";
   } else {
@@ -241,21 +201,17 @@ JudgedClaim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r,
     for (size_t k = 0; k < N; ++k) {
       const size_t s = i0 * N + k;
       const auto e = Repetitions(r.values, s, a, emp), p = Repetitions(r.values, s, a, par);
-      const SignCounts sc = PairedSignTest(e, p);
-      held += sc.greater;
-      pairs += static_cast<int64_t>(e.size());
-      all_significant = all_significant && sc.p_greater <= level;
-      any_opposite = any_opposite || sc.p_less <= level;
+      tests.push_back(PairedSignTest({e.begin(), e.end()}, {p.begin(), p.end()}));
       const PairedDifference pd = Paired(e, p);
-      ev += (k ? "; " : "") + std::string("n=") + std::to_string(c.est.n[k]) + ": empirical > " +
-            "parametric in " + std::to_string(sc.greater) + " of " + std::to_string(e.size()) +
-            " repetitions (sign-test p " + FormatSignificant(sc.p_greater, 2) + ", opposite p " +
-            FormatSignificant(sc.p_less, 2) + "); means " + FormatSignificant(mean(s, emp)) +
-            " vs " + FormatSignificant(mean(s, par)) + ", paired t " + FormatSignificant(pd.t, 2);
+      ev += (k ? "; " : "") + std::string("n=") + std::to_string(c.est.n[k]) +
+            ": empirical > parametric in " + SignTestText(tests.back()) + "; means " +
+            FormatSignificant(mean(s, emp)) + " vs " + FormatSignificant(mean(s, par)) +
+            ", paired t " + FormatSignificant(pd.t, 2);
     }
   }
-  j.holds_fraction = pairs > 0 ? static_cast<double>(held) / static_cast<double>(pairs) : 0.0;
-  j.inconclusive = i0 < D && !all_significant && !any_opposite;
+  const SignVerdict v = JudgeAllGreater(tests, 0.05);
+  j.holds_fraction = v.holds_fraction;
+  j.inconclusive = v.inconclusive;
   if (j.inconclusive) {
     ev += "; INCONCLUSIVE at " + std::to_string(c.est.repetitions) + " repetitions: holds in " +
           FormatSignificant(100 * j.holds_fraction, 3) + "% of the (n, repetition) pairs";
@@ -264,7 +220,7 @@ JudgedClaim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r,
              "At d = 0 (identical distributions, true value 0) the empirical-CDF implementation "
              "overshoots 0 more than the parametric implementation" +
                  WindowNote(r, a),
-             "Epsilon* paper App. B.1, Fig. 5", all_significant, ev};
+             "Epsilon* paper App. B.1, Fig. 5", v.holds, ev};
   return j;
 }
 

@@ -27,6 +27,7 @@
 #include "core/result.h"
 #include "experiments/epsilon_star_distance/compute.h"
 #include "experiments/epsilon_star_distance/config.h"
+#include "experiments/framework/judged_claim.h"
 #include "experiments/framework/study.h"
 #include "results/h5_file.h"
 
@@ -38,28 +39,11 @@ SummaryTable DistanceExactTable(const DistanceConfig& c, const DistanceResults& 
 // `a` (0 primary, 1 common window).
 SummaryTable DistanceTable(const DistanceConfig& c, const DistanceResults& r, size_t a);
 
-// A claim judged by a test on the study's random replicates: a definite
-// verdict (claim.holds) only when the test decides; otherwise inconclusive
-// (claim.holds = false) with the fraction of replicates on which it held.
-// Written as the claim plus the attributes inconclusive (0/1) and
-// holds_fraction, which results/verify reads.
-struct JudgedClaim {
-  Claim claim;
-  bool inconclusive = false;
-  double holds_fraction = 0.0;
-};
-Status WriteJudgedClaim(const JudgedClaim& j, ResultWriter& out);
-
-// The exact one-sided sign-test tail P(K >= k), K ~ Binomial(m, 1/2).
-double SignTestUpperTail(int64_t k, int64_t m);
-
 // The four claims above for analysis `a`. d0_empirical_overshoots_more is
-// judged per n by exact sign tests over the paired repetitions (ties
-// dropped), each at level 0.05 / N (Bonferroni over the N sample sizes):
-// holds when "empirical > parametric" is significant at every n (the
-// probability of this verdict when the claim is false is at most 5%); does
-// not hold when the opposite direction is significant at some n (at most 5%
-// when the claim is true); inconclusive otherwise.
+// judged per n by exact sign tests of "empirical > parametric" over the
+// paired repetitions at family level 0.05 (experiments/framework/
+// judged_claim.h: reproduced or not reproduced each with error probability
+// <= 5%, else inconclusive).
 JudgedClaim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);
 Claim UndershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);
 Claim MoreAccurateClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);

@@ -89,14 +89,6 @@ TEST(DistanceReportTest, ClaimsFollowTheirCriteria) {
   EXPECT_FALSE(D0OvershootsClaim(no_zero, r, 0).inconclusive);
 }
 
-TEST(DistanceReportTest, SignTestTail) {
-  EXPECT_DOUBLE_EQ(SignTestUpperTail(0, 10), 1.0);
-  EXPECT_NEAR(SignTestUpperTail(9, 10), 11.0 / 1024, 1e-12);
-  EXPECT_NEAR(SignTestUpperTail(10, 10), 1.0 / 1024, 1e-12);
-  EXPECT_NEAR(SignTestUpperTail(5, 10), 638.0 / 1024, 1e-12);
-  EXPECT_EQ(SignTestUpperTail(11, 10), 0.0);
-}
-
 // With 10 repetitions: 10 of 10 at both n holds (p = 1/1024 <= 0.025);
 // 0 of 10 at one n does not hold; 7 of 10 is inconclusive.
 TEST(DistanceReportTest, D0VerdictsFromTheSignTest) {
