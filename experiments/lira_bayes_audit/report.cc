@@ -83,7 +83,9 @@ SummaryTable Table2(const AuditResult& r) {
   t.caption = std::string(kStandIn) +
               " One row per setting, threshold selection and interval estimator; the counts at the "
               "threshold (flag member iff online LiRA score >= threshold) let anyone recompute "
-              "the interval (delta = 1e-5, equal-tailed at level_alpha). max_lower is the paper's "
+              "the interval (delta = " +
+              FormatSignificant(r.accounting.delta, 3) +
+              ", equal-tailed at level_alpha). max_lower is the paper's "
               "selection (not a valid confidence statement); split_half and bonferroni are "
               "valid selections.";
   t.columns = {Column::Strings("setting", setting),
@@ -315,10 +317,10 @@ Claim DpAccuracyLower(const AuditResult& r) {
 
 // The Fig. 1 analogue: posterior density of eps at the Bayesian interval's
 // threshold (paper's selection), on a grid.
-Status WriteFigure(const SettingResult& s, double eps_theory, ResultWriter& out) {
+Status WriteFigure(const SettingResult& s, double eps_theory, double delta, ResultWriter& out) {
   const IntervalRow* b = Find(s.rows, "max_lower", "bayesian");
   if (b == nullptr) return Status::Ok();
-  PB_ASSIGN_OR_RETURN(BayesianEpsPosterior post, BayesianEpsPosterior::Create(b->counts, 1e-5));
+  PB_ASSIGN_OR_RETURN(BayesianEpsPosterior post, BayesianEpsPosterior::Create(b->counts, delta));
   const double top = std::max(10.0, 1.5 * (std::isfinite(b->upper) ? b->upper : 10.0));
   std::vector<double> eps, density;
   for (int i = 0; i <= 400; ++i) {
@@ -421,7 +423,8 @@ Status WriteAudit(const Config& c, const AuditResult& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteInts("/shadow_is_in", ToInts(r.settings[0].shadows.is_in)));
   for (const SettingResult& s : r.settings) {
     PB_RETURN_IF_ERROR(WriteSettingData(s, out));
-    PB_RETURN_IF_ERROR(WriteFigure(s, s.setting.private_training ? c.target_epsilon : kInf, out));
+    PB_RETURN_IF_ERROR(
+        WriteFigure(s, s.setting.private_training ? c.target_epsilon : kInf, c.delta, out));
   }
   PB_RETURN_IF_ERROR(out.WriteTable(Table2(r)));
   PB_RETURN_IF_ERROR(out.WriteTable(ReductionTable(r)));
