@@ -29,8 +29,9 @@
 //    each, the method's interval at level alpha / G; the one with the largest
 //    lower bound is reported. By the union bound every one of the G
 //    intervals holds at once with probability >= 1 - alpha.
-//  Ties in the lower bound go to the smaller upper bound, then to the
-//  higher threshold.
+//  Ties in the lower bound go to the smaller upper bound, then to the first
+//  threshold considered: the higher one on the ROC (max_lower, split_half),
+//  the lower one in the ascending Bonferroni grid.
 //  Validity here is the frequentist property of the threshold selection;
 //  each method keeps its own coverage (the Bayesian interval is a credible
 //  interval, docs/studies.md B6).
