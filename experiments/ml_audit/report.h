@@ -50,7 +50,8 @@ std::vector<Claim> AuditClaims(const AuditTable& table, const MlAuditConfig& con
 // probability >= 1 - beta: the (1 - beta) quantile of Bin(M, p).
 int64_t AllowedExceedances(int64_t audits, double p, double beta);
 
-// Tables, claims, /numbers and the raw rows.
+// Tables (eps_lb, median_eps_lb, detection_ceiling), claims and the raw
+// rows.
 Status WriteMlAuditReport(ResultWriter& out, const AuditTable& table, const MlAuditConfig& config);
 
 }  // namespace privbench

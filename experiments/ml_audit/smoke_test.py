@@ -67,6 +67,12 @@ for i in range(rows):
 check(np.all(a["eps_lb_raw"][...] <= np.log(301) + 1e-9), "no bound above ln(N + 1)")
 smoke.check_table(f, "eps_lb", ["dataset", "case", "role", "eps_th", "k", "replicate", "guarantee",
                                 "eps_lb", "fresh_n1", "fresh_n0", "search_bound"])
+smoke.check_table(f, "median_eps_lb", ["dataset", "case", "role", "eps_th", "k", "replicates",
+                                       "guarantee", "median_eps_lb", "max_eps_lb"])
+m = f["summary/median_eps_lb"]
+check(len(m["k"]) == rows and np.allclose(np.sort(m["median_eps_lb"][...]),
+                                          np.sort(a["eps_lb"][...])),
+      "one replicate: the medians are the bounds")
 smoke.check_table(f, "detection_ceiling", ["N", "k", "ceiling_z_alpha_2", "ceiling_z_alpha_4"])
 c = f["summary/detection_ceiling"]
 check(abs(c["ceiling_z_alpha_2"][0] - (np.log(300) - stats.norm.isf(0.025) * np.sqrt(1 - 1 / 300)))
