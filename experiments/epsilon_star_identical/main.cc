@@ -20,6 +20,10 @@ namespace {
 IdenticalConfig Defaults(Scale scale) {
   IdenticalConfig c;
   c.est = DefaultEstimationConfig(scale);
+  // parametric_closer is judged by sign tests over the repetitions
+  // (report.h): at 10 its common-window verdict depends on the seed; 40 give
+  // the same verdicts at seeds 20231121 and 1 (more than the paper's 10).
+  if (scale == Scale::kQuick) c.est.repetitions = 40;
   return c;
 }
 

@@ -23,6 +23,7 @@
 #include "core/result.h"
 #include "experiments/epsilon_star_identical/compute.h"
 #include "experiments/epsilon_star_identical/config.h"
+#include "experiments/framework/judged_claim.h"
 #include "experiments/framework/study.h"
 #include "results/h5_file.h"
 
@@ -33,7 +34,10 @@ namespace privbench {
 SummaryTable IdenticalTable(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
 
 // Claim (1) and claim (2) above for analysis `a`.
-Claim ParametricCloserClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
+// parametric_closer is judged by exact sign tests over the paired
+// repetitions (experiments/framework/judged_claim.h): reproduced or not
+// reproduced each with error probability <= 5%, else inconclusive.
+JudgedClaim ParametricCloserClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
 Claim BothShrinkClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
 
 // What the paper does not state and this study chose (/meta lost_parameters).
