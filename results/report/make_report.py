@@ -462,7 +462,12 @@ def main(argv=None):
     rows, verify_note = read_verdicts(a.tables_dir)
     infos = {}
     for path in sorted(glob.glob(os.path.join(a.raw_dir, "*.h5"))):
-        infos[os.path.basename(path)[:-3]] = read_study(path)
+        try:
+            infos[os.path.basename(path)[:-3]] = read_study(path)
+        except (OSError, KeyError, ValueError, TypeError) as e:
+            print(f"make_report: error: --raw_dir file {path} is not a readable result file "
+                  f"({type(e).__name__}: {e})", file=sys.stderr)
+            return 2
     studies = sorted(set(infos) | {r["study"] for r in rows})
     figures, unassigned = assign_figures(a.figures_dir, studies)
     out_dir = os.path.dirname(os.path.abspath(a.out))
