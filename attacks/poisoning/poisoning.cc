@@ -183,8 +183,13 @@ Poison CornerAttack(const BinaryData& data, const DataBounds& b, bool flip) {
   Poison p;
   p.order = SortedBy(CornerDistances(data, b), false);
   const int64_t i = p.order[0];
-  p.x = Corner(data.row(i), b, !flip);
-  p.y = flip ? 1 - data.y[i] : data.y[i];
+  if (flip) {  // the paper flips the label of the row nearest a corner, x kept
+    p.x.assign(data.row(i), data.row(i) + data.d);
+    p.y = 1 - data.y[i];
+  } else {  // and moves that row to the farthest corner for the mean-only attack
+    p.x = Corner(data.row(i), b, true);
+    p.y = data.y[i];
+  }
   return p;
 }
 

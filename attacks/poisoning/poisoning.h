@@ -20,8 +20,8 @@
 //     rows are a seeded random order;
 //   swapx: a seeded random row moved onto a random row of the opposite
 //     class, label kept;
-//   nb_flip (naive Bayes prior + mean attack): the row nearest a corner of
-//     the box moved to that corner with its label flipped;
+//   nb_flip (naive Bayes prior + mean attack, Lu et al. Sec. 5): the row
+//     nearest a corner of the box with its label flipped, x kept;
 //   nb_mean (mean-only): the row nearest a corner moved to the opposite
 //     (farthest) corner, label kept;
 //   rf_flip (random forest): the most isolated row (largest L1 distance to

@@ -30,8 +30,8 @@ TEST(PoisoningTest, CornerAttacks) {
   const DataBounds b = BoundsOf(d);
   Result<Poison> flip = DesignPoison("nb_flip", d, b, 0, 1);
   ASSERT_TRUE(flip.ok()) << flip.message();
-  // Rows 42 and 43 sit on corners (distance 0); the attack moves the first
-  // to its own corner with the label flipped.
+  // Rows 42 and 43 sit on corners (distance 0); the attack flips the first
+  // one's label and keeps its x.
   const int64_t i = flip->order[0];
   EXPECT_TRUE(i == 42 || i == 43);
   EXPECT_EQ(flip->y, 1 - d.y[i]);
