@@ -1,0 +1,107 @@
+// The computation of study D2 `ml_audit_dpsgd` (docs/studies.md D2):
+// ML-Audit's Algorithm 1 (estimators/ml_audit/ml_audit.h; Lu et al., NeurIPS
+// 2022, Sec. 4) against DP-SGD (Sec. 5, "DP-SGD") on two Fashion-MNIST
+// classes (models.h).
+//
+// Mechanism: DP-SGD with sigma calibrated by the RDP accountant of the
+// Poisson-sampled Gaussian mechanism (add/remove adjacency) so that the run
+// on D is (eps_th, delta)-DP, q = batch_size / n_train, T = ceil(epochs /
+// q). D' = D plus k copies of a poison: the engine samples D' at
+// batch_size / (n_train + k) (lower) for the same T (Validate refuses an
+// n_train at which T would change), so its run is at least as private.
+//
+// Sides: for every poison the attacks need and every k, a D side and a D'
+// side (D plus k poison copies). Each side trains 2N models per eps_th: N
+// for the search and N fresh (Algorithm 1 draws them in that order). Model
+// j of a side at eps index e is seeded DeriveSeed(seed, {e, code, k, j})
+// (code: 1 clipbkd D', 2 shadow D', 3 clipbkd D, 4 shadow D), so results do
+// not depend on threads, shards or the selection of other sides. Every
+// (eps_th, poison, k) has its own D models, so its audits are independent
+// of the other cells' (the validity claim's binomial count needs it); the
+// two ClipBKD summaries share their models (report.h).
+//
+// Summaries tau of a model, from its probe vector (models.h):
+//   clipbkd:     P_{y*}(x*) - P_{y*}(0)                  (Jagielski et al.; ML-Audit Sec. 5)
+//   clipbkd_vec: (P_{y*}(x*), P_{y*}(0), P_{y*}(t_1..m))  (ML-Audit Sec. 4.1's vector tau)
+//   shadow:      P_{y*}(x*) of the shadow poison          (Nasr et al. 2021)
+#ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_COMPUTE_H_
+#define PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_COMPUTE_H_
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.h"
+#include "estimators/ml_audit/ml_audit.h"
+#include "experiments/ml_audit_dpsgd/config.h"
+#include "experiments/ml_audit_dpsgd/models.h"
+
+namespace privbench {
+namespace ml_audit_dpsgd {
+
+using Config = MlAuditDpsgdConfig;
+
+std::vector<std::string> AttackNames();  // clipbkd, clipbkd_vec, shadow
+// The non-empty items of a comma-separated list.
+std::vector<std::string> SplitNames(const std::string& text);
+// The poison an attack inserts: "clipbkd" or "shadow".
+std::string PoisonOf(const std::string& attack);
+
+struct Calibration {
+  double eps_th = 0, sigma = 0, eps_rdp = 0, q = 0;
+  int64_t steps = 0;
+};
+// T = ceil(epochs * n / batch_size).
+int64_t Steps(const Config& c, int64_t n);
+Result<std::vector<Calibration>> Calibrate(const Config& c);
+
+struct Side {
+  std::string poison;  // "clipbkd", "shadow"
+  int64_t k = 1;
+  bool clean = false;        // D (no poison), else D' (k copies appended)
+  std::string Name() const;  // "D_clipbkd_k4", "Dprime_clipbkd_k4"
+};
+std::vector<Side> Sides(const Config& c);
+
+struct Unit {
+  size_t eps_index = 0, side_index = 0;
+  int64_t first = 0, count = 0;  // models [first, first + count) of 2N
+  std::string id;
+};
+std::vector<Unit> Units(const Config& c);
+
+struct Poisons {
+  PoisonPoint clipbkd, shadow;
+};
+TrainSpec BaseSpec(const Config& c);
+Result<Poisons> DesignPoisons(const AuditData& d, const Config& c, uint64_t seed);
+
+// The probe vectors (count x ProbeDim, row-major) of a unit's models.
+Result<std::vector<double>> RunUnit(const AuditData& d, const Poisons& p, const Config& c,
+                                    const std::vector<Calibration>& cal, const Unit& u,
+                                    uint64_t seed);
+
+// Summaries of `models` probe vectors for an attack; *dim gets tau's length.
+std::vector<double> Summaries(const std::string& attack, const std::vector<double>& probes,
+                              int64_t probe_dim, int64_t* dim);
+
+// Probe vectors per (eps index, side index), 2N rows each.
+using Pools = std::map<std::pair<size_t, size_t>, std::vector<double>>;
+
+struct AuditRow {
+  double eps_th = 0, sigma = 0;
+  std::string attack;
+  int64_t k = 1;
+  int64_t summary_dim = 0;
+  MlAuditResult result;
+};
+// Algorithm 1 for every eps_th x attack x k.
+Result<std::vector<AuditRow>> RunAudits(const Config& c, const std::vector<Calibration>& cal,
+                                        const Pools& pools, uint64_t seed);
+
+}  // namespace ml_audit_dpsgd
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_COMPUTE_H_

@@ -1,0 +1,147 @@
+// Tests of study D2's computation and claims without training a model:
+// summaries from probe vectors, the noise calibration, the unit plan, the
+// audits on synthetic probe pools and the claim criteria.
+#include "experiments/ml_audit_dpsgd/compute.h"
+
+#include <cmath>
+#include <random>
+#include <set>
+
+#include "experiments/ml_audit_dpsgd/config.h"
+#include "experiments/ml_audit_dpsgd/report.h"
+#include "gtest/gtest.h"
+
+namespace privbench {
+namespace ml_audit_dpsgd {
+namespace {
+
+Config Small() {
+  Config c;
+  c.eps = {1, 8};
+  c.k = {1, 4};
+  c.n = 50;
+  c.n_train = 990;
+  c.epochs = 6;
+  c.test_probes = 2;
+  c.models_per_unit = 30;
+  return c;
+}
+
+TEST(Summaries, Layout) {
+  // Two models, probe vectors [P(x_c), P(0), P(t1), P(t2), P(x_s)].
+  const std::vector<double> probes = {0.9, 0.2, 0.5, 0.6, 0.7, 0.4, 0.1, 0.3, 0.2, 0.8};
+  int64_t dim = 0;
+  EXPECT_EQ(Summaries("clipbkd", probes, 5, &dim), (std::vector<double>{0.9 - 0.2, 0.4 - 0.1}));
+  EXPECT_EQ(dim, 1);
+  EXPECT_EQ(Summaries("shadow", probes, 5, &dim), (std::vector<double>{0.7, 0.8}));
+  EXPECT_EQ(dim, 1);
+  EXPECT_EQ(Summaries("clipbkd_vec", probes, 5, &dim),
+            (std::vector<double>{0.9, 0.2, 0.5, 0.6, 0.4, 0.1, 0.3, 0.2}));
+  EXPECT_EQ(dim, 4);
+}
+
+TEST(Calibrate, SigmaReachesEachEps) {
+  const Config c = Small();
+  Result<std::vector<Calibration>> cal = Calibrate(c);
+  ASSERT_TRUE(cal.ok()) << cal.message();
+  ASSERT_EQ(cal->size(), 2u);
+  EXPECT_EQ((*cal)[0].steps, 24);  // ceil(6 * 990 / 250)
+  EXPECT_DOUBLE_EQ((*cal)[0].q, 250.0 / 990.0);
+  for (const Calibration& x : *cal) EXPECT_NEAR(x.eps_rdp, x.eps_th, 1e-6 * x.eps_th);
+  EXPECT_GT((*cal)[0].sigma, (*cal)[1].sigma);  // smaller eps, more noise
+  EXPECT_EQ(Steps(c, 998), 24);                 // D' with 8 copies: same T
+}
+
+TEST(Units, CoverEveryModelOnce) {
+  const Config c = Small();
+  const std::vector<Side> sides = Sides(c);
+  ASSERT_EQ(sides.size(), 8u);  // {D, D'} x {clipbkd, shadow} x {1, 4}
+  EXPECT_EQ(sides[0].Name(), "D_clipbkd_k1");
+  EXPECT_EQ(sides[3].Name(), "Dprime_clipbkd_k4");
+  std::set<std::string> ids;
+  std::vector<int64_t> covered(2 * 8, 0);
+  for (const Unit& u : Units(c)) {
+    EXPECT_TRUE(ids.insert(u.id).second) << u.id;
+    covered[u.eps_index * 8 + u.side_index] += u.count;
+  }
+  for (int64_t n : covered) EXPECT_EQ(n, 2 * c.n);
+  Config only_shadow = c;
+  only_shadow.attacks = "shadow";
+  EXPECT_EQ(Sides(only_shadow).size(), 4u);
+}
+
+// Synthetic pools: D' shifts P(x*) of the clipbkd poison by `shift`.
+Pools SyntheticPools(const Config& c, double shift, uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<double> g(0.5, 0.05);
+  Pools pools;
+  const int64_t dim = ProbeDim(c.test_probes);
+  const std::vector<Side> sides = Sides(c);
+  for (size_t e = 0; e < c.eps.size(); ++e) {
+    for (size_t s = 0; s < sides.size(); ++s) {
+      std::vector<double>& v = pools[{e, s}];
+      for (int64_t m = 0; m < 2 * c.n * dim; ++m) {
+        const bool poisoned_probe = m % dim == 0 && !sides[s].clean && sides[s].poison == "clipbkd";
+        v.push_back(g(rng) + (poisoned_probe ? shift : 0.0));
+      }
+    }
+  }
+  return pools;
+}
+
+TEST(RunAudits, DetectsAShiftAndNotItsAbsence) {
+  const Config c = Small();
+  Result<std::vector<Calibration>> cal = Calibrate(c);
+  ASSERT_TRUE(cal.ok());
+  Result<std::vector<AuditRow>> shifted = RunAudits(c, *cal, SyntheticPools(c, 0.5, 1), 7);
+  ASSERT_TRUE(shifted.ok()) << shifted.message();
+  ASSERT_EQ(shifted->size(), 2u * 3u * 2u);
+  for (const AuditRow& r : *shifted) {
+    // Ten standard deviations apart: every fresh model is on its side, so
+    // the bound is near the ceiling (1.97 at N = 50), divided by k.
+    if (r.attack != "shadow") {
+      EXPECT_GT(r.result.eps_lb * r.k, 1.0) << r.attack;
+    }
+  }
+  Result<std::vector<AuditRow>> same = RunAudits(c, *cal, SyntheticPools(c, 0.0, 2), 7);
+  ASSERT_TRUE(same.ok());
+  // Identical distributions: 12 one-sided tests at alpha/2 = 0.025 each
+  // (dependent); a fixed seed, so deterministic: all at 0 is what it gives.
+  int positive = 0;
+  for (const AuditRow& r : *same) positive += r.result.eps_lb > 0;
+  EXPECT_LE(positive, 1);
+}
+
+TEST(Claims, Criteria) {
+  const Config c = Small();
+  auto row = [](double eps, const char* attack, int64_t k, double lb) {
+    AuditRow r;
+    r.eps_th = eps;
+    r.attack = attack;
+    r.k = k;
+    r.result.eps_lb = lb;
+    return r;
+  };
+  std::vector<AuditRow> rows = {row(1, "clipbkd", 1, 0.1),     row(1, "clipbkd_vec", 1, 0.2),
+                                row(1, "shadow", 1, 0.3),      row(8, "clipbkd", 1, 0.5),
+                                row(8, "clipbkd_vec", 1, 0.3), row(8, "shadow", 1, 1.5)};
+  std::vector<Claim> claims = AuditClaims(c, rows);
+  ASSERT_EQ(claims.size(), 4u);
+  EXPECT_TRUE(claims[0].holds) << claims[0].evidence;   // validity
+  EXPECT_TRUE(claims[1].holds) << claims[1].evidence;   // grows: 0.3 -> 1.5
+  EXPECT_TRUE(claims[2].holds) << claims[2].evidence;   // shadow >= clipbkd
+  EXPECT_FALSE(claims[3].holds) << claims[3].evidence;  // vec: 1 of 2 cells, sum 0.5 < 0.6
+  // Four cells (eps_th x poison at k = 1), p = 2 x 0.025: allowed 2 of 4.
+  EXPECT_EQ(AllowedExceedances(4, 0.05, 0.001), 2);
+  rows[0].result.eps_lb = 1.2;  // cells (1, clipbkd), (1, shadow), (8, clipbkd) exceed
+  rows[2].result.eps_lb = 1.2;
+  rows[4].result.eps_lb = 9;
+  claims = AuditClaims(c, rows);
+  EXPECT_FALSE(claims[0].holds) << claims[0].evidence;
+  EXPECT_EQ(AllowedExceedances(2, 0.15, 0.001), 2);
+  EXPECT_EQ(AllowedExceedances(7, 0.15, 0.001), 5);
+}
+
+}  // namespace
+}  // namespace ml_audit_dpsgd
+}  // namespace privbench

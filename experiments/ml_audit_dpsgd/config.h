@@ -1,0 +1,47 @@
+// Parameters of study ml_audit_dpsgd (docs/studies.md D2); defaults and
+// flags in main.cc.
+#ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_CONFIG_H_
+#define PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_CONFIG_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "experiments/framework/sweep.h"
+
+namespace privbench {
+
+struct MlAuditDpsgdConfig {
+  std::vector<double> eps;  // claimed eps_th (sigma calibrated to each)
+  std::vector<int64_t> k;   // copies of the poison
+  std::string attacks = "clipbkd,clipbkd_vec,shadow";
+  int64_t n = 100;  // N: models per side for the search, and N fresh ones
+  double delta = 1e-5;
+  double alpha = 0.05;
+  double false_failure = 0.001;  // validity test's false-failure probability
+  std::string classifier = "logistic_squares";
+  double classifier_l2 = 1e-3;
+  // Data (Fashion-MNIST, two classes).
+  std::string data_dir;
+  int64_t class_a = 0, class_b = 1;
+  int64_t n_train = 6000;
+  int64_t test_probes = 8;
+  // DP-SGD.
+  int64_t hidden = 32;
+  double learning_rate = 0.15;
+  double momentum = 0.0;
+  double clip_norm = 1.0;
+  int64_t batch_size = 250;
+  int64_t epochs = 24;
+  // Shadow-adversarial poison.
+  int64_t shadow_models = 4;
+  int64_t shadow_steps = 50;
+  double shadow_step = 0.5;
+  int64_t models_per_unit = 25;
+  bool plan_only = false;
+  SweepFlags sweep;
+};
+
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_CONFIG_H_

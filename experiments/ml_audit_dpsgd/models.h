@@ -1,0 +1,110 @@
+// The models of study D2 `ml_audit_dpsgd` (docs/studies.md D2): the data, the
+// two DP-SGD poisonings of ML-Audit (Lu et al., NeurIPS 2022, Sec. 5,
+// "DP-SGD") and one DP-SGD training with its probe outputs.
+//
+// Data: Fashion-MNIST (data_scripts/fashion_mnist.h) classes `class_a`
+// (label 0) vs `class_b` (label 1); `n_train` rows drawn without replacement
+// (seeded) from their training images, pixels / 255, flattened to 784;
+// `test_probes` rows of the same two classes from the test images are the
+// vector summary's extra probes.
+//
+// Poisons (both are appended k times to D: add/remove neighbours, the
+// adjacency of the RDP accountant used to calibrate sigma):
+//  - clipbkd (Jagielski, Ullman & Oprea, NeurIPS 2020; ML-Audit Sec. 5): x*
+//    = the eigenvector of the smallest eigenvalue of the rows' covariance,
+//    scaled to the median row L2 norm; y* = the label a non-private model
+//    trained on D finds least likely at x*.
+//  - shadow (Nasr et al., IEEE S&P 2021, the adversarial-example poison, as
+//    ML-Audit describes it): a seeded random row of D, label kept; its x is
+//    moved by `shadow_steps` steps of normalised gradient ascent (step
+//    `shadow_step` in L2) on its cross-entropy averaged over
+//    `shadow_models` non-private shadow models trained on D, projected into
+//    [0, 1]^784 after every step.
+//
+// Training: MLP 784-hidden-2 (Tanh; mechanisms/dp_model.h), DP-SGD with
+// per-example clipping, Poisson sampling at q = batch_size / |D|, momentum
+// SGD (mechanisms/dpsgd.h), one LibTorch thread. Output of one model (its
+// "probe vector", the raw material of every summary tau):
+//   [ P_{y_c}(x_c), P_{y_c}(0), P_{y_c}(t_1), ..., P_{y_c}(t_m), P_{y_s}(x_s) ]
+// P_y(x) = softmax probability of label y at x; (x_c, y_c) the clipbkd
+// poison, (x_s, y_s) the shadow poison, t_i the test probes.
+//
+// This is the only translation unit of the study that includes LibTorch; the
+// header is torch-free.
+#ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_MODELS_H_
+#define PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_MODELS_H_
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+
+namespace privbench {
+namespace ml_audit_dpsgd {
+
+struct AuditData {
+  int64_t num_features = 784;
+  std::vector<float> x;  // n_train x 784, row-major
+  std::vector<int64_t> y;
+  std::vector<float> probes_x;  // test_probes x 784
+  std::string checksums;
+  int64_t n() const { return static_cast<int64_t>(y.size()); }
+};
+
+struct DataOptions {
+  std::string data_dir;  // empty: the loader's default
+  int64_t class_a = 0, class_b = 1;
+  int64_t n_train = 6000;
+  int64_t test_probes = 8;
+  uint64_t seed = 0;
+};
+
+// Errors name data_dir (a file failing its checksum), n_train or classes.
+Result<AuditData> LoadAuditData(const DataOptions& o);
+
+struct TrainSpec {
+  bool private_training = true;
+  int64_t hidden = 32;
+  double noise_multiplier = 1.0;  // sigma
+  double clip_norm = 1.0;
+  int64_t batch_size = 250;  // expected (Poisson)
+  int64_t epochs = 24;
+  double learning_rate = 0.15;
+  double momentum = 0.0;
+};
+
+struct PoisonPoint {
+  std::string attack;  // "clipbkd" or "shadow"
+  std::vector<float> x;
+  int64_t y = 0;
+  int64_t source_row = -1;  // shadow: the row it started from
+  double clean_prob = 0;    // P_y(x) under the (mean) non-private model(s) on D
+};
+
+Result<PoisonPoint> DesignClipBkd(const AuditData& d, const TrainSpec& spec, uint64_t seed);
+
+struct ShadowOptions {
+  int64_t models = 4;
+  int64_t steps = 50;
+  double step = 0.5;  // L2 length of each ascent step
+};
+Result<PoisonPoint> DesignShadow(const AuditData& d, const TrainSpec& spec, const ShadowOptions& o,
+                                 uint64_t seed);
+
+// Probe-vector length for m test probes: m + 3.
+inline int64_t ProbeDim(int64_t test_probes) { return test_probes + 3; }
+
+// Trains one model on D plus k copies of `poison` (k = 0: on D) and returns
+// its probe vector (above). Deterministic in `seed`.
+Result<std::vector<double>> TrainAndProbe(const AuditData& d, const PoisonPoint* poison, int64_t k,
+                                          const TrainSpec& spec, const PoisonPoint& clipbkd,
+                                          const PoisonPoint& shadow, uint64_t seed);
+
+// "libtorch 1.13.1", for /meta.
+std::string TorchVersion();
+
+}  // namespace ml_audit_dpsgd
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_MODELS_H_

@@ -1,0 +1,53 @@
+// Output and claims of study D2 `ml_audit_dpsgd` (docs/studies.md D2).
+//
+// Layout of results/raw/ml_audit_dpsgd.h5:
+//   /accounting/{eps_th,sigma,eps_rdp,q,steps}     per eps_th (RDP, delta)
+//   /poisons/{name,y,clean_prob,source_row}, /poisons/x  [2, 784]
+//   /probes/eps_<i>/<side>   [2N, m + 3] every model's probe vector (models.h)
+//   /audits/...              one row per eps_th x attack x k (Algorithm 1's
+//                            result with the counts behind every bound)
+//   /summary/{eps_lb,detection_ceiling,accounting}, /claims/...
+// Claims:
+//   ml_audit_dpsgd_validity: eps_lb <= eps_th beyond the stated failure
+//     probability. The audits of one (eps_th, poison, k) cell share their
+//     models (clipbkd and clipbkd_vec), so per cell the chance that any of
+//     its g audits exceeds is <= g alpha/2 (union bound; each is a
+//     one-sided Katz-log test at alpha/2, asymptotic); cells are independent
+//     (own models and seeds); allowed: the 1 - false_failure quantile of
+//     Bin(cells, min(1, g alpha/2)) cells with an exceedance.
+//   ml_audit_dpsgd_grows_with_eps: the best eps_lb (max over attacks and k)
+//     is nondecreasing in eps_th and larger at the largest eps_th than at
+//     the smallest (ML-Audit Fig. 8: detected risk rises with eps_th up to
+//     the ceiling ln N - z_{alpha/2} sqrt(1 - 1/N), Cor. 4.0.1).
+//   ml_audit_dpsgd_shadow_beats_clipbkd: shadow >= clipbkd (scalar tau) on
+//     FMNIST (Sec. 5: "the shadow adversarial attack outperforms ClipBKD on
+//     FMNIST").
+//   ml_audit_dpsgd_vector_tau_helps: clipbkd_vec >= clipbkd (Sec. 5: "a
+//     moderate improvement on FMNIST").
+//   The two comparisons: over the (eps_th, k) cells where either bound is
+//   positive, the first >= the second in at least half of them and in sum.
+#ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_REPORT_H_
+#define PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_REPORT_H_
+
+#include <cstdint>
+#include <vector>
+
+#include "core/result.h"
+#include "experiments/ml_audit_dpsgd/compute.h"
+#include "results/h5_file.h"
+
+namespace privbench {
+namespace ml_audit_dpsgd {
+
+// Largest a with P[Bin(trials, p) > a] <= beta.
+int64_t AllowedExceedances(int64_t trials, double p, double beta);
+
+std::vector<Claim> AuditClaims(const Config& c, const std::vector<AuditRow>& rows);
+
+Status WriteReport(ResultWriter& out, const Config& c, const std::vector<Calibration>& cal,
+                   const Poisons& poisons, const Pools& pools, const std::vector<AuditRow>& rows);
+
+}  // namespace ml_audit_dpsgd
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_REPORT_H_

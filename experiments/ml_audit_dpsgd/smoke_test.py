@@ -1,0 +1,99 @@
+"""Smoke test of //experiments/ml_audit_dpsgd (docs/studies.md D2).
+
+usage: smoke_test.py <ml_audit_dpsgd binary>
+
+Runs the study at --scale=test (Fashion-MNIST 0 vs 1, 235 rows, N = 10,
+eps_th {2, 50}, k = 1) and checks the layout, that sigma reaches each eps_th
+under the recorded accounting, that every reported bound is the Katz-log
+bound of its stored fresh counts divided by k (recomputed with SciPy), the
+detection ceiling, the claims, that a rerun on the same parts and a
+one-thread run in a fresh directory give the same bounds, and that bad
+parameters exit with code 2 and leave no file behind. Every check is
+deterministic given the stored counts.
+"""
+import os
+import sys
+
+import h5py
+import numpy as np
+from scipy import stats
+
+from tests import smoke
+
+BINARY = sys.argv[1]
+STUDY = "ml_audit_dpsgd"
+check, text = smoke.check, smoke.text
+
+
+def run(args, name):
+    out = os.path.join(smoke.out_dir(), name)
+    os.makedirs(out, exist_ok=True)
+    return smoke.run(BINARY, [f"--parts_dir={out}/parts"] + args, out), out
+
+
+def katz(n1, n0, n, alpha):
+    x1, t1, x0, t0 = float(n1), float(n), float(n0), float(n)
+    if n1 == 0 or n0 == 0:
+        x1, t1, x0, t0 = x1 + 0.5, t1 + 1, x0 + 0.5, t0 + 1
+    if n1 == 0:
+        return 0.0
+    z = stats.norm.isf(alpha / 2)
+    lo = np.log((x1 / t1) / (x0 / t0)) - z * np.sqrt(max(0.0, 1 / x1 - 1 / t1 + 1 / x0 - 1 / t0))
+    return max(0.0, lo)
+
+
+r, out = run([], "main")
+smoke.expect_ok(r, "test-scale run")
+f = h5py.File(os.path.join(out, f"{STUDY}.h5"), "r")
+smoke.check_meta(f, STUDY)
+check(text(f["meta"].attrs["dataset_provenance"]) == "fashion-mnist", "provenance")
+a = f["audits"]
+rows = len(a["eps_lb"])
+check(rows == 2 * 3 * 1, f"2 eps x 3 attacks x 1 k rows, got {rows}")
+worst = 0.0
+for i in range(rows):
+    worst = max(worst, abs(katz(a["fresh_n1"][i], a["fresh_n0"][i], 10, 0.05) - a["eps_lb_raw"][i]))
+    check(abs(a["eps_lb"][i] * a["k"][i] - a["eps_lb_raw"][i]) < 1e-12, f"row {i}: eps_lb = raw / k")
+    check(0 <= a["fresh_n1"][i] <= 10 and 0 <= a["fresh_n0"][i] <= 10, f"row {i}: counts in [0, N]")
+check(worst < 1e-9, f"bounds agree with SciPy's Katz-log (max |diff| {worst:g})")
+dims = {text(x): int(d) for x, d in zip(a["attack"][...], a["summary_dim"][...])}
+check(dims == {"clipbkd": 1, "clipbkd_vec": 4, "shadow": 1}, f"summary dims {dims}")
+acc = f["accounting"]
+check(np.allclose(acc["eps_rdp"][...], acc["eps_th"][...], rtol=1e-6), "sigma reaches each eps_th")
+check(acc["sigma"][0] > acc["sigma"][1], "more noise at the smaller eps_th")
+check(list(acc["steps"][...]) == [8, 8], "T = ceil(2 * 235 / 60) = 8")
+for side in ("D_clipbkd_k1", "Dprime_clipbkd_k1", "D_shadow_k1", "Dprime_shadow_k1"):
+    p = f[f"probes/eps_0/{side}"][...]
+    check(p.shape == (20, 5), f"{side}: 2N models x (2 probes + 3)")
+    check(np.all((p >= 0) & (p <= 1)), f"{side}: probabilities")
+check(f["poisons/x"].shape == (2, 784), "poisons stored")
+xs = f["poisons/x"][1]
+check(np.all((xs >= 0) & (xs <= 1)), "shadow poison inside [0, 1]^784")
+smoke.check_table(f, "eps_lb", ["attack", "eps_th", "k", "sigma", "eps_lb", "fresh_n1", "fresh_n0"])
+smoke.check_table(f, "accounting", ["eps_th", "sigma", "eps_rdp", "q", "steps"])
+smoke.check_table(f, "detection_ceiling", ["N", "k", "ceiling_z_alpha_2", "ceiling_z_alpha_4"])
+c = f["summary/detection_ceiling"]
+check(abs(c["ceiling_z_alpha_2"][0] - (np.log(10) - stats.norm.isf(0.025) * np.sqrt(0.9))) < 1e-9,
+      "Cor. 4.0.1 ceiling")
+smoke.check_claims(f, ["ml_audit_dpsgd_validity", "ml_audit_dpsgd_grows_with_eps",
+                       "ml_audit_dpsgd_shadow_beats_clipbkd", "ml_audit_dpsgd_vector_tau_helps"])
+first = a["eps_lb_raw"][...].copy()
+probes = f["probes/eps_1/Dprime_shadow_k1"][...].copy()
+f.close()
+
+r2, out2 = run([], "main")
+smoke.expect_ok(r2, "rerun")
+with h5py.File(os.path.join(out2, f"{STUDY}.h5"), "r") as g:
+    check(np.array_equal(g["audits/eps_lb_raw"][...], first), "rerun on the parts: same bounds")
+
+r3, out3 = run(["--threads=1"], "threads1")
+smoke.expect_ok(r3, "one-thread run")
+with h5py.File(os.path.join(out3, f"{STUDY}.h5"), "r") as g:
+    check(np.array_equal(g["probes/eps_1/Dprime_shadow_k1"][...], probes),
+          "fresh directory, one thread: the same models")
+
+smoke.check_bad_parameters(BINARY, STUDY, [["--attacks=swapx"], ["--eps=0"], ["--eps=-1"],
+                                           ["--k=0"], ["--n=1"], ["--alpha=1"],
+                                           ["--class_b=0"], ["--n_train=236", "--k=8"],
+                                           ["--data_dir=/nonexistent"], ["--batch_size=300"]])
+smoke.finish()
