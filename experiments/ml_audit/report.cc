@@ -112,8 +112,8 @@ Claim Bug1Claim(const View& v, const MlAuditConfig& c) {
       "neighbours, gives eps_lb near the detection ceiling at every eps_th",
       "Lu et al. Sec. 5 (Detecting violations in privacy), Fig. 4a; docs/studies.md D1 claim 2",
       all,
-      "criterion: every audit's bound before dividing by k >= 0.85 x the ceiling (at "
-      "N = 1000: one to five fresh D' outputs in the set), ceiling "
+      "criterion: every audit's bound before dividing by k >= 0.85 x the ceiling (a few "
+      "fresh D' outputs in the set cost up to 0.15 of it), ceiling "
       "ln N - z_{alpha/2} sqrt(1 - 1/N) = " +
           FormatSignificant(ceiling, 5) + " at N = " + std::to_string(c.bug_n) + list);
 }
