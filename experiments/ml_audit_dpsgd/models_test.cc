@@ -1,0 +1,114 @@
+// Tests of study D2's data and poisons on a small Fashion-MNIST subset:
+// ClipBKD's x* is a least-variance direction at the median row norm, the
+// shadow poison stays in [0, 1]^784 and is less likely under the shadow
+// models than its starting row, and training is deterministic in its seed.
+#include "experiments/ml_audit_dpsgd/models.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+#include "gtest/gtest.h"
+
+namespace privbench {
+namespace ml_audit_dpsgd {
+namespace {
+
+AuditData Small() {
+  DataOptions o;
+  o.n_train = 200;
+  o.test_probes = 2;
+  o.seed = 3;
+  Result<AuditData> d = LoadAuditData(o);
+  EXPECT_TRUE(d.ok()) << d.message();
+  return d.ok() ? *d : AuditData{};
+}
+
+TrainSpec Quick() {
+  TrainSpec s;
+  s.batch_size = 50;
+  s.epochs = 2;
+  s.noise_multiplier = 1.0;
+  return s;
+}
+
+// Sample variance of the rows projected on v.
+double ProjectedVariance(const AuditData& d, const std::vector<double>& v) {
+  std::vector<double> p;
+  for (int64_t r = 0; r < d.n(); ++r) {
+    double s = 0;
+    for (int64_t j = 0; j < d.num_features; ++j) s += d.x[r * d.num_features + j] * v[j];
+    p.push_back(s);
+  }
+  const double mean = std::accumulate(p.begin(), p.end(), 0.0) / p.size();
+  double ss = 0;
+  for (double x : p) ss += (x - mean) * (x - mean);
+  return ss / (p.size() - 1);
+}
+
+TEST(Data, TwoClassesAndProbes) {
+  const AuditData d = Small();
+  ASSERT_EQ(d.n(), 200);
+  EXPECT_EQ(d.probes_x.size(), 2u * 784u);
+  for (int64_t y : d.y) EXPECT_TRUE(y == 0 || y == 1);
+  EXPECT_GT(std::count(d.y.begin(), d.y.end(), 1), 50);
+  EXPECT_FALSE(LoadAuditData(DataOptions{"", 3, 3, 100, 0, 0}).ok());
+}
+
+TEST(Poisons, ClipBkdIsTheLeastVarianceDirection) {
+  const AuditData d = Small();
+  Result<PoisonPoint> p = DesignClipBkd(d, Quick(), 1);
+  ASSERT_TRUE(p.ok()) << p.message();
+  std::vector<double> v(p->x.begin(), p->x.end());
+  const double norm = std::sqrt(std::inner_product(v.begin(), v.end(), v.begin(), 0.0));
+  std::vector<double> norms;
+  for (int64_t r = 0; r < d.n(); ++r) {
+    double s = 0;
+    for (int64_t j = 0; j < 784; ++j) s += d.x[r * 784 + j] * d.x[r * 784 + j];
+    norms.push_back(std::sqrt(s));
+  }
+  std::sort(norms.begin(), norms.end());
+  EXPECT_NEAR(norm, 0.5 * (norms[99] + norms[100]), 1e-3 * norm);
+  for (double& x : v) x /= norm;
+  const double least = ProjectedVariance(d, v);
+  std::mt19937_64 rng(5);
+  std::normal_distribution<double> g;
+  for (int t = 0; t < 20; ++t) {  // no random unit direction has less variance
+    std::vector<double> u(784);
+    for (double& x : u) x = g(rng);
+    const double n = std::sqrt(std::inner_product(u.begin(), u.end(), u.begin(), 0.0));
+    for (double& x : u) x /= n;
+    EXPECT_LE(least, ProjectedVariance(d, u) + 1e-9);
+  }
+  EXPECT_LE(p->clean_prob, 0.5 + 1e-12);  // the less likely label
+}
+
+TEST(Poisons, ShadowAscentLowersTheShadowProbability) {
+  const AuditData d = Small();
+  ShadowOptions none{2, 0, 0.5}, some{2, 20, 0.5};
+  Result<PoisonPoint> start = DesignShadow(d, Quick(), none, 2);
+  Result<PoisonPoint> moved = DesignShadow(d, Quick(), some, 2);
+  ASSERT_TRUE(start.ok() && moved.ok());
+  EXPECT_EQ(start->source_row, moved->source_row);
+  EXPECT_LT(moved->clean_prob, start->clean_prob);
+  for (float x : moved->x) EXPECT_TRUE(x >= 0 && x <= 1);
+}
+
+TEST(Training, DeterministicInTheSeed) {
+  const AuditData d = Small();
+  Result<PoisonPoint> c = DesignClipBkd(d, Quick(), 1);
+  ASSERT_TRUE(c.ok());
+  const PoisonPoint& p = *c;
+  auto a = TrainAndProbe(d, &p, 2, Quick(), p, p, 9);
+  auto b = TrainAndProbe(d, &p, 2, Quick(), p, p, 9);
+  auto other = TrainAndProbe(d, &p, 2, Quick(), p, p, 10);
+  ASSERT_TRUE(a.ok() && b.ok() && other.ok());
+  EXPECT_EQ(a->size(), static_cast<size_t>(ProbeDim(2)));
+  EXPECT_EQ(*a, *b);
+  EXPECT_NE(*a, *other);
+}
+
+}  // namespace
+}  // namespace ml_audit_dpsgd
+}  // namespace privbench
