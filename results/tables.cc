@@ -50,8 +50,11 @@ int main(int argc, char** argv) {
     auto tables = f.ReadAllTables();
     auto claims = f.ReadAllClaims();
     if (!md.ok() || !tables.ok() || !claims.ok()) {
-      std::fprintf(stderr, "tables: skipping %s: %s%s%s\n", path.c_str(), md.message().c_str(),
-                   tables.message().c_str(), claims.message().c_str());
+      // The first failure only: md and claims read the same claims, so their
+      // messages repeat each other.
+      const std::string why =
+          !md.ok() ? md.message() : (!tables.ok() ? tables.message() : claims.message());
+      std::fprintf(stderr, "tables: skipping %s: %s\n", path.c_str(), why.c_str());
       ++failures;
       continue;
     }
