@@ -43,9 +43,11 @@ SummaryTable DistanceTable(const DistanceConfig& c, const DistanceResults& r, si
 // judged per n by exact sign tests of "empirical > parametric" over the
 // paired repetitions at family level 0.05 (experiments/framework/
 // judged_claim.h: reproduced or not reproduced each with error probability
-// <= 5%, else inconclusive).
+// <= 5%, else inconclusive). empirical_undershoots_more likewise, by two
+// sign tests per (d > 0, n) case (empirical below its exact value, and
+// below parametric) at family level 0.05.
 JudgedClaim D0OvershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);
-Claim UndershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);
+JudgedClaim UndershootsClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);
 Claim MoreAccurateClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);
 Claim BiasesShrinkClaim(const DistanceConfig& c, const DistanceResults& r, size_t a);
 
