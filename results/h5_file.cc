@@ -824,6 +824,12 @@ Result<double> ResultReader::ReadDoubleAttribute(const std::string& object_path,
   return v.real;
 }
 
+bool ResultReader::HasAttribute(const std::string& object_path, const std::string& name) const {
+  if (!Exists(object_path) && object_path != "/") return false;
+  Handle obj(H5Oopen(file_, object_path.c_str(), H5P_DEFAULT), H5Oclose);
+  return obj.ok() && H5Aexists(obj.get(), name.c_str()) > 0;
+}
+
 Result<int64_t> ResultReader::ReadIntAttribute(const std::string& object_path,
                                                const std::string& name) const {
   if (!Exists(object_path) && object_path != "/") {

@@ -175,6 +175,8 @@ class ResultReader {
   Result<std::string> ReadStringAttribute(const std::string& object_path,
                                           const std::string& name) const;
   Result<double> ReadDoubleAttribute(const std::string& object_path, const std::string& name) const;
+  // Whether the object exists and carries the attribute (of any type).
+  bool HasAttribute(const std::string& object_path, const std::string& name) const;
   // An integer attribute (a float one is an error).
   Result<int64_t> ReadIntAttribute(const std::string& object_path, const std::string& name) const;
   // /meta's scale: "test", "quick" or "paper"; anything else is an error.

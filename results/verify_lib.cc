@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "core/files.h"
@@ -15,6 +16,26 @@
 namespace privbench {
 
 namespace {
+
+// The claim's "inconclusive" attribute (absent or 0: judged; 1: inconclusive)
+// and, when 1, its "holds_fraction" in [0, 1]; anything else (NaN, 0.5, a
+// string, a missing or out-of-range fraction) is an error naming the file and
+// the claim, never a verdict.
+Result<std::optional<double>> InconclusiveFraction(const ResultReader& f, const std::string& g) {
+  if (!f.HasAttribute(g, "inconclusive")) return std::optional<double>();
+  PB_ASSIGN_OR_RETURN(double inconclusive, f.ReadDoubleAttribute(g, "inconclusive"));
+  if (inconclusive == 0.0) return std::optional<double>();
+  if (inconclusive != 1.0) {
+    return Error(f.path() + ": claim '" + g + "': inconclusive must be 0 or 1, got " +
+                 FormatSignificant(inconclusive, 6));
+  }
+  PB_ASSIGN_OR_RETURN(double fraction, f.ReadDoubleAttribute(g, "holds_fraction"));
+  if (!(fraction >= 0.0 && fraction <= 1.0)) {
+    return Error(f.path() + ": claim '" + g + "': holds_fraction must be in [0, 1], got " +
+                 FormatSignificant(fraction, 6));
+  }
+  return std::optional<double>(fraction);
+}
 
 std::string Strip(std::string s) {
   while (!s.empty() && (s.back() == '%' || s.back() == ' ')) s.pop_back();
@@ -233,10 +254,17 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
       // A claim judged on random data whose test could not decide either
       // way at the study's replicates (attribute inconclusive = 1, with the
       // fraction of replicates / seeds on which it held): neither verdict.
-      if (!scale_too_small && f.ReadDoubleAttribute(g, "inconclusive").value_or(0.0) == 1.0) {
-        const double fraction = f.ReadDoubleAttribute(g, "holds_fraction").value_or(NAN);
+      auto judged = InconclusiveFraction(f, g);
+      if (!judged.ok()) {
+        v.verdict = "malformed";
+        v.detail = judged.message();
+        v.failure = true;
+        out.push_back(v);
+        continue;
+      }
+      if (!scale_too_small && judged->has_value()) {
         v.verdict = "inconclusive";
-        v.reproduced = "holds on " + FormatSignificant(100.0 * fraction, 3) + "% of replicates";
+        v.reproduced = "holds on " + FormatSignificant(100.0 * **judged, 3) + "% of replicates";
       }
       if (!e.note.empty()) v.detail += "; " + e.note;
       if (other_data) other_data_verdict(v);

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdlib>
 
 #include "results/h5_file.h"
@@ -120,6 +121,46 @@ TEST(VerifyTest, InconclusiveClaim) {
   EXPECT_FALSE(v[0].failure);
   EXPECT_EQ(v[0].reproduced, "holds on 25% of replicates");
   EXPECT_EQ(v[1].verdict, "reproduced");
+}
+
+// The inconclusive attributes are read with their values checked: NaN or 0.5
+// for "inconclusive", a missing or out-of-range "holds_fraction" is a
+// malformed claim (a failure naming the file and claim), never a verdict.
+TEST(VerifyTest, MalformedInconclusiveAttributes) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/bad_inconclusive";
+  ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+  const std::vector<std::pair<double, double>> cases = {
+      {NAN, 0.5}, {0.5, 0.5}, {1.0, NAN}, {1.0, 5.0}, {1.0, -1.0}};
+  {
+    RunMeta meta;
+    meta.study = "s";
+    meta.scale = "quick";
+    auto w = ResultWriter::Create(dir + "/s.h5", meta);
+    ASSERT_TRUE(w.ok());
+    for (size_t i = 0; i < cases.size(); ++i) {
+      const std::string id = "c" + std::to_string(i);
+      ASSERT_TRUE(w.value()->WriteClaim({id, "x", "src", false, "e"}).ok());
+      ASSERT_TRUE(w.value()->SetAttribute("/claims/" + id, "inconclusive", cases[i].first).ok());
+      ASSERT_TRUE(w.value()->SetAttribute("/claims/" + id, "holds_fraction", cases[i].second).ok());
+    }
+    ASSERT_TRUE(w.value()->WriteClaim({"m", "x", "src", false, "e"}).ok());
+    ASSERT_TRUE(w.value()->SetAttribute("/claims/m", "inconclusive", 1.0).ok());
+    ASSERT_TRUE(w.value()->Commit().ok());
+  }
+  std::string list = "[";
+  for (size_t i = 0; i <= cases.size(); ++i) {
+    const std::string id = i < cases.size() ? "c" + std::to_string(i) : "m";
+    list += std::string(i ? "," : "") + R"({"id":")" + id +
+            R"(","study":"s","quantity":"q","source":"p","kind":"claim","h5":"/claims/)" + id +
+            R"("})";
+  }
+  const auto v = VerifyAll(ParsePublishedList(list + "]").value(), dir);
+  ASSERT_EQ(v.size(), cases.size() + 1);
+  for (const auto& r : v) {
+    EXPECT_EQ(r.verdict, "malformed") << r.entry_id << ": " << r.detail;
+    EXPECT_TRUE(r.failure) << r.entry_id;
+    EXPECT_NE(r.detail.find("s.h5"), std::string::npos) << r.detail;
+  }
 }
 
 }  // namespace
