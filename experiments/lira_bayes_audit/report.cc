@@ -73,8 +73,12 @@ SummaryTable Table2(const AuditResult& r) {
       width.push_back(row.upper - row.lower);
       level.push_back(row.level_alpha);
       considered.push_back(row.thresholds_considered);
-      valid.push_back(IsValidSelection(row.selection) ? "yes"
-                                                      : "no (threshold chosen on the data)");
+      // A valid selection makes the Bayesian interval a valid credible
+      // statement (posterior mass), not a frequentist confidence interval.
+      const bool credible = row.method == "bayesian";
+      valid.push_back(!IsValidSelection(row.selection) ? "no (threshold chosen on the data)"
+                      : credible                       ? "yes (credible interval)"
+                                                       : "yes");
     }
   }
   SummaryTable t;
