@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <numeric>
+#include <random>
 
 #include "core/seeding.h"
 #include "mechanisms/classical/linalg.h"
@@ -16,7 +18,7 @@ std::string NeighbourModeName(NeighbourMode mode) {
 }
 
 std::vector<std::string> PoisoningAttackNames() {
-  return {"influence", "clipbkd", "swapx", "nb_flip", "nb_mean", "rf_flip"};
+  return {"influence", "ma", "clipbkd", "swapx", "nb_flip", "nb_mean", "rf_flip"};
 }
 
 std::vector<double> CornerDistances(const BinaryData& data, const DataBounds& b) {
@@ -109,12 +111,25 @@ std::vector<double> ClassMean(const BinaryData& data, int label) {
   return mean;
 }
 
-// Projected gradient ascent on the influence (central differences).
-std::vector<double> InfluenceAscent(const Model& m, const DataBounds& b, std::vector<double> x,
-                                    int y) {
+// ||H^-1 grad loss|| -> the first-order pull of (x, y) on the parameters
+// along the unit vector u: u . (-H^-1 grad loss(x, y)) (Ma, Zhu & Hsu 2019's
+// objective, the distance to their target, to first order).
+double TargetPull(const Model& m, const std::vector<double>& u, const std::vector<double>& x,
+                  int y) {
+  std::vector<double> z = LrFeatures(x.data(), static_cast<int64_t>(x.size()), m.radius);
+  const double s = y == 1 ? 1.0 : -1.0;
+  const double c = s * Sigmoid(-s * Dot(z.data(), m.w.data(), m.problem.m));
+  for (double& v : z) v *= c;
+  CholeskySolve(m.hessian_factor, &z);
+  return Dot(u.data(), z.data(), m.problem.m);
+}
+
+// Projected gradient ascent on f over C (central differences).
+std::vector<double> Ascent(const std::function<double(const std::vector<double>&)>& f,
+                           const DataBounds& b, std::vector<double> x) {
   ProjectIntoBounds(b, &x);
   std::vector<double> best = x;
-  double best_value = Influence(m, x, y), step = 0.1 * b.radius;
+  double best_value = f(x), step = 0.1 * b.radius;
   const double h = 1e-5 * b.radius;
   for (int it = 0; it < 200 && step > 1e-6 * b.radius; ++it) {
     std::vector<double> g(x.size());
@@ -122,14 +137,14 @@ std::vector<double> InfluenceAscent(const Model& m, const DataBounds& b, std::ve
       std::vector<double> up = x, down = x;
       up[j] += h;
       down[j] -= h;
-      g[j] = (Influence(m, up, y) - Influence(m, down, y)) / (2 * h);
+      g[j] = (f(up) - f(down)) / (2 * h);
     }
     const double gn = Norm2(g);
     if (gn == 0) break;
     std::vector<double> next = x;
     for (size_t j = 0; j < x.size(); ++j) next[j] += step * g[j] / gn;
     ProjectIntoBounds(b, &next);
-    const double v = Influence(m, next, y);
+    const double v = f(next);
     if (v > best_value) {
       best_value = v;
       best = next;
@@ -193,13 +208,51 @@ Poison CornerAttack(const BinaryData& data, const DataBounds& b, bool flip) {
   return p;
 }
 
+// Ma, Zhu & Hsu (IJCAI 2019), coefficient targeting, one poisoned row: the
+// target theta_t is a seeded random direction made perpendicular to the
+// non-private theta_hat and scaled to its norm; the row (x*, y*) in C
+// maximises the first-order move of theta towards theta_t (TargetPull along
+// u = (theta_t - theta_hat) / ||.||), by projected gradient ascent from the
+// mean of each class, for both labels; it replaces a seeded random row.
+Poison MaAttack(const BinaryData& data, const DataBounds& b, const Model& m, uint64_t seed) {
+  const int64_t dim = m.problem.m;
+  Rng rng = MakeRng(seed, {2});
+  std::normal_distribution<double> gauss(0.0, 1.0);
+  std::vector<double> t(dim), u(dim);
+  for (double& v : t) v = gauss(rng);
+  const double ww = Dot(m.w.data(), m.w.data(), dim), tw = Dot(t.data(), m.w.data(), dim);
+  for (int64_t j = 0; j < dim; ++j) t[j] -= ww > 0 ? tw / ww * m.w[j] : 0.0;
+  const double tn = Norm2(t), wn = std::sqrt(ww);
+  for (int64_t j = 0; j < dim; ++j) u[j] = t[j] / tn * (wn > 0 ? wn : 1.0) - m.w[j];
+  const double un = Norm2(u);
+  for (double& v : u) v /= un;
+  Poison p;
+  double best = -INFINITY;
+  for (int y : {0, 1}) {
+    for (int start : {0, 1}) {
+      auto f = [&](const std::vector<double>& x) { return TargetPull(m, u, x, y); };
+      std::vector<double> x = Ascent(f, b, ClassMean(data, start));
+      if (f(x) > best) {
+        best = f(x);
+        p.x = x;
+        p.y = y;
+      }
+    }
+  }
+  p.order = RandomOrder(data.n(), seed);
+  return p;
+}
+
 Result<Poison> Design(const std::string& attack, const BinaryData& data, const DataBounds& b,
                       const Model& model, uint64_t seed) {
   Poison p;
   if (attack == "influence") {
     p.order = SortedBy(CornerDistances(data, b), false);
     p.y = data.y[p.order[0]];
-    p.x = InfluenceAscent(model, b, ClassMean(data, 1 - p.y), p.y);
+    p.x = Ascent([&](const std::vector<double>& x) { return Influence(model, x, p.y); }, b,
+                 ClassMean(data, 1 - p.y));
+  } else if (attack == "ma") {
+    p = MaAttack(data, b, model, seed);
   } else if (attack == "clipbkd") {
     p.x = LeastVarianceDirection(data);
     const double scale = MedianRowNorm(data);
@@ -225,7 +278,7 @@ Result<Poison> Design(const std::string& attack, const BinaryData& data, const D
     p.y = 1 - data.y[p.order[0]];
   } else {
     return Error(
-        "attack must be one of influence, clipbkd, swapx, nb_flip, nb_mean, rf_flip; got '" +
+        "attack must be one of influence, ma, clipbkd, swapx, nb_flip, nb_mean, rf_flip; got '" +
         attack + "'");
   }
   p.attack = attack;

@@ -13,6 +13,13 @@
 //     box, keep its label, start x* at the mean of the opposite class and
 //     run projected gradient ascent on the influence ||H^-1 grad loss(x*,
 //     y*)||_2, projecting into the box and the ball of radius R;
+//   ma (Ma, Zhu & Hsu, "Data Poisoning against Differentially-Private
+//     Learners", IJCAI 2019; the paper's ablation): coefficient targeting —
+//     a target theta_t perpendicular to the non-private theta_hat (seeded
+//     random direction, same norm); (x*, y*) in C maximises the first-order
+//     move of theta towards theta_t, u . (-H^-1 grad loss(x*, y*)), by
+//     projected gradient ascent (both labels, started at each class mean);
+//     it replaces a seeded random row;
 //   clipbkd (Jagielski, Ullman & Oprea, NeurIPS 2020): x* = the direction of
 //     least variance of the rows (smallest eigenvector of their covariance)
 //     scaled to the median row norm, projected into C; y* the label the
@@ -26,8 +33,7 @@
 //     (farthest) corner, label kept;
 //   rf_flip (random forest): the most isolated row (largest L1 distance to
 //     its nearest neighbour) with its label flipped, x unchanged.
-// The coefficient-targeting poisoning of Ma, Zhu & Hsu (2019) and the
-// DP-SGD attacks are not built here.
+// The DP-SGD attacks are not built here (experiments/ml_audit_dpsgd).
 #ifndef PRIVBENCH_ATTACKS_POISONING_POISONING_H_
 #define PRIVBENCH_ATTACKS_POISONING_POISONING_H_
 

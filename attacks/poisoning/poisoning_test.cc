@@ -77,6 +77,24 @@ TEST(PoisoningTest, InfluenceAscentBeatsItsStartAndOtherAttacks) {
   EXPECT_EQ(x, inf->x);  // already inside C
 }
 
+// Ma et al.'s poison lies inside C, replaces a seeded random row and is
+// reproducible; the attack name is listed in the error for unknown ones.
+TEST(PoisoningTest, MaPoisonIsInsideCAndSeeded) {
+  const BinaryData d = Data();
+  const DataBounds b = BoundsOf(d);
+  Result<Poison> ma = DesignPoison("ma", d, b, 0, 1);
+  ASSERT_TRUE(ma.ok()) << ma.message();
+  std::vector<double> x = ma->x;
+  ProjectIntoBounds(b, &x);
+  EXPECT_EQ(x, ma->x);
+  EXPECT_EQ(ma->attack, "ma");
+  EXPECT_EQ(ma->order.size(), static_cast<size_t>(d.n()));
+  Result<Poison> again = DesignPoison("ma", d, b, 0, 1);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again->x, ma->x);  // seeded
+  EXPECT_NE(DesignPoison("nope", d, b, 0, 1).message().find("ma,"), std::string::npos);
+}
+
 TEST(PoisoningTest, NeighboursReplaceOrAppend) {
   const BinaryData d = Data();
   Result<Poison> p = DesignPoison("swapx", d, BoundsOf(d), 0, 9);
@@ -92,7 +110,7 @@ TEST(PoisoningTest, NeighboursReplaceOrAppend) {
   EXPECT_LE(changed, 2);
   EXPECT_GE(changed, 1);
   EXPECT_FALSE(MakeNeighbour(d, *p, NeighbourMode::kAdd, 0).ok());
-  EXPECT_NE(DesignPoison("ma", d, BoundsOf(d), 0, 1).message().find("attack must be"),
+  EXPECT_NE(DesignPoison("svm", d, BoundsOf(d), 0, 1).message().find("attack must be"),
             std::string::npos);
 }
 

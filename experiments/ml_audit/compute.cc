@@ -44,7 +44,9 @@ std::vector<AuditCase> AuditCases(const MlAuditConfig& config) {
   const NeighbourMode rep = NeighbourMode::kReplace, add = NeighbourMode::kAdd;
   std::vector<AuditCase> all;
   for (const char* m : {"lr_output", "lr_objective"}) {
-    for (const char* a : {"influence", "clipbkd", "swapx"}) all.push_back(Case(m, a, rep, "audit"));
+    for (const char* a : {"influence", "ma", "clipbkd", "swapx"}) {
+      all.push_back(Case(m, a, rep, "audit"));
+    }
   }
   for (const char* a : {"nb_flip", "nb_mean", "clipbkd", "swapx"}) {
     all.push_back(Case("nb", a, add, "audit"));

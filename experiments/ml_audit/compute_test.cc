@@ -13,7 +13,7 @@ namespace {
 MlAuditConfig AllCases() {
   MlAuditConfig c;
   c.mechanisms = "lr_output,lr_objective,nb,rf";
-  c.attacks = "influence,clipbkd,swapx,nb_flip,nb_mean,rf_flip";
+  c.attacks = "influence,ma,clipbkd,swapx,nb_flip,nb_mean,rf_flip";
   c.roles = "audit,bug1,bug2,weakened";
   return c;
 }
@@ -21,7 +21,7 @@ MlAuditConfig AllCases() {
 TEST(MlAuditStudyTest, CasesAndGuarantees) {
   MlAuditConfig c = AllCases();
   const std::vector<AuditCase> all = AuditCases(c);
-  EXPECT_EQ(all.size(), 19u);
+  EXPECT_EQ(all.size(), 21u);
   for (const AuditCase& a : all) {
     // Replacements audited on an add/remove mechanism get 2 eps per copy.
     const bool doubled =
@@ -80,6 +80,39 @@ TEST(MlAuditStudyTest, ValidityClaimFailsBeyondTheAllowance) {
   u.cells[8].eps_lb = 0.2;
   claims = AuditClaims(UnitRows(u), c);
   EXPECT_TRUE(claims[0].holds) << claims[0].evidence;
+}
+
+// Issue item 5, "an auditor must catch bugs nobody tuned it to", at the
+// weakening this audit can resolve: no neighbour the attacks build shows a
+// loss above about 0.3-0.6 x eps / noise_factor for the logistic regression
+// and naive Bayes (bazel-bin/experiments/ml_audit/optimal_audit; docs/studies.md
+// D1, "Limits"), so half the noise is invisible to any test on them and a
+// tenfold weakening is what is checked here: flagged at eps_th = 2 on iris
+// (N = 1000), while the correct mechanisms stay below their guarantee.
+TEST(MlAuditStudyTest, TenfoldWeakenedLrAndNbAreFlaggedCorrectOnesAreNot) {
+  Result<AuditDataset> ds = LoadAuditDataset("iris", "");
+  ASSERT_TRUE(ds.ok()) << ds.message();
+  MlAuditConfig c = AllCases();
+  c.mechanisms = "lr_output,nb";
+  c.attacks = "influence,nb_flip";
+  c.roles = "audit,weakened";
+  c.eps = {2};
+  c.k = {1};
+  c.n = 1000;
+  c.weakened_factor = 0.1;
+  const std::vector<AuditCase> cases = AuditCases(c);
+  ASSERT_EQ(cases.size(), 4u);
+  for (const AuditCase& a : cases) {
+    Result<UnitResult> u = RunAuditUnit(*ds, a, c, 20221128);
+    ASSERT_TRUE(u.ok()) << u.message();
+    ASSERT_EQ(u->cells.size(), 1u);
+    const AuditCell& cell = u->cells[0];
+    if (a.role == "weakened") {
+      EXPECT_GT(cell.eps_lb, cell.guarantee) << a.id;
+    } else {
+      EXPECT_LE(cell.eps_lb, cell.guarantee) << a.id;
+    }
+  }
 }
 
 }  // namespace

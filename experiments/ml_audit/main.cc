@@ -50,7 +50,7 @@ constexpr const char* kLostParameters =
 Config Defaults(Scale scale) {
   Config c;
   c.mechanisms = "lr_output,lr_objective,nb,rf";
-  c.attacks = "influence,clipbkd,swapx,nb_flip,nb_mean,rf_flip";
+  c.attacks = "influence,ma,clipbkd,swapx,nb_flip,nb_mean,rf_flip";
   c.roles = "audit,bug1,bug2,weakened";
   switch (scale) {
     case Scale::kQuick:

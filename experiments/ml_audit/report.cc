@@ -390,6 +390,15 @@ std::vector<Claim> AuditClaims(const AuditTable& table, const MlAuditConfig& c) 
                   {"lr_output", "influence", "swapx"},
                   {"lr_objective", "influence", "clipbkd"},
                   {"lr_objective", "influence", "swapx"}}));
+  claims.push_back(OrderClaim(
+      v, "ml_audit_ablation_order",
+      "Ablation order (the part built here): ClipBKD's point <= Ma et al.'s coefficient-targeting "
+      "poison <= ML-Audit's influence poison, all with the learned set",
+      "Lu et al. Sec. 5, ablation; docs/studies.md D1 claims 6 and 10",
+      {{"lr_output", "influence", "ma"},
+       {"lr_output", "ma", "clipbkd"},
+       {"lr_objective", "influence", "ma"},
+       {"lr_objective", "ma", "clipbkd"}}));
   claims.push_back(OrderClaim(v, "ml_audit_nb_prior_beats_mean",
                               "The naive-Bayes prior (class flip) attack is at least as strong as "
                               "the mean-only attack",

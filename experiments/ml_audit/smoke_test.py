@@ -50,7 +50,7 @@ smoke.check_meta(f, STUDY)
 check("iris" in text(f["meta"].attrs["dataset_provenance"]), "dataset provenance recorded")
 a = f["audits"]
 rows = len(a["eps"])
-check(rows == 19 * 2 * 2, f"19 cases x 2 eps x 2 k rows, got {rows}")
+check(rows == 21 * 2 * 2, f"21 cases x 2 eps x 2 k rows, got {rows}")
 worst = 0.0
 for i in range(rows):
     want = katz(a["fresh_n1"][i], a["fresh_n0"][i], a["n"][i], 0.05)
@@ -110,7 +110,7 @@ bad = os.path.join(smoke.out_dir(), "bad_data")
 os.makedirs(bad, exist_ok=True)
 with open(os.path.join(bad, "iris.csv"), "w") as fh:
     fh.write("150,4,setosa,versicolor,virginica\n")
-smoke.check_bad_parameters(BINARY, STUDY, [["--mechanisms=svm"], ["--attacks=ma"], ["--roles=x"],
+smoke.check_bad_parameters(BINARY, STUDY, [["--mechanisms=svm"], ["--attacks=svm"], ["--roles=x"],
                                            ["--datasets=credit"], ["--eps=0"], ["--eps=-1"],
                                            ["--k=0"], ["--n=1"], ["--alpha=1"],
                                            [f"--data_dir={bad}"],

@@ -1,0 +1,275 @@
+// How close can an audit of study ml_audit get (docs/studies.md D1,
+// "Limits of the LR and NB audits")? For the two mechanisms whose output law
+// is known in closed form once the data are fixed, this tool compares, on the
+// same poisoned neighbours the study builds:
+//   max_loss: the largest privacy loss the neighbour pair can show at all,
+//     sup_o ln p_D(o) / p_D'(o): for lr_output (Chaudhuri et al. 2011,
+//     Alg. 1) ||w* - w*'|| / s with s = noise_factor * 2 / (n lambda eps),
+//     because the noise density is proportional to exp(-||b|| / s); for naive
+//     Bayes (Vaidya et al. 2013) the sum over the Laplace-noised means and
+//     variances and the noisy class counts behind the prior of
+//     |centre - centre'| / scale;
+//   oracle: ML-Audit's Algorithm 1 (estimators/ml_audit) on the 1-d summary
+//     ln p_D(o) - ln p_D'(o), the exact log-likelihood ratio: the best set any
+//     classifier could find (Neyman-Pearson), so the most any audit of this
+//     neighbour pair can certify with N draws per side (naive Bayes: on the
+//     means, variances and the noisy counts themselves, which carry at least
+//     the prior's information, so an upper bound for the study's summary);
+//   learned: Algorithm 1 on the study's summary with its default classifier;
+//   rho_any (lr_output only): lambda / lambda_min(H), H the Hessian of the
+//     non-private objective: to first order no replace-one neighbour of D
+//     can show a loss above rho_any * eps / noise_factor;
+//   target (lr_output only): Algorithm 1 on the 1-d summary w . z(x*), the
+//     model's score on the poisoned point (the paper's prediction summary).
+// The bounds are per copy at k = 1 (one poisoned row).
+//
+//   bazel build --config=ci //experiments/ml_audit:optimal_audit
+//   bazel-bin/experiments/ml_audit/optimal_audit [--n=1000] [--factor=0.5]
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <functional>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "attacks/poisoning/poisoning.h"
+#include "core/flags.h"
+#include "core/seeding.h"
+#include "estimators/ml_audit/ml_audit.h"
+#include "experiments/ml_audit/compute.h"
+#include "experiments/ml_audit/config.h"
+#include "experiments/ml_audit/data.h"
+#include "mechanisms/classical/linalg.h"
+#include "mechanisms/classical/logistic.h"
+#include "mechanisms/classical/logistic_regression.h"
+#include "mechanisms/classical/mechanism.h"
+
+namespace privbench {
+namespace {
+
+struct Setting {
+  std::string dataset, mechanism, attack;
+  NeighbourMode mode = NeighbourMode::kReplace;
+  double eps = 1, factor = 1;
+  int64_t n = 1000;
+};
+
+Result<double> Audit(int64_t dim, const SummaryDraws& d, const SummaryDraws& dp, int64_t n,
+                     const std::string& classifier, uint64_t seed) {
+  MlAuditOptions o;
+  o.n = n;
+  o.classifier = classifier;
+  Rng rng(seed);
+  PB_ASSIGN_OR_RETURN(MlAuditResult r, RunMlAudit(dim, d, dp, o, rng));
+  return r.eps_lb;
+}
+
+// The study's own summary and classifier on the real mechanism.
+Result<double> Learned(const AuditDataset& ds, const BinaryData& dprime, const Poison& poison,
+                       const Setting& s) {
+  MechanismOptions mo;
+  mo.eps = s.eps;
+  mo.noise_factor = s.factor;
+  PB_ASSIGN_OR_RETURN(auto mech, MakeClassicalMechanism(s.mechanism, mo));
+  PB_ASSIGN_OR_RETURN(std::shared_ptr<SummarySampler> a,
+                      mech->Prepare(ds.data, ds.bounds, poison.x));
+  PB_ASSIGN_OR_RETURN(std::shared_ptr<SummarySampler> b,
+                      mech->Prepare(dprime, ds.bounds, poison.x));
+  auto draws = [](std::shared_ptr<SummarySampler> sm) -> SummaryDraws {
+    return [sm](int64_t count, Rng& rng, std::vector<double>* out) -> Status {
+      out->resize(count * sm->dim());
+      for (int64_t i = 0; i < count; ++i)
+        PB_RETURN_IF_ERROR(sm->Draw(rng, out->data() + i * sm->dim()));
+      return Status::Ok();
+    };
+  };
+  return Audit(a->dim(), draws(a), draws(b), s.n, "logistic_squares", 11);
+}
+
+double Norm(const std::vector<double>& v) {
+  double t = 0;
+  for (double x : v) t += x * x;
+  return std::sqrt(t);
+}
+
+// Draws from one side of lr_output (centre c) mapped to a 1-d summary.
+SummaryDraws LrDraws(std::vector<double> c, double scale,
+                     std::function<double(const std::vector<double>&)> summary) {
+  return [c, scale, summary](int64_t count, Rng& rng, std::vector<double>* out) -> Status {
+    const int64_t m = static_cast<int64_t>(c.size());
+    std::vector<double> o(m);
+    out->resize(count);
+    for (int64_t i = 0; i < count; ++i) {
+      DrawGammaNormVector(rng, m, scale, o.data());
+      for (int64_t j = 0; j < m; ++j) o[j] += c[j];
+      (*out)[i] = summary(o);
+    }
+    return Status::Ok();
+  };
+}
+
+Status LrOutputRow(const AuditDataset& ds, const BinaryData& dprime, const Poison& poison,
+                   const Setting& s) {
+  const LogisticProblem p = LrProblem(ds.data, ds.bounds, 0), q = LrProblem(dprime, ds.bounds, 0);
+  PB_ASSIGN_OR_RETURN(LogisticFit w, FitLogistic(p, {}, {}));
+  PB_ASSIGN_OR_RETURN(LogisticFit wp, FitLogistic(q, {}, {}));
+  const double scale = s.factor * 2 / (static_cast<double>(ds.data.n()) * p.lambda * s.eps);
+  std::vector<double> diff(w.w.size());
+  for (size_t j = 0; j < diff.size(); ++j) diff[j] = w.w[j] - wp.w[j];
+  const double max_loss = Norm(diff) / scale;
+  // First-order bound for ANY replacement: ||dw|| <= ||H^-1|| ||g_new - g_old|| / n
+  // <= 2 / (n lambda_min(H)), so the loss is at most eps / factor times
+  // rho_any = lambda / lambda_min(H) (1 when the data add no curvature).
+  const std::vector<double> ev = SymmetricEigen(LogisticHessian(p, w.w)).values;
+  const double rho_any = p.lambda / *std::min_element(ev.begin(), ev.end());
+  auto dist = [](const std::vector<double>& a, const std::vector<double>& b) {
+    double t = 0;
+    for (size_t j = 0; j < a.size(); ++j) t += (a[j] - b[j]) * (a[j] - b[j]);
+    return std::sqrt(t);
+  };
+  const std::vector<double> cw = w.w, cwp = wp.w;
+  auto llr = [=](const std::vector<double>& o) { return (dist(o, cwp) - dist(o, cw)) / scale; };
+  const std::vector<double> z = LrFeatures(poison.x.data(), ds.data.d, ds.bounds.radius);
+  auto score = [z](const std::vector<double>& o) {
+    double t = 0;
+    for (size_t j = 0; j < z.size(); ++j) t += o[j] * z[j];
+    return t;
+  };
+  PB_ASSIGN_OR_RETURN(double oracle, Audit(1, LrDraws(cw, scale, llr), LrDraws(cwp, scale, llr),
+                                           s.n, "logistic_linear", 7));
+  PB_ASSIGN_OR_RETURN(double target, Audit(1, LrDraws(cw, scale, score), LrDraws(cwp, scale, score),
+                                           s.n, "logistic_linear", 9));
+  PB_ASSIGN_OR_RETURN(double learned, Learned(ds, dprime, poison, s));
+  std::printf("%-13s %-10s %-9s %5.2f %4.2f %7lld %9.3f %9.3f %9.3f %9.3f %8.3f\n",
+              s.dataset.c_str(), s.mechanism.c_str(), s.attack.c_str(), s.eps, s.factor,
+              static_cast<long long>(s.n), max_loss, oracle, learned, target, rho_any);
+  return Status::Ok();
+}
+
+// Naive Bayes' noise-free means and variances per class (as naive_bayes.cc)
+// and their Laplace scales; centre/scale vectors in the summary's order.
+void NbCentres(const BinaryData& data, const DataBounds& b, double eps_feature,
+               std::vector<double>* centre, std::vector<double>* scale) {
+  centre->clear();
+  scale->clear();
+  for (int label = 0; label < 2; ++label) {
+    double count = 0;
+    std::vector<double> mean(data.d, 0.0), var(data.d, 0.0);
+    for (int64_t i = 0; i < data.n(); ++i) {
+      if (data.y[i] != label) continue;
+      count += 1;
+      for (int64_t j = 0; j < data.d; ++j) mean[j] += std::clamp(data.row(i)[j], b.lo[j], b.hi[j]);
+    }
+    for (int64_t j = 0; j < data.d; ++j) mean[j] /= std::max(count, 1.0);
+    for (int64_t i = 0; i < data.n(); ++i) {
+      if (data.y[i] != label) continue;
+      for (int64_t j = 0; j < data.d; ++j) {
+        const double t = std::clamp(data.row(i)[j], b.lo[j], b.hi[j]) - mean[j];
+        var[j] += t * t;
+      }
+    }
+    const double nc = std::max(count, 1.0);
+    for (int64_t j = 0; j < data.d; ++j) {
+      const double w = b.hi[j] - b.lo[j];
+      centre->push_back(mean[j]);
+      scale->push_back(w / (nc * eps_feature));
+    }
+    for (int64_t j = 0; j < data.d; ++j) {
+      const double w = b.hi[j] - b.lo[j];
+      centre->push_back(var[j] / nc);
+      scale->push_back(w * w / (nc * eps_feature));
+    }
+    // The noisy class count (Laplace(3 / eps)) behind the prior: the oracle
+    // sees the count itself, at least as informative as the prior.
+    centre->push_back(count);
+    scale->push_back(1 / (eps_feature * static_cast<double>(data.d)));
+  }
+}
+
+Status NbRow(const AuditDataset& ds, const BinaryData& dprime, const Poison& poison,
+             const Setting& s) {
+  const double eps_feature = s.eps / s.factor / 3 / static_cast<double>(ds.data.d);
+  std::vector<double> c, sc, cp, scp;
+  NbCentres(ds.data, ds.bounds, eps_feature, &c, &sc);
+  NbCentres(dprime, ds.bounds, eps_feature, &cp, &scp);
+  auto llr = [=](const double* o) {
+    double t = 0;
+    for (size_t j = 0; j < c.size(); ++j) {
+      t += (std::fabs(o[j] - cp[j]) / scp[j] + std::log(scp[j])) -
+           (std::fabs(o[j] - c[j]) / sc[j] + std::log(sc[j]));
+    }
+    return t;
+  };
+  double max_loss = 0;
+  for (size_t j = 0; j < c.size(); ++j) max_loss += std::fabs(c[j] - cp[j]) / sc[j];
+  auto draws = [llr](std::vector<double> centre, std::vector<double> scale) -> SummaryDraws {
+    return [=](int64_t count, Rng& rng, std::vector<double>* out) -> Status {
+      std::vector<double> o(centre.size());
+      out->resize(count);
+      for (int64_t i = 0; i < count; ++i) {
+        for (size_t j = 0; j < o.size(); ++j) {
+          const double u = std::uniform_real_distribution<double>(-0.5, 0.5)(rng);
+          o[j] = centre[j] - scale[j] * (u < 0 ? -1 : 1) * std::log(1 - 2 * std::fabs(u));
+        }
+        (*out)[i] = llr(o.data());
+      }
+      return Status::Ok();
+    };
+  };
+  PB_ASSIGN_OR_RETURN(double oracle,
+                      Audit(1, draws(c, sc), draws(cp, scp), s.n, "logistic_linear", 7));
+  PB_ASSIGN_OR_RETURN(double learned, Learned(ds, dprime, poison, s));
+  std::printf("%-13s %-10s %-9s %5.2f %4.2f %7lld %9.3f %9.3f %9.3f %9s\n", s.dataset.c_str(),
+              s.mechanism.c_str(), s.attack.c_str(), s.eps, s.factor, static_cast<long long>(s.n),
+              max_loss, oracle, learned, "-");
+  return Status::Ok();
+}
+
+Status Run(const std::string& datasets, const std::vector<double>& eps_grid, double factor,
+           int64_t n) {
+  std::printf("%-13s %-10s %-9s %5s %4s %7s %9s %9s %9s %9s %8s\n", "dataset", "mechanism",
+              "attack", "eps", "fac", "N", "max_loss", "oracle", "learned", "target", "rho_any");
+  for (const std::string& name : SplitList(datasets)) {
+    PB_ASSIGN_OR_RETURN(AuditDataset ds, LoadAuditDataset(name, ""));
+    for (const char* attack : {"influence", "nb_flip"}) {
+      const bool lr = std::string(attack) == "influence";
+      PB_ASSIGN_OR_RETURN(Poison poison, DesignPoison(attack, ds.data, ds.bounds, 0, 5));
+      const NeighbourMode mode = lr ? NeighbourMode::kReplace : NeighbourMode::kAdd;
+      PB_ASSIGN_OR_RETURN(BinaryData dprime, MakeNeighbour(ds.data, poison, mode, 1));
+      for (double eps : eps_grid) {
+        for (double f : {1.0, factor}) {
+          const Setting s{name, lr ? "lr_output" : "nb", attack, mode, eps, f, n};
+          PB_RETURN_IF_ERROR(lr ? LrOutputRow(ds, dprime, poison, s)
+                                : NbRow(ds, dprime, poison, s));
+        }
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+}  // namespace privbench
+
+int main(int argc, char** argv) {
+  using namespace privbench;
+  std::string datasets = "iris,breast_cancer";
+  std::vector<double> eps = {0.5, 2, 8};
+  double factor = 0.5;
+  int64_t n = 1000;
+  FlagSet flags("optimal_audit",
+                "max privacy loss and the exact-likelihood-ratio audit vs ML-Audit's learned one");
+  flags.AddString("datasets", &datasets, "offline datasets").NonEmpty();
+  flags.AddDoubleList("eps", &eps, "claimed eps values");
+  flags.AddDouble("factor", &factor, "noise factor of the weakened mechanism").OpenRange(0, 1);
+  flags.AddInt("n", &n, "N per side").Range(2, 1e7);
+  if (auto code = flags.ParseForMain(argc, argv)) return *code;
+  Status st = Run(datasets, eps, factor, n);
+  if (!st.ok()) {
+    std::fprintf(stderr, "optimal_audit: error: %s\n", st.message().c_str());
+    return 1;
+  }
+  return 0;
+}
