@@ -19,6 +19,10 @@
 //   rho_any (lr_output only): lambda / lambda_min(H), H the Hessian of the
 //     non-private objective: to first order no replace-one neighbour of D
 //     can show a loss above rho_any * eps / noise_factor;
+//   rho (lr_output): max_loss * noise_factor / eps, the fraction of the
+//     worst-case sensitivity 2 / (n lambda) the attack's neighbour realises;
+//   rho_flat (lr_output): rho of the best of four poisons aimed along H's
+//     flattest eigenvector (both signs and labels), exact refits;
 //   target (lr_output only): Algorithm 1 on the 1-d summary w . z(x*), the
 //     model's score on the poisoned point (the paper's prediction summary).
 // The bounds are per copy at k = 1 (one poisoned row).
@@ -110,6 +114,32 @@ SummaryDraws LrDraws(std::vector<double> c, double scale,
   };
 }
 
+// rho of the best of a few poisons aimed at H's flattest direction v (x* =
+// +-R v's feature part projected into C, both labels, replacing the row the
+// attack replaced), by an exact refit: does any poison get near rho_any?
+Result<double> FlatProbe(const AuditDataset& ds, const Poison& poison, const LogisticProblem& p,
+                         const std::vector<double>& w) {
+  const Eigen e = SymmetricEigen(LogisticHessian(p, w));
+  const int64_t lo = std::min_element(e.values.begin(), e.values.end()) - e.values.begin();
+  double best = 0;
+  for (double sign : {-1.0, 1.0}) {
+    for (int y : {0, 1}) {
+      Poison q = poison;
+      q.x.assign(ds.data.d, 0.0);
+      for (int64_t j = 0; j < ds.data.d; ++j)
+        q.x[j] = sign * ds.bounds.radius * e.vectors.at(j, lo);
+      ProjectIntoBounds(ds.bounds, &q.x);
+      q.y = y;
+      PB_ASSIGN_OR_RETURN(BinaryData dp, MakeNeighbour(ds.data, q, NeighbourMode::kReplace, 1));
+      PB_ASSIGN_OR_RETURN(LogisticFit f, FitLogistic(LrProblem(dp, ds.bounds, 0), {}, {}));
+      std::vector<double> diff(w.size());
+      for (size_t j = 0; j < w.size(); ++j) diff[j] = w[j] - f.w[j];
+      best = std::max(best, Norm(diff) * static_cast<double>(ds.data.n()) * p.lambda / 2);
+    }
+  }
+  return best;
+}
+
 Status LrOutputRow(const AuditDataset& ds, const BinaryData& dprime, const Poison& poison,
                    const Setting& s) {
   const LogisticProblem p = LrProblem(ds.data, ds.bounds, 0), q = LrProblem(dprime, ds.bounds, 0);
@@ -124,6 +154,7 @@ Status LrOutputRow(const AuditDataset& ds, const BinaryData& dprime, const Poiso
   // rho_any = lambda / lambda_min(H) (1 when the data add no curvature).
   const std::vector<double> ev = SymmetricEigen(LogisticHessian(p, w.w)).values;
   const double rho_any = p.lambda / *std::min_element(ev.begin(), ev.end());
+  PB_ASSIGN_OR_RETURN(const double rho_flat, FlatProbe(ds, poison, p, w.w));
   auto dist = [](const std::vector<double>& a, const std::vector<double>& b) {
     double t = 0;
     for (size_t j = 0; j < a.size(); ++j) t += (a[j] - b[j]) * (a[j] - b[j]);
@@ -142,9 +173,10 @@ Status LrOutputRow(const AuditDataset& ds, const BinaryData& dprime, const Poiso
   PB_ASSIGN_OR_RETURN(double target, Audit(1, LrDraws(cw, scale, score), LrDraws(cwp, scale, score),
                                            s.n, "logistic_linear", 9));
   PB_ASSIGN_OR_RETURN(double learned, Learned(ds, dprime, poison, s));
-  std::printf("%-13s %-10s %-9s %5.2f %4.2f %7lld %9.3f %9.3f %9.3f %9.3f %8.3f\n",
+  std::printf("%-13s %-10s %-9s %5.2f %4.2f %7lld %9.3f %9.3f %9.3f %9.3f %8.3f %8.3f %8.3f\n",
               s.dataset.c_str(), s.mechanism.c_str(), s.attack.c_str(), s.eps, s.factor,
-              static_cast<long long>(s.n), max_loss, oracle, learned, target, rho_any);
+              static_cast<long long>(s.n), max_loss, oracle, learned, target,
+              max_loss * s.factor / s.eps, rho_any, rho_flat);
   return Status::Ok();
 }
 
@@ -229,8 +261,9 @@ Status NbRow(const AuditDataset& ds, const BinaryData& dprime, const Poison& poi
 
 Status Run(const std::string& datasets, const std::vector<double>& eps_grid, double factor,
            int64_t n) {
-  std::printf("%-13s %-10s %-9s %5s %4s %7s %9s %9s %9s %9s %8s\n", "dataset", "mechanism",
-              "attack", "eps", "fac", "N", "max_loss", "oracle", "learned", "target", "rho_any");
+  std::printf("%-13s %-10s %-9s %5s %4s %7s %9s %9s %9s %9s %8s %8s %8s\n", "dataset", "mechanism",
+              "attack", "eps", "fac", "N", "max_loss", "oracle", "learned", "target", "rho",
+              "rho_any", "rho_flat");
   for (const std::string& name : SplitList(datasets)) {
     PB_ASSIGN_OR_RETURN(AuditDataset ds, LoadAuditDataset(name, ""));
     for (const char* attack : {"influence", "nb_flip"}) {

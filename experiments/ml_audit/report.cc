@@ -169,7 +169,10 @@ Claim WeakenedClaim(const View& v, const MlAuditConfig& c) {
                    std::to_string(flagged.size()) + " of " + std::to_string(mechanisms.size()) +
                        " weakened mechanisms flagged (their correct counterparts are in the "
                        "validity claim);" +
-                       ev);
+                       ev +
+                       " An unflagged case may be beyond any test: optimal_audit (this study's "
+                       "package) prints the largest privacy loss its neighbour pair can show and "
+                       "the exact-likelihood-ratio audit (docs/studies.md D1, limits).");
 }
 
 // Fraction of matched audits (same dataset, mechanism, eps, k, replicate)
