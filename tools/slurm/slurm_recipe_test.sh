@@ -103,7 +103,13 @@ run_recipe() { # <binary> <dir>
   local name dir="$2"
   name=$(basename "$1")
   mkdir -p "$dir/bazel-bin/experiments/$name"
-  ln -s "$1" "$dir/bazel-bin/experiments/$name/$name"
+  # What `bazel build` leaves in bazel-bin: the binary and, beside it, its
+  # runfiles tree (the vendored Adult data is found there). The binary is
+  # copied, not linked: a study finds its runfiles from its resolved path,
+  # and the data dependency's own runfiles tree in bazel-out may not exist
+  # yet when this test starts (it is built as a separate action).
+  cp "$1" "$dir/bazel-bin/experiments/$name/$name"
+  ln -s "${RUNFILES_DIR:-$TEST_SRCDIR}" "$dir/bazel-bin/experiments/$name/$name.runfiles"
   write_recipe "$name" >"$dir/recipe.sh"
   # A user's shell: none of the variables Bazel sets for tests (runfiles,
   # workspace, the one-thread OpenBLAS setting); the jobs inherit this.
