@@ -44,11 +44,16 @@ class EmpiricalEpsilonStar final : public LossSampleEstimator {
   Result<double> EstimateImpl(const std::vector<double>& train_losses,
                               const std::vector<double>& population_losses,
                               const EpsilonStarOptions& options) const override {
-    std::vector<double> train = train_losses;
-    std::sort(train.begin(), train.end());
-    std::vector<double> population = population_losses;
-    std::sort(population.begin(), population.end());
-    return EmpiricalEpsilonStarSorted(train, population, options);
+    std::vector<double> train = train_losses, population = population_losses;
+    return EstimateOwnedImpl(train, population, options);
+  }
+  // Sorts the handed-over samples in place: no copy of its own.
+  Result<double> EstimateOwnedImpl(std::vector<double>& train_losses,
+                                   std::vector<double>& population_losses,
+                                   const EpsilonStarOptions& options) const override {
+    std::sort(train_losses.begin(), train_losses.end());
+    std::sort(population_losses.begin(), population_losses.end());
+    return EmpiricalEpsilonStarSorted(train_losses, population_losses, options);
   }
 };
 

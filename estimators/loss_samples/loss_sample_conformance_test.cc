@@ -121,6 +121,15 @@ TEST_P(LossSampleConformanceTest, FiniteNonNegativeDeterministicOrderFree) {
     auto c = est_->Estimate(t, p, o);
     ASSERT_TRUE(c.ok());
     EXPECT_NEAR(*a, *c, 1e-9);
+    // Handing the samples over gives the same value, validated the same way.
+    std::vector<double> t2 = train_, p2 = population_;
+    auto d = est_->Estimate(std::move(t2), std::move(p2), o);
+    ASSERT_TRUE(d.ok()) << d.message();
+    EXPECT_EQ(*a, *d);
+    std::vector<double> bad = train_;
+    bad[0] = std::nan("");
+    std::vector<double> p3 = population_;
+    EXPECT_FALSE(est_->Estimate(std::move(bad), std::move(p3), o).ok());
   }
   // Perfectly separated samples: every threshold pair with both rates in
   // the window is evaluated; still finite.

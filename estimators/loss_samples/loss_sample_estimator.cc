@@ -8,9 +8,11 @@
 
 namespace privbench {
 
-Result<double> LossSampleEstimator::Estimate(const std::vector<double>& train_losses,
-                                             const std::vector<double>& population_losses,
-                                             const EpsilonStarOptions& options) const {
+template <class Compute>
+Result<double> LossSampleEstimator::Checked(const std::vector<double>& train_losses,
+                                            const std::vector<double>& population_losses,
+                                            const EpsilonStarOptions& options,
+                                            const Compute& compute) const {
   PB_RETURN_IF_ERROR(CheckFiniteSamples("train_losses", train_losses));
   PB_RETURN_IF_ERROR(CheckFiniteSamples("population_losses", population_losses));
   PB_RETURN_IF_ERROR(ValidateEpsilonStarOptions(options));
@@ -19,7 +21,7 @@ Result<double> LossSampleEstimator::Estimate(const std::vector<double>& train_lo
                             " population losses, " + EpsilonStarOptionsText(options);
   Result<double> result = Error("");
   try {
-    result = EstimateImpl(train_losses, population_losses, options);
+    result = compute();
   } catch (const std::exception& e) {
     // Boost.Math reports evaluation failures by exception; none may escape.
     return Error(std::string(name()) + " failed (" + where + "): " + e.what());
@@ -29,6 +31,20 @@ Result<double> LossSampleEstimator::Estimate(const std::vector<double>& train_lo
     return Error("internal error in " + where + ": Epsilon* = " + FormatDouble(eps));
   }
   return eps;
+}
+
+Result<double> LossSampleEstimator::Estimate(const std::vector<double>& train_losses,
+                                             const std::vector<double>& population_losses,
+                                             const EpsilonStarOptions& options) const {
+  return Checked(train_losses, population_losses, options,
+                 [&] { return EstimateImpl(train_losses, population_losses, options); });
+}
+
+Result<double> LossSampleEstimator::Estimate(std::vector<double>&& train_losses,
+                                             std::vector<double>&& population_losses,
+                                             const EpsilonStarOptions& options) const {
+  return Checked(train_losses, population_losses, options,
+                 [&] { return EstimateOwnedImpl(train_losses, population_losses, options); });
 }
 
 }  // namespace privbench

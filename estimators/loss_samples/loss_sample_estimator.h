@@ -40,12 +40,32 @@ class LossSampleEstimator {
   Result<double> Estimate(const std::vector<double>& train_losses,
                           const std::vector<double>& population_losses,
                           const EpsilonStarOptions& options) const;
+  // The same, for a caller that hands its samples over: a variant that needs
+  // a working copy (the empirical one sorts) works in these vectors, so the
+  // caller's copy is the only one (the Python module copies NumPy arrays
+  // once, here).
+  Result<double> Estimate(std::vector<double>&& train_losses,
+                          std::vector<double>&& population_losses,
+                          const EpsilonStarOptions& options) const;
 
  protected:
   // Called with validated arguments.
   virtual Result<double> EstimateImpl(const std::vector<double>& train_losses,
                                       const std::vector<double>& population_losses,
                                       const EpsilonStarOptions& options) const = 0;
+  // Called with validated arguments the variant may modify; by default
+  // EstimateImpl.
+  virtual Result<double> EstimateOwnedImpl(std::vector<double>& train_losses,
+                                           std::vector<double>& population_losses,
+                                           const EpsilonStarOptions& options) const {
+    return EstimateImpl(train_losses, population_losses, options);
+  }
+
+ private:
+  template <class Compute>
+  Result<double> Checked(const std::vector<double>& train_losses,
+                         const std::vector<double>& population_losses,
+                         const EpsilonStarOptions& options, const Compute& compute) const;
 };
 
 }  // namespace privbench

@@ -230,12 +230,14 @@ double EpsilonStar(const Doubles& train_losses, const Doubles& population_losses
   if (clip_lo) options.clip_lo = *clip_lo;
   if (clip_hi) options.clip_hi = *clip_hi;
   if (transform) options.transform = ValueOrRaise(ParseLossTransform(*transform));
-  const std::vector<double> train = Sample("train_losses", train_losses);
-  const std::vector<double> population = Sample("population_losses", population_losses);
+  // One copy of each array, handed over: the estimator works in it (the
+  // empirical variant sorts it in place).
+  std::vector<double> train = Sample("train_losses", train_losses);
+  std::vector<double> population = Sample("population_losses", population_losses);
   Result<double> eps = Error("");
   {
     py::gil_scoped_release release;
-    eps = est->Estimate(train, population, options);
+    eps = est->Estimate(std::move(train), std::move(population), options);
   }
   return ValueOrRaise(std::move(eps));
 }
