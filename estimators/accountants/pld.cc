@@ -27,20 +27,36 @@ constexpr double kZ = 11.5;
 constexpr double kWindowTail = 1e-25;
 // Most grid points per step and per composed window.
 constexpr int64_t kMaxPoints = int64_t{1} << 21;
+// Below this sigma the answer is refused: one step's losses (~1/(2 sigma^2))
+// exceed 5e11 and the x positions of the grid edges (0.5 + sigma^2 l) near
+// x = 1 are not resolved to a small fraction of sigma any more; the
+// regression sweep of pld_sweep_test.cc validates sigma in [1e-6, 100].
+constexpr double kMinPldSigma = 1e-6;
+// Largest |1 - total P-mass| accepted (FFT rounding is ~1e-16 per entry).
+constexpr double kMassTolerance = 1e-6;
 
 double NormalUpperTail(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
 
 // ln(1 - w + w e^t), stable for all t.
 double LogMix(double w, double t) {
   if (w == 0.0) return 0.0;
-  if (t <= 1.0) return std::log1p(w * std::expm1(t));
+  if (t <= 1.0) {
+    const double m = w * std::expm1(t);
+    if (m > -0.5) return std::log1p(m);
+    // Near -1 (w ~ 1, t << 0) log1p loses everything (w = 1: -inf instead of
+    // t): ln((1-w) + w e^t) as a log-sum-exp.
+    const double a = std::log1p(-w), b = std::log(w) + t;
+    const double top = std::max(a, b);
+    return top + std::log(std::exp(a - top) + std::exp(b - top));
+  }
   return t + std::log(w + (1.0 - w) * std::exp(-t));
 }
 
 // ln(e^e - 1 + q) for e^e > 1 - q, else -inf.
 double LogShifted(double e, double q) {
   if (e > 1.0) return e + std::log1p(-(1.0 - q) * std::exp(-e));
-  const double v = std::expm1(e) + q;
+  if (q == 1.0) return e;  // (expm1(e) + 1 is 0 below e ~ -37)
+  const double v = e > -0.5 ? std::expm1(e) + q : std::exp(e) - (1.0 - q);
   return v > 0 ? std::log(v) : -kInf;
 }
 
@@ -155,7 +171,13 @@ std::vector<double> CyclicSelfConvolve(const std::vector<double>& masses, int64_
     fftw_destroy_plan(inv);
   }
   std::vector<double> out(static_cast<size_t>(n));
-  for (int64_t j = 0; j < n; ++j) out[j] = std::max(0.0, in[j] / static_cast<double>(n));
+  // Negative rounding noise is clamped to 0; a non-finite entry stays NaN
+  // (std::max(0.0, NaN) would be 0, silently dropping mass) and is refused
+  // by CheckMass.
+  for (int64_t j = 0; j < n; ++j) {
+    const double v = in[j] / static_cast<double>(n);
+    out[j] = std::isfinite(v) ? std::max(0.0, v) : std::nan("");
+  }
   return out;
 }
 
@@ -304,9 +326,15 @@ double PrivacyLossDistribution::EpsilonForDelta(double delta) const {
       s += masses[static_cast<size_t>(k + 1)];
     }
     const double l = static_cast<double>(first_index + k) * interval;
-    if (s - w > delta) return std::max(0.0, l + std::log((s - delta) / w));
+    // The root lies in (l_k, l_{k+1}] (delta(l_{k+1}) <= delta was checked one
+    // step earlier, or is infinity_mass < delta at the top): clamped to
+    // l_{k+1}, which also covers w underflowing to 0 on coarse grids (the
+    // log was +inf there).
+    if (s - w > delta) return std::max(0.0, std::min(l + std::log((s - delta) / w), l + interval));
     // Below the grid (k = -1) the segment formula holds for all eps <= l_0.
-    if (k == -1) return s > delta ? std::max(0.0, l + std::log((s - delta) / w)) : 0.0;
+    if (k == -1) {
+      return s > delta ? std::max(0.0, std::min(l + std::log((s - delta) / w), l + interval)) : 0.0;
+    }
     if (l <= 0.0) return 0.0;  // delta(l) <= delta already at some l <= 0
   }
   return 0.0;
@@ -346,7 +374,8 @@ Result<PrivacyLossDistribution> SampledGaussianStepPld(double sigma, double q,
     const double m1 = EdgeTails::Mass(u.z1, u.t1, v.z1, v.t1);
     pair.Mix(m0, m1, p, qm);
   };
-  const double eh = std::exp(interval), em1 = std::expm1(interval);
+  // e^-h and 1 - e^-h: finite for every h (e^h overflows above h ~ 709).
+  const double emh = std::exp(-interval), one_minus_emh = -std::expm1(-interval);
   double p, qm;
   // Losses <= the bottom: moved up to it. Losses above the top: to +inf.
   masses_between(0, &p, &qm);
@@ -357,15 +386,43 @@ Result<PrivacyLossDistribution> SampledGaussianStepPld(double sigma, double q,
     masses_between(static_cast<size_t>(i - i_lo + 1), &p, &qm);
     if (p <= 0) continue;
     // Split keeping P- and Q-mass: the lower end gets (e^h b - a)/(e^h - 1)
-    // of P-mass, b = Q-mass e^{e_i}; clamped to [0, a] (clamping moves mass
-    // up, which only adds pessimism, e.g. when b underflows).
-    const double b = qm * std::exp(static_cast<double>(i) * interval);
-    const double lower = std::clamp((eh * b - p) / em1, 0.0, p);
+    // = a (r - e^-h)/(1 - e^-h) of the P-mass a, where r = b/a and b = Q-mass
+    // e^{e_i} (r lies in [e^-h, 1]); r in logs above e_i = 700, as e^{e_i} overflows above
+    // e_i ~ 709 (qm * inf was NaN, and NaN mass was later dropped as 0:
+    // optimistic). Clamped to [0, a]: clamping and a Q-mass that underflows
+    // to 0 move mass up, which only adds pessimism.
+    const double l = static_cast<double>(i) * interval;
+    const double r = !(qm > 0)   ? 0.0
+                     : l < 700.0 ? qm / p * std::exp(l)
+                                 : std::exp(std::log(qm) - std::log(p) + l);
+    const double lower = p * std::clamp((r - emh) / one_minus_emh, 0.0, 1.0);
     d.masses[static_cast<size_t>(i - i_lo)] += lower;
     d.masses[static_cast<size_t>(i - i_lo + 1)] += p - lower;
   }
   return d;
 }
+
+namespace {
+
+// A PLD whose masses are not all finite or do not sum (with the mass at
+// +inf) to 1 is not a sound bound: refused, naming sigma. Overflow in the
+// discretisation used to turn masses into NaN that were then read as 0, so
+// high losses vanished and eps came out far too small.
+Status CheckMass(const PrivacyLossDistribution& d, const DpSgdAccounting& s, const char* what) {
+  double total = d.infinity_mass;
+  bool finite = std::isfinite(d.infinity_mass);
+  for (double m : d.masses) {
+    finite = finite && std::isfinite(m);
+    total += m;
+  }
+  if (finite && std::abs(total - 1.0) <= kMassTolerance) return Status::Ok();
+  return Error("pld cannot give a sound bound at sigma=" + FormatDouble(s.sigma) + " (" +
+               s.ToString() + "): " + what + " has total mass " + FormatDouble(total) +
+               " (numerical overflow); its numerics are validated for sigma >= " +
+               FormatDouble(kMinPldSigma));
+}
+
+}  // namespace
 
 Result<PrivacyLossDistribution> ComposeSelf(const PrivacyLossDistribution& step, int64_t steps) {
   PB_RETURN_IF_ERROR(CheckPositiveCount("steps", steps));
@@ -375,6 +432,12 @@ Result<PrivacyLossDistribution> ComposeSelf(const PrivacyLossDistribution& step,
 
 Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection direction) {
   PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
+  if (s.sigma < kMinPldSigma) {
+    return Error("sigma=" + FormatDouble(s.sigma) +
+                 " is below the pld accountant's validated range " +
+                 "(sigma >= " + FormatDouble(kMinPldSigma) +
+                 "): its grid cannot resolve one step's losses of ~1/(2 sigma^2)");
+  }
   double h = s.discretization > 0 ? s.discretization : kDefaultPldDiscretization;
   // Coarsen (h 2^k) until one step's grid and the composed window fit.
   const StepPair pair{s.sigma, s.q, direction == PldDirection::kRemove};
@@ -393,7 +456,10 @@ Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection 
     bounds = std::make_unique<Chernoff>(step);
     points = bounds->PointsNeeded(s.steps);
   }
-  return Compose(step, *bounds, s.steps);
+  PB_RETURN_IF_ERROR(CheckMass(step, s, "one step's discretised loss distribution"));
+  PrivacyLossDistribution composed = Compose(step, *bounds, s.steps);
+  PB_RETURN_IF_ERROR(CheckMass(composed, s, "the composed loss distribution"));
+  return composed;
 }
 
 Result<PldAccounting> PldEpsilon(const DpSgdAccounting& s) {

@@ -53,6 +53,14 @@
 // large T) uses the coarser interval h 2^k, which is still an upper bound
 // (reported as `interval` below). delta below m_inf cannot be certified and
 // is refused with a message naming delta.
+//
+// RANGE: sigma >= 1e-6 (validated by pld_sweep_test.cc over sigma in [1e-6,
+// 100]: never below the exact one-step eps, monotone in sigma); smaller
+// sigma is refused naming sigma. Losses reach ~1/(2 sigma^2) (1e4..1e11 for
+// sigma 1e-2..1e-6), so every e^loss, e^h and ln(1 - q + q e^t) is taken in
+// logs; a discretised or composed PLD whose masses are not finite or do not
+// sum to 1 is refused, never read (overflow there once turned high-loss mass
+// into NaN that was read as 0, giving eps ~1 where the truth is ~3000).
 #ifndef PRIVBENCH_ESTIMATORS_ACCOUNTANTS_PLD_H_
 #define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_PLD_H_
 
