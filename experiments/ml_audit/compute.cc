@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "core/seeding.h"
 #include "estimators/ml_audit/ml_audit.h"
+#include "mechanisms/classical/logistic.h"
+#include "mechanisms/classical/logistic_regression.h"
 #include "mechanisms/classical/mechanism.h"
 
 namespace privbench {
@@ -36,6 +39,22 @@ SummaryDraws DrawsOf(SummarySampler* sampler) {
       PB_RETURN_IF_ERROR(sampler->Draw(rng, out->data() + i * dim));
     return Status::Ok();
   };
+}
+
+// ||w*(D) - w*(D')|| / (s k), s = noise_factor * 2 / (n lambda eps): output
+// perturbation's density ratio is exp((||o - w*'|| - ||o - w*||) / s), at most
+// this (triangle inequality), attained along w* - w*'.
+Result<double> LrOutputMaxLoss(const AuditDataset& ds, const BinaryData& dprime, double eps,
+                               double noise_factor, int64_t k) {
+  const LogisticProblem p = LrProblem(ds.data, ds.bounds, 0);
+  const LogisticProblem q = LrProblem(dprime, ds.bounds, 0);
+  if (p.lambda != q.lambda) return std::nan("");  // add mode: not this mechanism's adjacency
+  PB_ASSIGN_OR_RETURN(LogisticFit w, FitLogistic(p, {}, {}));
+  PB_ASSIGN_OR_RETURN(LogisticFit wp, FitLogistic(q, {}, {}));
+  double t = 0;
+  for (size_t j = 0; j < w.w.size(); ++j) t += (w.w[j] - wp.w[j]) * (w.w[j] - wp.w[j]);
+  const double scale = noise_factor * 2 / (static_cast<double>(ds.data.n()) * p.lambda * eps);
+  return std::sqrt(t) / scale / static_cast<double>(k);
 }
 
 }  // namespace
@@ -101,6 +120,10 @@ Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c,
       PB_ASSIGN_OR_RETURN(auto sd, mech->Prepare(ds.data, ds.bounds, u.poison.x));
       PB_ASSIGN_OR_RETURN(auto sdp, mech->Prepare(dprime, ds.bounds, u.poison.x));
       u.summary_dim = sd->dim();
+      double max_loss = std::nan("");
+      if (c.mechanism == "lr_output") {
+        PB_ASSIGN_OR_RETURN(max_loss, LrOutputMaxLoss(ds, dprime, eps, c.noise_factor, k));
+      }
       for (int64_t rep = 0; rep < config.replicates; ++rep, ++cell_index) {
         MlAuditOptions o;
         o.n = c.role == "bug1" || c.role == "bug2" ? config.bug_n : config.n;
@@ -127,7 +150,8 @@ Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c,
                        r.fresh_n1,
                        r.fresh_n0,
                        r.complement,
-                       r.haldane};
+                       r.haldane,
+                       max_loss};
         u.cells.push_back(cell);
       }
     }

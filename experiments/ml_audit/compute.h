@@ -18,6 +18,7 @@
 #ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_COMPUTE_H_
 #define PRIVBENCH_EXPERIMENTS_ML_AUDIT_COMPUTE_H_
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -54,6 +55,11 @@ struct AuditCell {
   double eps_lb = 0, eps_lb_raw = 0, search_bound = 0, threshold = 0;
   int64_t search_n1 = 0, search_n0 = 0, fresh_n1 = 0, fresh_n0 = 0;
   bool complement = false, haldane = false;
+  // lr_output only (NaN otherwise): the largest per-copy privacy loss this
+  // neighbour pair can show to any test, ||w*(D) - w*(D')|| / (s k) with s
+  // the noise's scale (docs/studies.md D1, limits): an audit above it is
+  // impossible, and a guarantee above it cannot be caught on this pair.
+  double max_loss = NAN;
 };
 
 struct UnitResult {

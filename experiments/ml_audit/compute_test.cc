@@ -112,6 +112,14 @@ TEST(MlAuditStudyTest, TenfoldWeakenedLrAndNbAreFlaggedCorrectOnesAreNot) {
     } else {
       EXPECT_LE(cell.eps_lb, cell.guarantee) << a.id;
     }
+    if (a.mechanism == "lr_output") {
+      // The pair's largest possible loss: above the guarantee only when
+      // weakened, and no audit can exceed it.
+      EXPECT_EQ(cell.max_loss > cell.guarantee, a.role == "weakened") << a.id;
+      EXPECT_LE(cell.eps_lb, cell.max_loss) << a.id;
+    } else {
+      EXPECT_TRUE(std::isnan(cell.max_loss)) << a.id;
+    }
   }
 }
 

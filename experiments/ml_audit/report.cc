@@ -14,7 +14,7 @@ namespace {
 
 const std::vector<std::string> kDoubleColumns = {"eps",          "guarantee",    "eps_lb",
                                                  "eps_lb_raw",   "search_bound", "threshold",
-                                                 "noise_factor", "influence"};
+                                                 "noise_factor", "influence",    "max_loss"};
 const std::vector<std::string> kIntColumns = {
     "n",        "k",          "replicate", "search_n1",    "search_n0", "fresh_n1",
     "fresh_n0", "complement", "haldane",   "replaced_row", "poison_y",  "summary_dim"};
@@ -159,7 +159,26 @@ Claim WeakenedClaim(const View& v, const MlAuditConfig& c) {
     }
   }
   for (const std::string& m : mechanisms) {
-    if (!flagged.count(m)) ev += " " + m + " NOT flagged at any eps_th;";
+    if (flagged.count(m)) continue;
+    ev += " " + m + " NOT flagged at any eps_th";
+    double worst = -1;  // the largest max_loss / guarantee over its audits
+    std::string at;
+    for (size_t r : Rows(v.t, [&](size_t r) {
+           return v.S("role", r) == "weakened" && v.S("mechanism", r) == m &&
+                  !std::isnan(v.D("max_loss", r));
+         })) {
+      if (v.D("max_loss", r) / v.D("guarantee", r) > worst) {
+        worst = v.D("max_loss", r) / v.D("guarantee", r);
+        at = v.S("dataset", r) + " eps " + FormatDouble(v.D("eps", r)) + " k " +
+             std::to_string(v.I("k", r)) + ": " + FormatSignificant(v.D("max_loss", r), 3);
+      }
+    }
+    if (worst >= 0) {
+      ev += " (the largest per-copy loss its neighbour pairs can show to any test, at most " +
+            FormatSignificant(worst, 3) + " x the guarantee, e.g. " + at +
+            (worst <= 1 ? ": beyond any test on these neighbours)" : ")");
+    }
+    ev += ";";
   }
   return MakeClaim("ml_audit_weakened_flagged",
                    "Each mechanism weakened to " + FormatDouble(c.weakened_factor) +
@@ -311,9 +330,9 @@ AuditTable UnitRows(const UnitResult& u) {
   AuditTable t;
   const AuditCase& c = u.audit_case;
   for (const AuditCell& cell : u.cells) {
-    const std::vector<double> d = {cell.eps,        cell.guarantee,    cell.eps_lb,
-                                   cell.eps_lb_raw, cell.search_bound, cell.threshold,
-                                   c.noise_factor,  u.poison.influence};
+    const std::vector<double> d = {cell.eps,        cell.guarantee,     cell.eps_lb,
+                                   cell.eps_lb_raw, cell.search_bound,  cell.threshold,
+                                   c.noise_factor,  u.poison.influence, cell.max_loss};
     const std::vector<int64_t> i = {
         cell.n,        cell.k,        cell.replicate,          cell.search_n1,       cell.search_n0,
         cell.fresh_n1, cell.fresh_n0, cell.complement ? 1 : 0, cell.haldane ? 1 : 0, u.replaced_row,
