@@ -59,7 +59,8 @@ int main(int argc, char** argv) {
   }
   const auto* entries = &all;
   const std::vector<Verdict> verdicts = VerifyAll(*entries, raw_dir);
-  int failures = 0, findings = 0, reproduced = 0, missing = 0, surrogate = 0, needs_scale = 0;
+  int failures = 0, findings = 0, reproduced = 0, missing = 0, surrogate = 0, needs_scale = 0,
+      inconclusive = 0;
   std::printf("%-26s | %-58s | %-10s | %-12s | %s\n", "study", "quantity", "published",
               "reproduced", "verdict");
   for (const Verdict& v : verdicts) {
@@ -70,13 +71,16 @@ int main(int argc, char** argv) {
     if (v.verdict == "surrogate data") ++surrogate;
     if (v.verdict == "missing") ++missing;
     if (v.verdict == "needs paper scale") ++needs_scale;
+    if (v.verdict == "inconclusive") ++inconclusive;
     if (v.failure && !(allow_missing && v.verdict == "missing")) ++failures;
   }
   std::printf(
       "\n%zu checks: %d reproduced, %d findings (paper numbers or claims that do not "
-      "reproduce, with evidence in verify.md), %d on surrogate data (not comparable), %d needing "
-      "paper scale (quick-scale evidence in verify.md), %d missing, %d failures\n",
-      verdicts.size(), reproduced, findings, surrogate, needs_scale, missing, failures);
+      "reproduce, with evidence in verify.md), %d inconclusive (a claim on random data that "
+      "its test decided neither way), %d on surrogate data (not comparable), %d needing paper "
+      "scale (quick-scale evidence in verify.md), %d missing, %d failures\n",
+      verdicts.size(), reproduced, findings, inconclusive, surrogate, needs_scale, missing,
+      failures);
   Status s = MakeDirs(out_dir);
   if (s.ok()) {
     s = WriteFileAtomic(out_dir + "/verify.md",
@@ -84,7 +88,8 @@ int main(int argc, char** argv) {
                         "//results:verify` from results/raw/*.h5 and results/published/*.json. "
                         "FINDING: a published number that does not reproduce, with the reason; "
                         "not reproduced: a claim that does not hold in our run, with the "
-                        "evidence.\n\n" +
+                        "evidence; inconclusive: a claim on random data whose test (with its "
+                        "stated error probability) decided neither way.\n\n" +
                             VerdictsMarkdown(verdicts));
   }
   if (s.ok()) s = WriteFileAtomic(out_dir + "/verify.csv", VerdictsCsv(verdicts));
