@@ -2,7 +2,7 @@
 // Terzis & Tramer, "Membership Inference Attacks From First Principles",
 // IEEE S&P 2022, Sec. IV, Alg. 1) and the challenge-point selection
 // SelectWorst of the Bayesian paper (Zanella-Beguelin et al., ICML 2023,
-// Sec. 4.1 and App. A.1, Alg. 3); docs/studies.md E1.
+// Sec. 4.1 and App. A.1, Alg. 3); experiments/lira_bayes_audit/README.md.
 //
 // Torch-free: the inputs are per-example statistics of trained models (the
 // models themselves are never stored).

@@ -84,4 +84,17 @@ Result<std::vector<std::string>> ListFiles(const std::string& dir, const std::st
   return out;
 }
 
+Result<std::vector<std::string>> ListSubdirectories(const std::string& dir) {
+  DIR* d = opendir(dir.c_str());
+  if (!d) return Error("cannot list directory '" + dir + "'");
+  std::vector<std::string> out;
+  while (const dirent* e = readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != ".." && IsDirectory(dir + "/" + name)) out.push_back(name);
+  }
+  closedir(d);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace privbench

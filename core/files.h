@@ -25,6 +25,9 @@ Status WriteFileAtomic(const std::string& path, const std::string& contents);
 // (a FIFO or device is never listed: opening one could block forever).
 Result<std::vector<std::string>> ListFiles(const std::string& dir, const std::string& suffix);
 
+// Names of the directories in `dir` (not "." or ".."), sorted by name.
+Result<std::vector<std::string>> ListSubdirectories(const std::string& dir);
+
 }  // namespace privbench
 
 #endif  // PRIVBENCH_CORE_FILES_H_

@@ -1,6 +1,6 @@
 // UCI Adult (Becker & Kohavi 1996) as used by Epsilon* §4.1 and
-// docs/studies.md C2/C4/D1: the UCI split, 32,561 training rows (adult.data)
-// and 16,281 population rows (adult.test), binary label income > 50K.
+// experiments/epsilon_star_sweep_adult/README.md/C4/D1: the UCI split, 32,561 training rows
+// (adult.data) and 16,281 population rows (adult.test), binary label income > 50K.
 //
 // Preprocessing (fitted on the training rows only, applied to both splits):
 //  - the 6 numeric columns (age, fnlwgt, education-num, capital-gain,

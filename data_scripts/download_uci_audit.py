@@ -2,7 +2,7 @@
 """Fetch banknote, credit and thoracic (UCI) for ml_audit and verify them.
 
 The three remaining datasets of ML-Audit's grid (Lu et al., NeurIPS 2022,
-Sec. 5; docs/studies.md D1) are not shipped with the repository and cannot
+Sec. 5; experiments/ml_audit/README.md) are not shipped with the repository and cannot
 be fetched offline. For users with internet this script downloads each file
 from the UCI repository, checks its pinned SHA-256 (and its byte count where
 one is pinned) and only then moves it into the target directory: a missing,
@@ -45,7 +45,7 @@ and every value written as an integer; default_of_credit_card_clients.sha256
 (data_scripts/uci_audit.h) checks that record's .xls digest against its own
 pin and the CSV against the record. The original .xls is kept beside them.
 
-The study ml_audit reads all three (docs/studies.md D1); without them the
+The study ml_audit reads all three (experiments/ml_audit/README.md); without them the
 datasets are unavailable and --datasets naming one exits 2 pointing here.
 """
 

@@ -1,7 +1,7 @@
 // Fashion-MNIST (Xiao, Rasul & Vollgraf 2017, Zalando Research) from
 // Debian's package dataset-fashion-mnist (/usr/share/datasets/fashion-mnist):
 // 28 x 28 grey-scale images of 10 clothing classes. Used for smoke tests
-// and for the audits of docs/studies.md D2 (ML-Audit on DP-SGD) and E1 (LiRA /
+// and for the audits of experiments/ml_audit_dpsgd/README.md (ML-Audit on DP-SGD) and E1 (LiRA /
 // Bayesian audit, standing in for CIFAR-10 which is out of reach offline).
 //
 // train = the 60,000 training images, population = the 10,000 test images.

@@ -1,7 +1,7 @@
 // Purchase-100 as published by Shokri et al. (2017) (privacytrustlab
 // "dataset_purchase"): 197,324 shoppers x 600 binary features (bought item
 // j or not), 100 classes from k-means clustering of the purchase vectors.
-// Used by docs/studies.md C1 (J&E's logistic regression, 10,000 training
+// Used by experiments/region_of_privacy/README.md (J&E's logistic regression, 10,000 training
 // records) and C3 (Epsilon* Fig. 1) when the real data is available; the
 // offline stand-in is purchase100_surrogate.h.
 //

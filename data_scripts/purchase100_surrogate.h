@@ -23,9 +23,9 @@
 // seed 0, analysed with numpy/sklearn): density 0.158 (real Purchase-100:
 // roughly 15-20% ones), Bayes-optimal accuracy 0.89, logistic regression
 // (sklearn lbfgs, C = 10) train 1.00 / test 0.71: learnable but overfitting
-// at J&E's 10k training size (docs/studies.md C1), as the real data is. It is NOT
-// the real data: absolute accuracies and attack rates on it are not
-// comparable with published Purchase-100 numbers.
+// at J&E's 10k training size (experiments/region_of_privacy/README.md), as the real data is. It is
+// NOT the real data: absolute accuracies and attack rates on it are not comparable with published
+// Purchase-100 numbers.
 //
 // Determinism: the model depends only on `seed`; records come from
 // per-chunk streams DeriveSeed(seed, {1, sample_stream, split, chunk}), so
@@ -51,7 +51,7 @@ inline constexpr int64_t kPurchase100Classes = 100;
 inline constexpr int kSurrogateActivityLevels = 5;
 
 struct SurrogateOptions {
-  int64_t n_train = 10000;       // J&E's training size (docs/studies.md C1)
+  int64_t n_train = 10000;       // J&E's training size (experiments/region_of_privacy/README.md)
   int64_t n_population = 10000;  // Epsilon* paper scale: 208,731 / 102,809
   uint64_t seed = 0;             // the model (profiles) and the records
   uint64_t sample_stream = 0;    // independent record streams, same model

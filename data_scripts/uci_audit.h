@@ -1,5 +1,5 @@
 // The three UCI datasets of ML-Audit's grid that privbench cannot ship
-// (Lu et al., NeurIPS 2022, Sec. 5; docs/studies.md D1): banknote, credit and
+// (Lu et al., NeurIPS 2022, Sec. 5; experiments/ml_audit/README.md): banknote, credit and
 // thoracic. Users fetch them with data_scripts/download_uci_audit.py (pinned
 // SHA-256 of each UCI original); without them the datasets are unavailable
 // and loading fails naming that script. No stand-in exists.

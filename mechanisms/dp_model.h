@@ -13,7 +13,7 @@
 // Architectures (factories below):
 //  - LogisticRegressionSpec(d, K): one Linear(d -> K) layer, softmax
 //    cross-entropy (multinomial; K = 2 for a binary task). Jayaraman &
-//    Evans' Purchase-100 logistic regression (docs/studies.md C1).
+//    Evans' Purchase-100 logistic regression (experiments/region_of_privacy/README.md).
 //  - AdultMlpSpec(d, hidden = 128): Linear(d -> 128) Tanh Linear(128 -> 2).
 //    The Epsilon* paper (§4.1) says only that Adult follows "previously
 //    reported benchmark DNN architectures (Shokri et al. 2017)". The one
@@ -77,7 +77,7 @@ struct LayerSpec {
   static LayerSpec Conv2d(int64_t in, int64_t out, int64_t kernel, int64_t stride, int64_t padding);
   static LayerSpec Act(Activation activation);
   static LayerSpec MaxPool2d(int64_t kernel, int64_t stride);
-  // Average pooling, no padding (the Bayesian paper's CNN, docs/studies.md E1).
+  // Average pooling, no padding (the Bayesian paper's CNN, experiments/lira_bayes_audit/README.md).
   static LayerSpec AvgPool2d(int64_t kernel, int64_t stride);
   static LayerSpec Flatten();
 

@@ -67,7 +67,7 @@ TEST(PerExampleGradsTest, CnnPerExampleMatchesAutogradLoop) {
   ExpectMatchesLoop(*relu, x, y, Microbatching::PerExample(), "relu cnn per-example");
 }
 
-// Average pooling (the Bayesian paper's CNN, docs/studies.md E1): values are
+// Average pooling (the Bayesian paper's CNN, experiments/lira_bayes_audit/README.md): values are
 // the window means and the per-example gradients match the autograd loop.
 TEST(PerExampleGradsTest, AvgPoolCnnMatchesAutogradLoop) {
   ModelSpec spec;

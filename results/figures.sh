@@ -1,16 +1,16 @@
 #!/bin/bash
-# Regenerates every figure from the HDF5 files alone:
-# results/plots/<study>.py reads results/raw/<study>.h5 and writes
-# results/figures/<study>*.png and .svg. Studies whose file is missing are
+# Regenerates every figure from the HDF5 files alone: each study's
+# experiments/<study>/figures.py reads results/raw/<study>.h5 and writes
+# results/figures/<study>*.png and .svg. Studies are found by their
+# figures.py (no list of names here); those whose file is missing are
 # skipped. Uses Debian's python3 (matplotlib, h5py from apt).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results/figures
 status=0
-for script in results/plots/*.py; do
+for script in experiments/*/figures.py; do
   [ -e "$script" ] || continue
-  study=$(basename "$script" .py)
-  [ "$study" = "plotting" ] && continue
+  study=$(basename "$(dirname "$script")")
   raw="results/raw/$study.h5"
   if [ ! -e "$raw" ]; then
     echo "figures: skipping $study (no $raw)" >&2

@@ -643,8 +643,23 @@ Status ResultWriter::WriteClaim(const Claim& claim) {
     return Error("claim id must be a non-empty group name, got '" + claim.id + "'");
   }
   const std::string group = "/claims/" + claim.id;
-  PB_RETURN_IF_ERROR(SetAttribute(group, "statement", claim.statement));
-  PB_RETURN_IF_ERROR(SetAttribute(group, "source", claim.source));
+  std::string statement = claim.statement, source = claim.source;
+  if (claims_declared_) {
+    const auto declared = declared_claims_.find(claim.id);
+    if (declared == declared_claims_.end()) {
+      return Error("claim '" + claim.id +
+                   "' is not declared in the study's claims.json (an entry of kind \"claim\" "
+                   "with h5 \"/claims/" +
+                   claim.id + "\")");
+    }
+    statement = declared->second.statement;
+    source = declared->second.source;
+    if (!declared->second.criterion.empty()) {
+      PB_RETURN_IF_ERROR(SetAttribute(group, "criterion", declared->second.criterion));
+    }
+  }
+  PB_RETURN_IF_ERROR(SetAttribute(group, "statement", statement));
+  PB_RETURN_IF_ERROR(SetAttribute(group, "source", source));
   PB_RETURN_IF_ERROR(SetAttribute(group, "holds", int64_t{claim.holds ? 1 : 0}));
   return SetAttribute(group, "evidence", claim.evidence);
 }

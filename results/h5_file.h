@@ -36,6 +36,7 @@
 #define PRIVBENCH_RESULTS_H5_FILE_H_
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -46,7 +47,7 @@ namespace privbench {
 
 // Provenance of one study run, stored in /meta.
 struct RunMeta {
-  std::string study;        // e.g. "published_examples"
+  std::string study;        // the study's name: its folder under experiments/
   std::string paper;        // e.g. "Zanella-Beguelin et al., Bayesian Estimation of DP (ICML 2023)"
   std::string section;      // e.g. "Sec. 3.2; Table 1"
   std::string description;  // one line
@@ -105,6 +106,14 @@ struct Claim {
   std::string evidence;  // the numbers behind the verdict
 };
 
+// A claim as its study's claims.json declares it (the statement and source
+// a result file carries for it; experiments/lib/framework/declared_claims.h).
+struct DeclaredClaim {
+  std::string statement;
+  std::string source;
+  std::string criterion;  // how the study judges it, in words (may be empty)
+};
+
 class ResultWriter {
  public:
   // Starts "<final_path>" in memory (the directory must exist and be
@@ -133,7 +142,15 @@ class ResultWriter {
   Status SetAttribute(const std::string& object_path, const std::string& name, int64_t value);
 
   Status WriteTable(const SummaryTable& table);
+  // Writes /claims/<id>. Once DeclareClaims() was called, `claim.id` must be
+  // declared (else an error naming it) and the declared statement and source
+  // (and criterion, when not empty) are written instead of the claim's own:
+  // the report code supplies only holds and the evidence.
   Status WriteClaim(const Claim& claim);
+  void DeclareClaims(std::map<std::string, DeclaredClaim> declared) {
+    declared_claims_ = std::move(declared);
+    claims_declared_ = true;
+  }
 
   // Records end time and duration, flushes, closes, fsyncs and renames onto
   // the final path. The writer is unusable afterwards.
@@ -154,6 +171,8 @@ class ResultWriter {
   int64_t file_ = -1;
   bool committed_ = false;
   double start_seconds_ = 0.0;
+  bool claims_declared_ = false;
+  std::map<std::string, DeclaredClaim> declared_claims_;
 };
 
 // Reads result files defensively: types are checked (a float is never

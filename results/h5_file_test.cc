@@ -31,6 +31,32 @@ RunMeta Meta() {
   return m;
 }
 
+// Once a study's declaration is attached, a claim's statement and source
+// are the declared ones and an undeclared claim is refused by name.
+TEST(ResultFileTest, DeclaredClaimsOverrideStatementAndRefuseUndeclaredIds) {
+  const std::string path = TempDir() + "/declared.h5";
+  {
+    auto w = ResultWriter::Create(path, Meta());
+    ASSERT_TRUE(w.ok()) << w.message();
+    ResultWriter& f = *w.value();
+    f.DeclareClaims({{"narrower", {"declared statement", "declared source", "x < y"}}});
+    ASSERT_TRUE(f.WriteClaim({"narrower", "code's statement", "code's source", true, "1<2"}).ok());
+    const Status undeclared = f.WriteClaim({"other", "s", "src", false, "e"});
+    ASSERT_FALSE(undeclared.ok());
+    EXPECT_NE(undeclared.message().find("'other'"), std::string::npos) << undeclared.message();
+    ASSERT_TRUE(f.Commit().ok());
+  }
+  auto r = ResultReader::Open(path);
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_EQ(r.value()->ReadStringAttribute("/claims/narrower", "statement").value(),
+            "declared statement");
+  EXPECT_EQ(r.value()->ReadStringAttribute("/claims/narrower", "source").value(),
+            "declared source");
+  EXPECT_EQ(r.value()->ReadStringAttribute("/claims/narrower", "criterion").value(), "x < y");
+  EXPECT_EQ(r.value()->ReadStringAttribute("/claims/narrower", "evidence").value(), "1<2");
+  EXPECT_FALSE(r.value()->Exists("/claims/other"));
+}
+
 TEST(ResultFileTest, RoundTripsDatasetsAttributesTablesAndClaims) {
   const std::string path = TempDir() + "/roundtrip.h5";
   {

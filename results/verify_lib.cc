@@ -1,5 +1,6 @@
 #include "results/verify_lib.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -145,8 +146,15 @@ Result<std::vector<PublishedEntry>> ParsePublishedList(const std::string& json_t
     } else if (e.kind == "claim") {
       PB_ASSIGN_OR_RETURN(e.published_text, str("published", false));
       if (e.h5.rfind("/claims/", 0) != 0) return Error(at + ": a claim's h5 must be /claims/<id>");
+    } else if (e.kind == "sensitivity") {
+      // A declared variant of a claim under another reading: the study writes
+      // it (its statement comes from here) and the report shows it; no verdict.
+      if (e.h5.rfind("/claims/", 0) != 0) {
+        return Error(at + ": a sensitivity claim's h5 must be /claims/<id>");
+      }
+      continue;
     } else {
-      return Error(at + ": kind must be number or claim, got '" + e.kind + "'");
+      return Error(at + ": kind must be number, claim or sensitivity, got '" + e.kind + "'");
     }
     out.push_back(std::move(e));
   }
@@ -334,6 +342,36 @@ std::string VerdictsCsv(const std::vector<Verdict>& verdicts) {
         << CsvField(v.lost_parameters) << "\n";
   }
   return out.str();
+}
+
+Result<std::vector<std::string>> FindClaimDeclarations(const std::string& spec) {
+  std::vector<std::string> files;
+  size_t start = 0;
+  while (start <= spec.size()) {
+    const size_t comma = std::min(spec.find(',', start), spec.size());
+    const std::string item = spec.substr(start, comma - start);
+    start = comma + 1;
+    if (item.empty()) continue;
+    if (IsRegularFile(item)) {
+      files.push_back(item);
+      continue;
+    }
+    if (!IsDirectory(item)) {
+      return Error("--list: '" + item + "' is neither a claims file nor a directory");
+    }
+    PB_ASSIGN_OR_RETURN(std::vector<std::string> subdirs, ListSubdirectories(item));
+    size_t found = 0;
+    for (const std::string& sub : subdirs) {
+      const std::string file = item + "/" + sub + "/claims.json";
+      if (IsRegularFile(file)) {
+        files.push_back(file);
+        ++found;
+      }
+    }
+    if (found == 0) return Error("--list: no <study>/claims.json under '" + item + "'");
+  }
+  if (files.empty()) return Error("--list names no claims file");
+  return files;
 }
 
 }  // namespace privbench

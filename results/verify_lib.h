@@ -1,13 +1,17 @@
 // Verification of published numbers and claims against study result files.
 //
-// The lists are declarative (results/published/*.json, one per study
-// group); each entry is one of
+// The lists are declarative: each study declares its published numbers and
+// claims once, in experiments/<study>/claims.json (FindClaimDeclarations
+// finds them; no study is named here); each entry is one of
 //   kind "number": a published value, given as the string printed in the
 //     paper ("6.25", "3.5e8"), checked against a scalar the study wrote at
 //     `h5` within max(tolerance, rel_tolerance * |published|, half a unit of
 //     the last printed digit);
 //   kind "claim": a qualitative claim; `h5` names a /claims/<id> group whose
-//     "holds" attribute the study computed from its raw data.
+//     "holds" attribute the study computed from its raw data;
+//   kind "sensitivity": a variant of a declared claim under another reading
+//     (e.g. Epsilon* delta = 0): declared so that the study may write it
+//     (with this statement) and the report show it, but given no verdict.
 // Optional fields: "finding" (a documented reason why the paper's number is
 // not expected to reproduce: a miss is then reported as FINDING, not a
 // failure), "lost_parameters" (what the paper's text lost and what we
@@ -76,6 +80,13 @@ struct Verdict {
   std::string lost_parameters;
   bool failure = false;
 };
+
+// The claims.json files that `spec` names: a comma-separated list of
+// files and directories; a directory stands for every <dir>/<sub>/claims.json
+// (one level down, sorted by <sub>), so `experiments` finds every study's
+// declaration. An item that is neither, or a directory holding none, is an
+// error naming it.
+Result<std::vector<std::string>> FindClaimDeclarations(const std::string& spec);
 
 // Ids must be unique across all lists.
 Status CheckUniqueIds(const std::vector<PublishedEntry>& entries);

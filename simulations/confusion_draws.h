@@ -1,5 +1,5 @@
 // Synthetic confusion counts of a membership test with known true error
-// rates (docs/studies.md B6; Bayesian paper, Zanella-Beguelin et al. ICML
+// rates (experiments/bayes_coverage/README.md; Bayesian paper, Zanella-Beguelin et al. ICML
 // 2023, Sec. 2.5 Experiment 2): the attacker is run on `positives` members
 // and `negatives` non-members and errs independently on each, so
 //   FN ~ Bin(positives, FNR),  FP ~ Bin(negatives, FPR),

@@ -1,5 +1,5 @@
 // Synthetic counts for a ratio of two binomial proportions with a known true
-// ratio (docs/studies.md B7; ML-Audit, Lu et al. NeurIPS 2022, Sec. 4.2):
+// ratio (experiments/katz_coverage/README.md; ML-Audit, Lu et al. NeurIPS 2022, Sec. 4.2):
 // N runs of a mechanism on D and N on a neighbour D', with
 //   p1 = P[M(D) in S],  p0 = P[M(D') in S],
 //   n1 ~ Bin(N, p1),    n0 ~ Bin(N, p0)   (independent).

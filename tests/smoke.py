@@ -15,6 +15,7 @@ tests/run_python_test.sh puts the workspace root on PYTHONPATH, so
 `from tests import smoke` works in every sh_test that lists
 //tests:smoke in its data.
 """
+import json
 import os
 import subprocess
 import sys
@@ -76,6 +77,37 @@ def check_claims(f, ids):
             check(int(a["holds"]) in (0, 1), f"claim {cid} has holds")
             check(len(text(a["evidence"])) > 20, f"claim {cid} has evidence")
             check(len(text(a["statement"])) > 20, f"claim {cid} has a statement")
+
+
+def declared_entries(study):
+    """The entries of the study's claims.json (its one declaration of published
+    numbers and claims), read from the runfiles: experiments/<study>/ or, for
+    the example study, tests/<study>/."""
+    for folder in ("experiments", "tests"):
+        path = os.path.join(folder, study, "claims.json")
+        if os.path.exists(path):
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)
+    raise SystemExit(f"no claims.json of {study} in the runfiles (privbench_study adds it)")
+
+
+def declared_claim_ids(study):
+    """The /claims/<group> names of the study's declared claims, in order."""
+    return [e["h5"][len("/claims/"):] for e in declared_entries(study) if e["kind"] == "claim"]
+
+
+def check_declared_claims(f, study):
+    """Every declared claim is in the file with holds, evidence and the
+    declared statement and source; the file holds no undeclared claim."""
+    entries = {e["h5"][len("/claims/"):]: e for e in declared_entries(study)
+               if e["kind"] in ("claim", "sensitivity")}
+    check_claims(f, list(entries))
+    for cid in f.get("claims", {}):
+        check(cid in entries, f"claim {cid} is not declared in claims.json")
+        if cid in entries:
+            a = f["claims"][cid].attrs
+            check(text(a["statement"]) == entries[cid]["quantity"], f"claim {cid}: statement")
+            check(text(a["source"]) == entries[cid]["source"], f"claim {cid}: source")
 
 
 def check_table(f, name, columns):

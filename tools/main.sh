@@ -7,14 +7,14 @@
 #   tools/main.sh --studies=a,b   # only these studies
 #
 # Studies are the cc_binary targets under //experiments tagged "study", one
-# package each (//experiments/<study>:<study>). Each writes
+# folder each (//experiments/<study>:<study>, declared with privbench_study). Each writes
 # results/raw/<study>.h5; tables go to results/tables/, figures to
 # results/figures/, and results/report/index.html ties them together (one
 # static page: verdicts, every check, each study's figures, tables, claims
 # and provenance). Exits non-zero if a study fails or a fully specified
 # published number misses its tolerance.
 #
-# Datasets that cannot ship (ml_audit's banknote, credit and thoracic: fetch
+# Datasets that cannot ship (e.g. UCI banknote, credit and thoracic: fetch
 # them with data_scripts/download_uci_audit.py and set $PRIVBENCH_DATA_DIR)
 # join the paper scale only when found; the others are reported as
 # unavailable in the study's /meta and its "datasets" table.
@@ -72,6 +72,8 @@ fi
 echo "== verdicts on published numbers" >&2
 verify_status=0
 bazel run "${bazel_flags[@]}" //results:verify || verify_status=$?
+echo "== index of studies" >&2
+/usr/bin/python3 tools/study_index.py || failed+=("study index")
 echo "== report" >&2
 /usr/bin/python3 results/report/make_report.py || failed+=("report")
 

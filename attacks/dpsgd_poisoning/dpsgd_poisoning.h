@@ -1,6 +1,6 @@
 // Poisons for auditing DP-SGD-trained networks, the two ML-Audit runs (Lu et
 // al., "A General Framework for Auditing Differentially Private Machine
-// Learning", NeurIPS 2022, Sec. 5, "DP-SGD"; docs/studies.md D2). Both build
+// Learning", NeurIPS 2022, Sec. 5, "DP-SGD"; experiments/ml_audit_dpsgd/README.md). Both build
 // one point (x*, y*) that an auditor inserts k times into D to get D'.
 //
 //  - ClipBKD (Jagielski, Ullman & Oprea, "Auditing Differentially Private

@@ -1,5 +1,5 @@
 // Neighbour search by poisoning for auditing classical DP learners
-// (ML-Audit, Lu et al., NeurIPS 2022, Secs. 3 and 5; docs/studies.md D1).
+// (ML-Audit, Lu et al., NeurIPS 2022, Secs. 3 and 5; experiments/ml_audit/README.md).
 // A poisoning designs one row (x*, y*) inside the constraint set C (the
 // data bounds fixed before poisoning, mechanisms/classical/data.h) and the
 // rows it takes the place of; MakeNeighbour builds D' from it:

@@ -11,7 +11,8 @@
 namespace privbench {
 namespace {
 
-// J&E Purchase-100 logistic regression (docs/studies.md, Accounting reference).
+// J&E Purchase-100 logistic regression (experiments/published_examples/README.mdccounting
+// reference).
 constexpr double kQ = 0.02;
 constexpr int64_t kSteps = 5000;
 constexpr double kDelta = 1e-5;
@@ -40,8 +41,9 @@ TEST(GaussianStepTest, AmplificationBySampling) {
   EXPECT_NEAR(AmplifyBySampling(30.0 - 1e-12, 0.3), AmplifyBySampling(30.0, 0.3), 1e-10);
 }
 
-// that_which_we_call_private Table 1, "Naive" column. Model: docs/studies.md
-// Accounting reference (per-step eps_s at delta0 = delta/(T q), T eps_s).
+// that_which_we_call_private Table 1, "Naive" column. Model:
+// experiments/published_examples/README.md (A)ccounting reference (per-step eps_s at delta0 =
+// delta/(T q), T eps_s).
 TEST(NaiveTableOneTest, Row1IsThePapersTypo) {
   // that_which_we_call_private Table 1, row 1 (sigma 136.67): printed 4.07.
   // This model gives 4.26986; rows 2-4 agree to 0.2%, so docs/studies.md treats

@@ -20,8 +20,8 @@ AccountantResult Eps(const Accountant& acc, const DpSgdAccounting& s) {
 }
 
 TEST(RdpImprovedTest, BelowTheClassicConversionOnTableOne) {
-  // docs/studies.md B8 setting (that_which_we_call_private Table 1 sigmas), Table 1
-  // orders. Our values (the paper does not print this conversion).
+  // experiments/published_examples/README.md setting (that_which_we_call_private Table 1 sigmas),
+  // Table 1 orders. Our values (the paper does not print this conversion).
   auto improved = MakeRdpImprovedAccountant();
   auto classic = MakeRdpAccountant();
   const double sigmas[] = {136.67, 13.76, 6.99, 1.06, 0.44};

@@ -1,6 +1,6 @@
 // Rényi DP of the sampled Gaussian mechanism and its conversion to
 // (eps, delta)-DP: the computation shared by the `rdp` and `rdp_improved`
-// accountants (docs/studies.md, Accounting reference).
+// accountants (experiments/published_examples/README.mdccounting reference).
 //
 // WHAT: one DP-SGD step with Poisson sampling rate q and noise multiplier
 // sigma is (alpha, rdp(alpha))-RDP with

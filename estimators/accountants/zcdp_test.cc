@@ -23,8 +23,8 @@ TEST(ZcdpTest, BunSteinkeConversion) {
 }
 
 TEST(ZcdpTest, JayaramanEvansPurchase100Values) {
-  // docs/studies.md B8 lists zCDP beside Table 1 (the paper no longer prints it):
-  // rho = 100/(2 sigma^2), eps at delta = 1e-5, computed by hand.
+  // experiments/published_examples/README.md lists zCDP beside Table 1 (the paper no longer prints
+  // it): rho = 100/(2 sigma^2), eps at delta = 1e-5, computed by hand.
   auto acc = MakeZcdpAccountant();
   const double sigmas[] = {136.67, 13.76, 6.99, 1.06, 0.44};
   const double expected[] = {0.353780, 3.75138, 7.88817, 89.7689, 367.322};

@@ -1,7 +1,7 @@
 // One-dimensional Gaussian mixture models fitted by maximum likelihood with
 // the EM algorithm, for the goodness-of-fit study of the parametric Epsilon*
 // (Negoescu et al., "Epsilon*: Privacy Metric for Machine Learning Models",
-// PPAI-24, App. B.2 and Fig. 6; docs/studies.md C4), which fits mixtures with
+// PPAI-24, App. B.2 and Fig. 6; experiments/epsilon_star_gof/README.md), which fits mixtures with
 // 1..20 components to transformed losses, samples from each fit and compares
 // the sample with held-out losses by a two-sample Kolmogorov-Smirnov test
 // (estimators/fit/ks_test.h).

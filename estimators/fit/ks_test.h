@@ -1,6 +1,6 @@
 // Kolmogorov-Smirnov tests: the two-sample test of the goodness-of-fit study
 // of the parametric Epsilon* (Negoescu et al., PPAI-24, App. B.2, Fig. 6;
-// docs/studies.md C4: held-out transformed losses against a sample drawn from a
+// experiments/epsilon_star_gof/README.md: held-out transformed losses against a sample drawn from a
 // fitted Gaussian mixture), and a one-sample test against a known CDF.
 //
 // STATISTIC (two-sided): D = sup_x |F_a(x) - F_b(x)| over the empirical CDFs

@@ -2,7 +2,7 @@
 // n, as scipy.stats.norm.fit), used by the parametric Epsilon* variant
 // (Negoescu et al., PPAI-24, Sec. 3.1 and App. B: "fitting Normal
 // distributions to a transformation of the losses") and by the
-// goodness-of-fit study (App. B.2, docs/studies.md C4).
+// goodness-of-fit study (App. B.2, experiments/epsilon_star_gof/README.md).
 //
 // Moments are accumulated with Welford's update (one pass, no catastrophic
 // cancellation), so a fit can be computed while streaming transformed

@@ -1,12 +1,12 @@
 // ML-Audit's estimate of an eps lower bound from a learned output set:
 // Algorithm 1 of Lu et al., "A General Framework for Auditing Differentially
-// Private Machine Learning", NeurIPS 2022, Sec. 4 (docs/studies.md D1).
+// Private Machine Learning", NeurIPS 2022, Sec. 4 (experiments/ml_audit/README.md).
 //
 //   1. draw N summaries z_i ~ tau(M(D)) and z'_i ~ tau(M(D')) (the search
 //      sample);
 //   2. train a classifier for p(D | z) on them (pluggable; default: L2
 //      penalised logistic regression on the standardised summary and its
-//      squares, docs/studies.md D1 — the paper does not name its classifier);
+//      squares, experiments/ml_audit/README.md — the paper does not name its classifier);
 //   3. for every threshold t over the sorted scores, S_t = {score >= t}:
 //      n1 = #{z_i in S_t}, n0 = #{z'_i in S_t}; skip when n0 / N < r (the
 //      minimum probability, 1/N by default); bound = Katz-log lower end

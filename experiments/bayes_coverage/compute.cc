@@ -11,10 +11,10 @@
 #include "core/validate.h"
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_registry.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 #include "simulations/confusion_draws.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -187,4 +187,4 @@ void SummarizeCoverage(const BayesCoverageConfig& c, const std::vector<CoverageS
   }
 }
 
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage

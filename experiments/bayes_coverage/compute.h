@@ -1,4 +1,4 @@
-// The numbers of study bayes_coverage (docs/studies.md B6): Monte-Carlo
+// The numbers of study bayes_coverage (README.md): Monte-Carlo
 // coverage of every registered interval estimator's nominal 1 - alpha eps
 // interval (Bayesian paper, Zanella-Beguelin et al. ICML 2023, Sec. 2.5-3.4).
 //
@@ -13,7 +13,7 @@
 // recomputed there) and every other method at the study's delta.
 // Coverage of a two-sided interval: lower <= eps_true <= upper; of a
 // one-sided lower bound: lower <= eps_true. Coverage classes:
-// experiments/coverage/coverage_class.h.
+// experiments/lib/coverage/coverage_class.h.
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_COMPUTE_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_COMPUTE_H_
 
@@ -25,11 +25,11 @@
 #include "core/result.h"
 #include "estimators/interval_estimator.h"
 #include "experiments/bayes_coverage/config.h"
-#include "experiments/coverage/coverage_class.h"
+#include "experiments/lib/coverage/coverage_class.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 
-// The study's defaults, shared with //experiments/coverage:coverage_benchmark
+// The study's defaults, shared with //experiments/bayes_coverage:benchmark
 // (our choice; the paper gives no coverage grid): (FPR, FNR) pairs and total
 // trials n.
 struct RatePair {
@@ -131,6 +131,6 @@ Result<CoverageRun> RunCoverageTrials(const BayesCoverageConfig& c,
 void SummarizeCoverage(const BayesCoverageConfig& c, const std::vector<CoverageSetting>& settings,
                        const std::vector<CoverageMethod>& methods, CoverageRun* run);
 
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage
 
 #endif  // PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_COMPUTE_H_

@@ -8,7 +8,7 @@
 #include "experiments/bayes_coverage/config.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -157,4 +157,4 @@ TEST(SummarizeCoverage, TruthAtEachMethodsDelta) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage

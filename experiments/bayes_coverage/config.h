@@ -1,4 +1,4 @@
-// Parameters of study bayes_coverage (docs/studies.md B6); defaults and
+// Parameters of study bayes_coverage (README.md); defaults and
 // flags in main.cc.
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_CONFIG_H_
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 
 struct BayesCoverageConfig {
   std::vector<double> fpr;  // true FPRs, paired with fnr by position
@@ -17,6 +17,6 @@ struct BayesCoverageConfig {
   double delta = 1e-5;
 };
 
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage
 
 #endif  // PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_CONFIG_H_

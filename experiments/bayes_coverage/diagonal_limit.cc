@@ -4,7 +4,7 @@
 #include <boost/math/quadrature/gauss_kronrod.hpp>
 #include <cmath>
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 namespace {
 
 constexpr double kTail = 9.0;  // |z| beyond which phi is negligible
@@ -70,4 +70,4 @@ CoverageLimit DiagonalCoverageLimit(double alpha, double rho) {
   return out;
 }
 
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage

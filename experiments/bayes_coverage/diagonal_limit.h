@@ -1,7 +1,7 @@
 // The large-n coverage of the Bayesian (joint-posterior) eps interval on the
 // diagonal FPR = FNR (Zanella-Beguelin et al., "Bayesian Estimation of
 // Differential Privacy", ICML 2023, Sec. 3.2-3.3; derivation in
-// docs/studies.md B6).
+// README.md).
 //
 // Where the two terms of eps (docs/studies.md A1),
 //   T1 = log((1 - delta - FPR) / FNR),  T2 = log((1 - delta - FNR) / FPR),
@@ -25,7 +25,7 @@
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_DIAGONAL_LIMIT_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_DIAGONAL_LIMIT_H_
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 
 // P(U1 U2 <= w) = w - w ln w for independent U(0, 1), w in [0, 1].
 double ProductOfUniformsCdf(double w);
@@ -47,6 +47,6 @@ struct CoverageLimit {
 };
 CoverageLimit DiagonalCoverageLimit(double alpha, double rho);
 
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage
 
 #endif  // PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_DIAGONAL_LIMIT_H_

@@ -4,7 +4,7 @@
 
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 namespace {
 
 TEST(DiagonalLimit, ClosedFormsAtAlphaOneTenth) {
@@ -47,4 +47,4 @@ TEST(DiagonalLimit, BivariateNormalCdf) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage

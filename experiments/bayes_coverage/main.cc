@@ -1,4 +1,4 @@
-// Study bayes_coverage (docs/studies.md B6): Monte-Carlo coverage of every
+// Study bayes_coverage (README.md): Monte-Carlo coverage of every
 // registered interval estimator's nominal 1 - alpha eps interval.
 //
 //   bazel run //experiments/bayes_coverage [-- --scale=paper --trials=2000
@@ -35,9 +35,9 @@
 #include "experiments/bayes_coverage/compute.h"
 #include "experiments/bayes_coverage/config.h"
 #include "experiments/bayes_coverage/report.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 namespace {
 
 using Config = BayesCoverageConfig;
@@ -109,14 +109,15 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::bayes_coverage;
   Study<Config> study;
   study.info = {"bayes_coverage",
                 "Zanella-Beguelin et al., Bayesian Estimation of Differential Privacy (ICML 2023)",
-                "Sec. 2.6, 3.2-3.4; docs/studies.md B6",
+                "Sec. 2.6, 3.2-3.4; README.md",
                 "Monte-Carlo coverage and width of every registered eps interval estimator"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;

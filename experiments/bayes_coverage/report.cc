@@ -10,9 +10,9 @@
 #include "core/format.h"
 #include "estimators/eps_from_rates.h"
 #include "experiments/bayes_coverage/diagonal_limit.h"
-#include "experiments/coverage/coverage_class.h"
+#include "experiments/lib/coverage/coverage_class.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 namespace {
 
 // The claims of the Bayesian paper about coverage and width, each judged
@@ -535,7 +535,7 @@ SummaryTable DiagonalLimitTable(const BayesCoverageConfig& c,
               "G(1 - alpha/2) - G(alpha/2), G(w) = w - w ln w, and the one-sided bound's to "
               "1 - alpha + alpha ln(alpha), for independent terms (limit_rho0); with the "
               "terms' correlation rho = 2r(1-r)/(r^2+(1-r)^2) at FPR = FNR = r, by quadrature "
-              "(limit_at_rho; docs/studies.md B6). The paper's nominal coverage is posterior "
+              "(limit_at_rho; README.md). The paper's nominal coverage is posterior "
               "mass, not frequentist coverage. se = Monte-Carlo standard error of the measured "
               "coverage; z = (coverage - limit_at_rho) / sqrt(limit (1 - limit) / trials).",
           {Column::Doubles("fpr_equals_fnr", fpr), Column::Ints("n", n),
@@ -564,8 +564,7 @@ Claim DiagonalLimitClaim(const BayesCoverageConfig& c, const std::vector<Coverag
           "the maximum of two estimates (1 - alpha + alpha ln(alpha) one-sided, G(1 - alpha/2) "
           "- G(alpha/2) two-sided, for independent terms), below the nominal 1 - alpha: the "
           "paper's nominal coverage is posterior mass, not frequentist coverage",
-          "docs/studies.md B6 (derivation); Bayesian paper Sec. 3.2-3.3",
-          judged > 0 && agree == judged,
+          "README.md (derivation); Bayesian paper Sec. 3.2-3.3", judged > 0 && agree == judged,
           judged == 0 ? "not evaluated: no diagonal setting with true eps > 0"
                       : "criterion: at the largest n of every diagonal pair, |coverage - limit at "
                         "the terms' correlation rho| <= 3 sqrt(limit (1 - limit) / trials) for "
@@ -678,4 +677,4 @@ Status WriteCoverageReport(ResultWriter& out, const BayesCoverageConfig& c,
   return out.SetAttribute("/meta", "lost_parameters", kLostParameters);
 }
 
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage

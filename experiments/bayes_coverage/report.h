@@ -1,4 +1,4 @@
-// What study bayes_coverage (docs/studies.md B6) writes: the raw draws and
+// What study bayes_coverage (README.md) writes: the raw draws and
 // intervals, the summary tables, the /numbers scalars and the claims checked
 // against the Bayesian paper (Zanella-Beguelin et al., ICML 2023): Sec. 2.6
 // (Clopper-Pearson exceeds nominal coverage), Sec. 3.2 (the Jeffreys
@@ -17,7 +17,7 @@
 #include "experiments/bayes_coverage/config.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 
 // The six claims, in the order the study writes them.
 std::vector<Claim> CoverageClaims(const BayesCoverageConfig& c,
@@ -52,6 +52,6 @@ Status WriteCoverageReport(ResultWriter& out, const BayesCoverageConfig& c,
                            const std::vector<CoverageMethod>& methods,
                            const std::vector<MethodData>& data);
 
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage
 
 #endif  // PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_REPORT_H_

@@ -7,7 +7,7 @@
 #include "experiments/bayes_coverage/config.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::bayes_coverage {
 namespace {
 
 struct Fixture {
@@ -98,4 +98,4 @@ TEST(CountMethodNumbers, MinimumAndUnder) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_coverage

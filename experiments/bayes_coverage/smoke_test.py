@@ -1,4 +1,4 @@
-"""Smoke test of //experiments/bayes_coverage (docs/studies.md B6).
+"""Smoke test of //experiments/bayes_coverage (README.md).
 
 usage: smoke_test.py <bayes_coverage binary> <registry_names binary>
 

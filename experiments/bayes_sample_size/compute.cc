@@ -1,9 +1,9 @@
 #include "experiments/bayes_sample_size/compute.h"
 
 #include "estimators/eps_from_rates.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 namespace {
 
 // Every method's interval at every grid point, [G][M].
@@ -60,4 +60,4 @@ Result<SampleSizeCurves> ComputeSampleSizeCurves(const Config& c, const std::vec
   return r;
 }
 
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size

@@ -1,7 +1,7 @@
 // The numbers of study bayes_sample_size: interval endpoints against the
 // number of samples (Zanella-Béguelin et al., "Bayesian Estimation of
 // Differential Privacy", ICML 2023, Sec. 3.4 "Varying Number of Samples",
-// Fig. 4; docs/studies.md B4).
+// Fig. 4; README.md).
 //
 // A hypothetical attack with rates (FPR, FNR) is observed on n trials, n/2
 // members and n/2 non-members, with the expected counts FN = round(FNR n/2),
@@ -11,7 +11,7 @@
 // 1 - alpha (a method defined only at delta = 0 runs at delta = 0; a
 // one-sided method contributes its lower bound only). "Samples needed" for
 // an estimate within +-h is the smallest grid n from which the width STAYS
-// <= 2h up to the end of the grid (experiments/bayes_width/bayes_width.h).
+// <= 2h up to the end of the grid (experiments/lib/bayes_width/bayes_width.h).
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_COMPUTE_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_COMPUTE_H_
 
@@ -22,9 +22,9 @@
 #include "core/result.h"
 #include "estimators/confusion_counts.h"
 #include "experiments/bayes_sample_size/config.h"
-#include "experiments/bayes_width/bayes_width.h"
+#include "experiments/lib/bayes_width/bayes_width.h"
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 
 // n_min, n_min + n_step, ..., up to n_max.
 std::vector<int64_t> SampleSizeGrid(const Config& c);
@@ -49,6 +49,6 @@ struct SampleSizeCurves {
 Result<SampleSizeCurves> ComputeSampleSizeCurves(const Config& c, const std::vector<int64_t>& n,
                                                  int threads, ProgressReporter* progress);
 
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size
 
 #endif  // PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_COMPUTE_H_

@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 namespace {
 
 Config TestConfig() {
@@ -88,4 +88,4 @@ TEST(ComputeSampleSizeCurves, OddGridPointIsAnError) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size

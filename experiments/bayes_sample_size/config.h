@@ -1,12 +1,12 @@
 // The parameters of study bayes_sample_size (Zanella-Béguelin et al.,
 // "Bayesian Estimation of Differential Privacy", ICML 2023, Sec. 3.4,
-// Fig. 4; docs/studies.md B4). Defaults and constraints: main.cc.
+// Fig. 4; README.md). Defaults and constraints: main.cc.
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_CONFIG_H_
 
 #include <cstdint>
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 
 struct Config {
   double fpr = 0.4;  // rates of the hypothetical attack
@@ -19,6 +19,6 @@ struct Config {
   double target_half_width = 0.15;  // the estimate eps +- h: width <= 2h
 };
 
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size
 
 #endif  // PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_CONFIG_H_

@@ -1,7 +1,7 @@
 // Study bayes_sample_size: interval endpoints against the number of samples
 // (Zanella-Béguelin et al., "Bayesian Estimation of Differential Privacy",
-// ICML 2023, Sec. 3.4 "Varying Number of Samples", Fig. 4; docs/studies.md
-// B4).
+// ICML 2023, Sec. 3.4 "Varying Number of Samples", Fig. 4; README.md
+// (B4)).
 //
 //   bazel run //experiments/bayes_sample_size [-- --scale=test --fpr=0.3 ...]
 //
@@ -17,9 +17,9 @@
 #include "experiments/bayes_sample_size/compute.h"
 #include "experiments/bayes_sample_size/config.h"
 #include "experiments/bayes_sample_size/report.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 namespace {
 
 Config Defaults(Scale scale) {
@@ -76,10 +76,11 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::bayes_sample_size;
   Study<Config> study;
   study.info = {"bayes_sample_size",
                 "Zanella-Beguelin et al., Bayesian Estimation of Differential Privacy (ICML 2023)",

@@ -6,7 +6,7 @@
 
 #include "core/format.h"
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -244,4 +244,4 @@ Status WriteSampleSizeResults(const Config& c, const SampleSizeCurves& r, Result
   return out.SetAttribute("/meta", "lost_parameters", SampleSizeLostParameters());
 }
 
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size

@@ -1,5 +1,5 @@
 // The output of study bayes_sample_size (Bayesian paper, Sec. 3.4, Fig. 4;
-// docs/studies.md B4): raw curves, the scalars results/verify checks, the
+// README.md): raw curves, the scalars results/verify checks, the
 // summary tables and the paper's claims. Tables and claims are pure
 // functions of the computed curves.
 //
@@ -14,7 +14,7 @@
 //   /numbers/...                scalars checked by verify
 //   /summary/{samples_needed,endpoints}, /claims/...
 // The published values (Clopper-Pearson about 1500 samples, Bayesian just
-// over 500) live in results/published/bayes_width_studies.json; this study
+// over 500) live in experiments/bayes_sample_size/claims.json; this study
 // never copies them.
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_REPORT_H_
@@ -26,10 +26,10 @@
 #include "core/result.h"
 #include "experiments/bayes_sample_size/compute.h"
 #include "experiments/bayes_sample_size/config.h"
-#include "experiments/bayes_width/bayes_width.h"
+#include "experiments/lib/bayes_width/bayes_width.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 
 // A samples-needed value as text: the number, or "> n_max (not reached)"
 // for -1.
@@ -60,6 +60,6 @@ std::string SampleSizeLostParameters();
 // Writes everything listed above into `out`.
 Status WriteSampleSizeResults(const Config& c, const SampleSizeCurves& r, ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size
 
 #endif  // PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_REPORT_H_

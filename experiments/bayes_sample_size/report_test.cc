@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::bayes_sample_size {
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -112,4 +112,4 @@ TEST(SampleSizeClaims, ViolationsAreCounted) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_sample_size

@@ -5,9 +5,9 @@
 
 #include "core/format.h"
 #include "estimators/eps_from_rates.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -217,4 +217,4 @@ Result<CornerAnalysis> AnalyzeCorners(const WidthGrid& w) {
   return out;
 }
 
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid

@@ -1,7 +1,7 @@
 // The numbers of study bayes_width_grid: interval width over a grid of
 // (FPR, FNR) (Zanella-Béguelin et al., "Bayesian Estimation of Differential
 // Privacy", ICML 2023, Sec. 3.4 "Varying Attack Accuracy", Fig. 5;
-// docs/studies.md B5).
+// README.md).
 //
 // For each (FPR, FNR) of a grid, a hypothetical attack observed on n trials
 // (n/2 members, n/2 non-members) with the expected counts
@@ -18,8 +18,8 @@
 // (the privacy region is symmetric under (FNR, FPR) -> (1 - FNR, 1 - FPR),
 // and FPR + FNR = 1 is eps = 0). 2-D arrays are [fpr, fnr] flattened row by
 // row (index i * B + j for fpr[i], fnr[j]), NaN outside the evaluated region.
-#ifndef PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_COMPUTE_H_
-#define PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_COMPUTE_H_
+#ifndef PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_COMPUTE_H_
+#define PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_COMPUTE_H_
 
 #include <cstdint>
 #include <string>
@@ -28,10 +28,10 @@
 #include "core/progress.h"
 #include "core/result.h"
 #include "estimators/confusion_counts.h"
-#include "experiments/bayes_width/bayes_width.h"
 #include "experiments/bayes_width_grid/config.h"
+#include "experiments/lib/bayes_width/bayes_width.h"
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 
 // `points` evenly spaced values from lo to hi (lo alone for one point),
 // rounded to 1e-12 so that 0.01 + 49 * 0.02 prints as 0.99.
@@ -62,7 +62,7 @@ struct WidthGrid {
   // The convention test: Clopper-Pearson at confidence 1 - alpha/2 (95% for
   // alpha = 0.1) while the others stay at 1 - alpha, and the Bayesian
   // reduction against it (the only reading under which 36-52% vs CP
-  // appears; docs/studies.md B5).
+  // appears; README.md).
   std::vector<double> width_cp_half_alpha, reduction_cp_half_alpha;  // [A * B]
   size_t B() const { return grid.fnr.size(); }
   double fpr_at(int64_t p) const { return grid.fpr[p / B()]; }
@@ -109,6 +109,6 @@ struct CornerAnalysis {
 // An error when no width difference is finite.
 Result<CornerAnalysis> AnalyzeCorners(const WidthGrid& w);
 
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid
 
-#endif  // PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_COMPUTE_H_
+#endif  // PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_COMPUTE_H_

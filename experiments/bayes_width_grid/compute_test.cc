@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 namespace {
 
 Config TestConfig() {
@@ -128,4 +128,4 @@ TEST(AnalyzeCorners, LargestDifferencesAtAVertex) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid

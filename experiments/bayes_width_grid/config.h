@@ -1,13 +1,13 @@
 // The parameters of study bayes_width_grid (Zanella-Béguelin et al.,
 // "Bayesian Estimation of Differential Privacy", ICML 2023, Sec. 3.4,
-// Fig. 5; docs/studies.md B5). Defaults and constraints: main.cc.
-#ifndef PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_CONFIG_H_
-#define PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_CONFIG_H_
+// Fig. 5; README.md). Defaults and constraints: main.cc.
+#ifndef PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_CONFIG_H_
+#define PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_CONFIG_H_
 
 #include <cstdint>
 #include <vector>
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 
 // Tolerance of the grid comparisons (FPR + FNR < 1, box edges, corners).
 constexpr double kGridTolerance = 1e-9;
@@ -33,6 +33,6 @@ struct Config {
   };
 };
 
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid
 
-#endif  // PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_CONFIG_H_
+#endif  // PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_CONFIG_H_

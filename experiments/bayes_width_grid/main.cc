@@ -1,7 +1,7 @@
 // Study bayes_width_grid: interval width over a grid of (FPR, FNR)
 // (Zanella-Béguelin et al., "Bayesian Estimation of Differential Privacy",
-// ICML 2023, Sec. 3.4 "Varying Attack Accuracy", Fig. 5; docs/studies.md
-// B5).
+// ICML 2023, Sec. 3.4 "Varying Attack Accuracy", Fig. 5; README.md
+// (B5)).
 //
 //   bazel run //experiments/bayes_width_grid [-- --scale=paper --fpr_points=99 ...]
 //
@@ -23,9 +23,9 @@
 #include "experiments/bayes_width_grid/compute.h"
 #include "experiments/bayes_width_grid/config.h"
 #include "experiments/bayes_width_grid/report.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 namespace {
 
 Config Defaults(Scale scale) {
@@ -104,10 +104,11 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::bayes_width_grid;
   Study<Config> study;
   study.info = {"bayes_width_grid",
                 "Zanella-Beguelin et al., Bayesian Estimation of Differential Privacy (ICML 2023)",

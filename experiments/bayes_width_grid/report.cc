@@ -6,7 +6,7 @@
 #include "core/format.h"
 #include "core/stats.h"
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 namespace {
 
 std::string Fmt(double x) { return FormatRounded(x, 4); }
@@ -316,4 +316,4 @@ Status WriteWidthGridResults(const Config& c, const WidthGrid& w, ResultWriter& 
                           WidthGridLostParameters(c, w.grid.points.size()));
 }
 
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid

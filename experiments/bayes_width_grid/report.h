@@ -1,5 +1,5 @@
 // The output of study bayes_width_grid (Bayesian paper, Sec. 3.4, Fig. 5;
-// docs/studies.md B5): raw grids, the scalars results/verify checks, the
+// README.md): raw grids, the scalars results/verify checks, the
 // summary tables and the paper's claims. Tables and claims are pure
 // functions of the computed grid.
 //
@@ -18,9 +18,9 @@
 // Published (Sec. 3.4): the Bayesian interval is the narrowest for all
 // combinations of FPR and FNR; over Fig. 5's ranges it is 20-32% narrower
 // than Jeffreys and 36-52% narrower than Clopper-Pearson. The published
-// values live in results/published/bayes_width_studies.json.
-#ifndef PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_
-#define PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_
+// values live in experiments/bayes_width_grid/claims.json.
+#ifndef PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_REPORT_H_
+#define PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_REPORT_H_
 
 #include <cstdint>
 #include <string>
@@ -31,7 +31,7 @@
 #include "experiments/bayes_width_grid/config.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 
 // "n = 1000 (500 + 500), alpha = 0.1, ...; 1275 grid points evaluated":
 // the grid as tables, claims and /meta describe it.
@@ -54,8 +54,8 @@ Claim NarrowestClaim(const Config& c, const WidthGrid& w, const BoxSummary& all)
 // The largest differences lie at the corners of the region.
 Claim CornersClaim(const WidthGrid& w, const BoxSummary& all, const CornerAnalysis& corners);
 
-// The readings of the published ranges (named analyses; docs/studies.md
-// B5). A range "reproduces" on a box when both ends of the box's range of
+// The readings of the published ranges (named analyses; README.md
+// (B5)). A range "reproduces" on a box when both ends of the box's range of
 // reductions lie within kRangeTolerancePct percentage points of the
 // published ends (20-32% vs Jeffreys, 36-52% vs CP):
 //   bayes_width_grid_jeffreys_range_low_fpr: 20-32% vs Jeffreys on the
@@ -75,6 +75,6 @@ std::string WidthGridLostParameters(const Config& c, size_t evaluated_points);
 // Writes everything listed above into `out`.
 Status WriteWidthGridResults(const Config& c, const WidthGrid& w, ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid
 
-#endif  // PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_
+#endif  // PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_REPORT_H_

@@ -2,7 +2,7 @@
 
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::bayes_width_grid {
 namespace {
 
 Config TestConfig() {
@@ -122,4 +122,4 @@ TEST(WidthGridLostParameters, EndsWithThisRun) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::bayes_width_grid

@@ -6,7 +6,7 @@
 #include "core/seeding.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 
 Result<DistanceResults> ComputeDistance(const DistanceConfig& c, uint64_t seed, int threads,
                                         bool quiet) {
@@ -44,4 +44,4 @@ double Rmse(const xt::xtensor<double, 1>& x, double reference) {
   return std::sqrt(xt::sum(error * error)() / static_cast<double>(x.size()));
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance

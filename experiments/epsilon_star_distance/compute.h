@@ -1,7 +1,7 @@
 // The numbers of study B3 epsilon_star_distance (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B.1
 // "Increasing the distance between training and non-training
-// distributions", Fig. 5; docs/studies.md B3), without I/O.
+// distributions", Fig. 5; README.md), without I/O.
 //
 // Train losses ~ Gamma(train_shape, train_scale); population losses, for
 // each distance d in `distances`, DistancePopulation(c, d) (config.h; the
@@ -30,10 +30,10 @@
 
 #include "core/result.h"
 #include "experiments/epsilon_star_distance/config.h"
-#include "experiments/epsilon_star_sim/replicates.h"
-#include "experiments/epsilon_star_sim/windows.h"
+#include "experiments/lib/epsilon_star_sim/replicates.h"
+#include "experiments/lib/epsilon_star_sim/windows.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 
 // Seed stream of this study (B2 uses another, so that its samples are not
 // this study's d = 0 samples).
@@ -67,6 +67,6 @@ Result<DistanceResults> ComputeDistance(const DistanceConfig& c, uint64_t seed, 
 // Root mean squared error of `x` against `reference` (divisor x.size()).
 double Rmse(const xt::xtensor<double, 1>& x, double reference);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_DISTANCE_COMPUTE_H_

@@ -11,7 +11,7 @@
 
 #include "core/stats.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 namespace {
 
 DistanceConfig Small() {
@@ -68,4 +68,4 @@ TEST(RmseTest, RootMeanSquaredError) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance

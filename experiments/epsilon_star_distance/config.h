@@ -1,7 +1,7 @@
 // The parameters of study B3 epsilon_star_distance (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B.1,
-// Fig. 5; docs/studies.md B3). Defaults and constraints: main.cc and
-// experiments/epsilon_star_sim/estimation_config.h.
+// Fig. 5; README.md). Defaults and constraints: main.cc and
+// experiments/lib/epsilon_star_sim/estimation_config.h.
 #ifndef PRIVBENCH_EXPERIMENTS_EPSILON_STAR_DISTANCE_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_EPSILON_STAR_DISTANCE_CONFIG_H_
 
@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "core/format.h"
-#include "experiments/epsilon_star_sim/estimation_config.h"
+#include "experiments/lib/epsilon_star_sim/estimation_config.h"
 #include "simulations/loss_models.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 
 struct DistanceConfig {
   double train_shape = 1.0;  // lost in the paper; ours
@@ -45,6 +45,6 @@ inline std::string DistancePopulationText(const DistanceConfig& c) {
          FormatDouble(c.population_scale) + ")";
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_DISTANCE_CONFIG_H_

@@ -1,8 +1,8 @@
 // Study B3 epsilon_star_distance: Epsilon* as the train and population loss
 // distributions move apart. Negoescu et al., "Epsilon*: Privacy Metric for
 // Machine Learning Models" (PPAI-24), App. B.1 "Increasing the distance
-// between training and non-training distributions", Fig. 5; docs/studies.md
-// B3.
+// between training and non-training distributions", Fig. 5; README.md
+// (B3).
 //
 //   bazel run //experiments/epsilon_star_distance [-- --scale=paper]
 //
@@ -17,10 +17,10 @@
 #include "experiments/epsilon_star_distance/compute.h"
 #include "experiments/epsilon_star_distance/config.h"
 #include "experiments/epsilon_star_distance/report.h"
-#include "experiments/epsilon_star_sim/estimation_config.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/epsilon_star_sim/estimation_config.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 namespace {
 
 DistanceConfig Defaults(Scale scale) {
@@ -79,15 +79,16 @@ Status Run(const DistanceConfig& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::epsilon_star_distance;
   Study<DistanceConfig> study;
   study.info = {"epsilon_star_distance",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
                 "App. B.1 (Increasing the distance between training and non-training "
-                "distributions), Fig. 5; docs/studies.md B3",
+                "distributions), Fig. 5; README.md",
                 "Empirical vs parametric vs exact Epsilon* as the population loss distribution "
                 "moves away from the train loss distribution, against the sample size"};
   study.defaults = Defaults;

@@ -8,7 +8,7 @@
 #include "core/format.h"
 #include "results/h5_array.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 namespace {
 
 std::string Suffix(size_t a) { return a == 0 ? "" : "_common_window"; }
@@ -393,4 +393,4 @@ Status WriteDistanceResults(const DistanceConfig& c, const DistanceResults& r, S
   return out.SetAttribute("/meta", "lost_parameters", DistanceLostParameters(c, r, scale));
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance

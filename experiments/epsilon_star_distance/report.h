@@ -1,5 +1,5 @@
 // The output of study B3 epsilon_star_distance (Negoescu et al., PPAI-24,
-// App. B.1, Fig. 5; docs/studies.md B3). Tables, claims and the
+// App. B.1, Fig. 5; README.md). Tables, claims and the
 // lost-parameter text are pure functions of the computed results.
 //
 // Output results/raw/epsilon_star_distance.h5:
@@ -27,11 +27,11 @@
 #include "core/result.h"
 #include "experiments/epsilon_star_distance/compute.h"
 #include "experiments/epsilon_star_distance/config.h"
-#include "experiments/framework/judged_claim.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/judged_claim.h"
+#include "experiments/lib/framework/study.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 
 // The exact Epsilon* of every d on each window.
 SummaryTable DistanceExactTable(const DistanceConfig& c, const DistanceResults& r);
@@ -41,7 +41,7 @@ SummaryTable DistanceTable(const DistanceConfig& c, const DistanceResults& r, si
 
 // The four claims above for analysis `a`. d0_empirical_overshoots_more is
 // judged per n by exact sign tests of "empirical > parametric" over the
-// paired repetitions at family level 0.05 (experiments/framework/
+// paired repetitions at family level 0.05 (experiments/lib/framework/
 // judged_claim.h: reproduced or not reproduced each with error probability
 // <= 5%, else inconclusive). empirical_undershoots_more likewise, by two
 // sign tests per (d > 0, n) case (empirical below its exact value, and
@@ -58,6 +58,6 @@ std::string DistanceLostParameters(const DistanceConfig& c, const DistanceResult
 Status WriteDistanceResults(const DistanceConfig& c, const DistanceResults& r, Scale scale,
                             ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_DISTANCE_REPORT_H_

@@ -9,7 +9,7 @@
 #include <xtensor/xbuilder.hpp>
 #include <xtensor/xview.hpp>
 
-namespace privbench {
+namespace privbench::epsilon_star_distance {
 namespace {
 
 DistanceConfig Config2() {
@@ -121,4 +121,4 @@ TEST(DistanceReportTest, D0VerdictsFromTheSignTest) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_distance

@@ -10,7 +10,7 @@
 #include "core/seeding.h"
 #include "core/validate.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 namespace {
 
@@ -264,4 +264,4 @@ int64_t BicBestK(const GofArrays& g, int64_t m, int64_t r, int64_t s, int64_t f,
   return arg;
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

@@ -1,4 +1,4 @@
-// The numbers of study C4 epsilon_star_gof (docs/studies.md C4): the
+// The numbers of study C4 epsilon_star_gof (README.md): the
 // goodness-of-fit procedure of the parametric Epsilon* (Negoescu et al.,
 // "Epsilon*", PPAI-24, App. B.2, Fig. 6) on one set of transformed losses,
 // the study's analyses (loss transform x EM variance floor), and the merged
@@ -47,7 +47,7 @@
 #include "estimators/fit/ks_test.h"
 #include "experiments/epsilon_star_gof/config.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 struct GofOptions {
   std::vector<int64_t> n_eval;  // each >= 2, increasing
@@ -157,6 +157,6 @@ int64_t BicBestK(const GofArrays& arrays, int64_t m, int64_t r, int64_t s, int64
 // empty one).
 double FractionAbove(const std::vector<double>& values, double threshold);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_COMPUTE_H_

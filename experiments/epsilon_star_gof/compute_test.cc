@@ -14,7 +14,7 @@
 #include "core/seeding.h"
 #include "estimators/fit/gaussian_mixture.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 namespace {
 
 std::vector<double> Draw(std::vector<double> w, std::vector<double> mu, std::vector<double> sd,
@@ -252,4 +252,4 @@ TEST(GofArraysTest, LayoutAndSelections) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

@@ -1,6 +1,6 @@
 // The configuration of study C4 epsilon_star_gof (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B.2,
-// Fig. 6; docs/studies.md C4): every field is a command-line parameter
+// Fig. 6; README.md): every field is a command-line parameter
 // (main.cc registers them with their constraints).
 #ifndef PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_CONFIG_H_
@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 // The model types (index m: 0 = no DP, 1 = DP-SGD) and the loss sets
 // (index s: 0 = training losses, the paper's Fig. 6; 1 = population, extra).
@@ -60,6 +60,6 @@ struct GofStudyConfig {
   int64_t loss_sets() const { return population_losses ? 2 : 1; }
 };
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_CONFIG_H_

@@ -1,7 +1,7 @@
 // Study C4 epsilon_star_gof: KS goodness of fit of 1..20-component Gaussian
 // mixtures to the transformed losses of Adult models trained with and
 // without DP (Negoescu et al., "Epsilon*", PPAI-24, App. B.2, Fig. 6;
-// docs/studies.md C4). What is run and written: run.h; claims: report.h.
+// README.md). What is run and written: run.h; claims: report.h.
 //
 //   bazel run //experiments/epsilon_star_gof [-- --scale=paper]
 #include <algorithm>
@@ -13,10 +13,10 @@
 #include "experiments/epsilon_star_gof/compute.h"
 #include "experiments/epsilon_star_gof/config.h"
 #include "experiments/epsilon_star_gof/run.h"
-#include "experiments/framework/study.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/study.h"
+#include "experiments/lib/framework/sweep.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 namespace {
 
 using Config = GofStudyConfig;
@@ -150,14 +150,15 @@ Status Validate(const Config& c) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::epsilon_star_gof;
   Study<Config> study;
   study.info = {"epsilon_star_gof",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "App. B.2, Fig. 6; docs/studies.md C4",
+                "App. B.2, Fig. 6; README.md",
                 "KS goodness of fit of 1..20-component Gaussian mixtures to transformed losses "
                 "of Adult models with and without DP"};
   study.defaults = Defaults;

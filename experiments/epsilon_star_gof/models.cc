@@ -15,7 +15,7 @@
 #include "mechanisms/math_threads.h"
 #include "mechanisms/torch_boundary.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 namespace {
 
 DpSgdConfig TrainingConfig(const GofModelConfig& c, double noise_multiplier, uint64_t seed) {
@@ -156,4 +156,4 @@ Result<GofTrainedModel> TrainGofModel(const Dataset& d, const GofModelConfig& c,
   });
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

@@ -27,7 +27,7 @@
 #include "core/result.h"
 #include "data_scripts/dataset.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 struct GofModelConfig {
   bool private_training = false;
@@ -81,6 +81,6 @@ struct GofTrainedModel {
 Result<GofTrainedModel> TrainGofModel(const Dataset& dataset, const GofModelConfig& config,
                                       const GofNoisePlan& plan, uint64_t seed);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_MODELS_H_

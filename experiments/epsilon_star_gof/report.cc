@@ -7,7 +7,7 @@
 #include "core/format.h"
 #include "core/stats.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 namespace {
 
 constexpr char kSource[] = "Epsilon* paper App. B.2, Fig. 6";
@@ -428,4 +428,4 @@ Status WriteReport(const GofArrays& g, const GofStudyConfig& c, const std::strin
   return Status::Ok();
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

@@ -1,6 +1,6 @@
 // The summary tables, numbers and claims of study C4 epsilon_star_gof
-// (Negoescu et al., "Epsilon*", PPAI-24, App. B.2, Fig. 6; docs/studies.md
-// C4), as pure functions of the merged arrays (compute.h), and the writer
+// (Negoescu et al., "Epsilon*", PPAI-24, App. B.2, Fig. 6; README.md
+// (C4)), as pure functions of the merged arrays (compute.h), and the writer
 // that puts them into the study file.
 //
 // Claims (training losses, primary p-values, alpha = significance = 0.05;
@@ -27,7 +27,7 @@
 #include "experiments/epsilon_star_gof/config.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 // "100,500,1000".
 std::string JoinInts(const std::vector<int64_t>& values);
@@ -58,6 +58,6 @@ AnalysisReport ReportAnalysis(const GofArrays& arrays, const GofStudyConfig& con
 Status WriteReport(const GofArrays& arrays, const GofStudyConfig& config,
                    const std::string& dataset_label, ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_REPORT_H_

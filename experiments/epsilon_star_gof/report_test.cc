@@ -11,7 +11,7 @@
 #include "experiments/epsilon_star_gof/compute.h"
 #include "experiments/epsilon_star_gof/config.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 namespace {
 
 bool Contains(const std::string& s, const std::string& part) {
@@ -153,4 +153,4 @@ TEST(GofReportTest, TablesHaveOneRowPerCell) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

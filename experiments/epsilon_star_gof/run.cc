@@ -19,9 +19,9 @@
 #include "experiments/epsilon_star_gof/models.h"
 #include "experiments/epsilon_star_gof/report.h"
 #include "experiments/epsilon_star_gof/transform_shape.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 namespace {
 
 constexpr char kStudy[] = "epsilon_star_gof";
@@ -560,4 +560,4 @@ Status RunGofStudy(const GofStudyConfig& c, StudyContext& ctx) {
       });
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

@@ -2,10 +2,10 @@
 // transformed losses of Adult models trained with and without DP.
 // Negoescu et al., "Epsilon*: Privacy Metric for Machine Learning Models"
 // (PPAI-24), App. B.2 "Goodness-of-fit for Parametric Distributions Fitted
-// to Loss Data", Fig. 6; docs/studies.md C4.
+// to Loss Data", Fig. 6; README.md.
 //
 // Per repetition r and model type m in {no_dp, dp} (one sweep unit each,
-// experiments/framework/sweep.h: sharded with --shard=i/n, resumable,
+// experiments/lib/framework/sweep.h: sharded with --shard=i/n, resumable,
 // --merge_only; parts keyed by the configuration):
 //  1. train an Adult MLP (models.h): non-private for baseline_epochs, or
 //     DP-SGD to (dp_epsilon, delta = 1/n) for dp_epochs;
@@ -54,14 +54,14 @@
 
 #include "core/result.h"
 #include "experiments/epsilon_star_gof/config.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 // Runs this shard's units (training + goodness of fit) and, once every part
 // exists, merges them into ctx.out() with the tables and claims.
 Status RunGofStudy(const GofStudyConfig& config, StudyContext& ctx);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_RUN_H_

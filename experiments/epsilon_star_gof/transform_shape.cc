@@ -8,7 +8,7 @@
 #include "core/stats.h"
 #include "estimators/loss_samples/loss_transform.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 double SampleSkewness(const std::vector<double>& x) {
   const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -96,4 +96,4 @@ Status WriteTransformShape(const std::vector<TransformShapeRow>& rows,
        columns});
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

@@ -1,5 +1,5 @@
 // How much each loss transform of study C4 (Negoescu et al., "Epsilon*",
-// PPAI-24, App. B.2, Fig. 6; docs/studies.md C4) changes the shape of the
+// PPAI-24, App. B.2, Fig. 6; README.md) changes the shape of the
 // losses it is fitted to: Pearson's correlation of the transformed with the
 // raw per-example losses, and the sample skewness before and after.
 //   App. B (as restored: normalise with the joint min and max of training
@@ -19,7 +19,7 @@
 #include "core/result.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 
 // The moment coefficient of skewness g1 = m3 / m2^(3/2) (NaN for fewer than
 // 3 values or zero variance).
@@ -47,6 +47,6 @@ struct TransformShapeRow {
 Status WriteTransformShape(const std::vector<TransformShapeRow>& rows,
                            const std::string& dataset_label, ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_TRANSFORM_SHAPE_H_

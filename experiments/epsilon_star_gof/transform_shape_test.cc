@@ -5,7 +5,7 @@
 
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_gof {
 namespace {
 
 TEST(SampleSkewness, KnownValues) {
@@ -37,4 +37,4 @@ TEST(MeasureTransformShape, ExponentialLosses) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_gof

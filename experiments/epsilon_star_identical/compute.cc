@@ -3,7 +3,7 @@
 #include "core/seeding.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_identical {
 
 Result<IdenticalResults> ComputeIdentical(const IdenticalConfig& c, uint64_t seed, int threads,
                                           bool quiet) {
@@ -26,4 +26,4 @@ Result<IdenticalResults> ComputeIdentical(const IdenticalConfig& c, uint64_t see
   return r;
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_identical

@@ -1,6 +1,6 @@
 // The numbers of study B2 epsilon_star_identical (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B.1
-// "Identical Loss Distributions", Fig. 4; docs/studies.md B2), without I/O.
+// "Identical Loss Distributions", Fig. 4; README.md), without I/O.
 //
 // For each sample size n and each of `repetitions` independent draws of n
 // train and n population losses from the same Gamma(shape, scale), every
@@ -23,10 +23,10 @@
 
 #include "core/result.h"
 #include "experiments/epsilon_star_identical/config.h"
-#include "experiments/epsilon_star_sim/replicates.h"
-#include "experiments/epsilon_star_sim/windows.h"
+#include "experiments/lib/epsilon_star_sim/replicates.h"
+#include "experiments/lib/epsilon_star_sim/windows.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_identical {
 
 // Seed stream of this study (B3 uses another, so that its d = 0 samples are
 // not this study's samples).
@@ -49,6 +49,6 @@ struct IdenticalResults {
 Result<IdenticalResults> ComputeIdentical(const IdenticalConfig& c, uint64_t seed, int threads,
                                           bool quiet);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_identical
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_IDENTICAL_COMPUTE_H_

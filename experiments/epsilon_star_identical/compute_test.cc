@@ -10,7 +10,7 @@
 
 #include "core/stats.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_identical {
 namespace {
 
 IdenticalConfig Small() {
@@ -55,4 +55,4 @@ TEST(ComputeIdenticalTest, SeededThreadIndependentAndSummarised) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_identical

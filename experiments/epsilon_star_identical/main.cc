@@ -1,7 +1,7 @@
 // Study B2 epsilon_star_identical: Epsilon* when the train and population
 // loss distributions are identical (true Epsilon* = 0). Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models" (PPAI-24), App. B.1
-// "Identical Loss Distributions", Fig. 4; docs/studies.md B2.
+// "Identical Loss Distributions", Fig. 4; README.md.
 //
 //   bazel run //experiments/epsilon_star_identical [-- --scale=paper]
 //
@@ -11,10 +11,10 @@
 #include "experiments/epsilon_star_identical/compute.h"
 #include "experiments/epsilon_star_identical/config.h"
 #include "experiments/epsilon_star_identical/report.h"
-#include "experiments/epsilon_star_sim/estimation_config.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/epsilon_star_sim/estimation_config.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_identical {
 namespace {
 
 IdenticalConfig Defaults(Scale scale) {
@@ -48,14 +48,15 @@ Status Run(const IdenticalConfig& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_identical
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::epsilon_star_identical;
   Study<IdenticalConfig> study;
   study.info = {"epsilon_star_identical",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "App. B.1 (Identical Loss Distributions), Fig. 4; docs/studies.md B2",
+                "App. B.1 (Identical Loss Distributions), Fig. 4; README.md",
                 "Empirical vs parametric Epsilon* when train and population losses share one "
                 "Gamma distribution (true value 0), against the sample size"};
   study.defaults = Defaults;

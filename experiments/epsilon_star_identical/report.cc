@@ -7,7 +7,7 @@
 #include "core/format.h"
 #include "results/h5_array.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_identical {
 namespace {
 
 // " [primary: empirical (..), parametric [..]]" or " [secondary: both on [..]]".
@@ -205,4 +205,4 @@ Status WriteIdenticalResults(const IdenticalConfig& c, const IdenticalResults& r
   return out.SetAttribute("/meta", "lost_parameters", IdenticalLostParameters(c, r, scale));
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_identical

@@ -1,5 +1,5 @@
 // The output of study B2 epsilon_star_identical (Negoescu et al., PPAI-24,
-// App. B.1, Fig. 4; docs/studies.md B2). Tables, claims and the
+// App. B.1, Fig. 4; README.md). Tables, claims and the
 // lost-parameter text are pure functions of the computed results.
 //
 // Output results/raw/epsilon_star_identical.h5:
@@ -23,11 +23,11 @@
 #include "core/result.h"
 #include "experiments/epsilon_star_identical/compute.h"
 #include "experiments/epsilon_star_identical/config.h"
-#include "experiments/framework/judged_claim.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/judged_claim.h"
+#include "experiments/lib/framework/study.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_identical {
 
 // Mean and sd of every estimator at every n in analysis `a` (0 primary,
 // 1 common window), plus an "exact" row per n.
@@ -35,7 +35,7 @@ SummaryTable IdenticalTable(const IdenticalConfig& c, const IdenticalResults& r,
 
 // Claim (1) and claim (2) above for analysis `a`.
 // parametric_closer is judged by exact sign tests over the paired
-// repetitions (experiments/framework/judged_claim.h): reproduced or not
+// repetitions (experiments/lib/framework/judged_claim.h): reproduced or not
 // reproduced each with error probability <= 5%, else inconclusive.
 JudgedClaim ParametricCloserClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
 Claim BothShrinkClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
@@ -48,6 +48,6 @@ std::string IdenticalLostParameters(const IdenticalConfig& c, const IdenticalRes
 Status WriteIdenticalResults(const IdenticalConfig& c, const IdenticalResults& r, Scale scale,
                              ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_identical
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_IDENTICAL_REPORT_H_

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace privbench {
+namespace privbench::epsilon_star_identical {
 namespace {
 
 IdenticalConfig Config2() {
@@ -64,4 +64,4 @@ TEST(IdenticalReportTest, ClaimsFollowTheirCriteria) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_identical

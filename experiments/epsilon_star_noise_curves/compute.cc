@@ -6,9 +6,9 @@
 
 #include "core/format.h"
 #include "core/seeding.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 
 Result<ExactAtThresholds> ExactRatesAt(const KnownLossDistribution& train,
                                        const KnownLossDistribution& population, double delta,
@@ -102,4 +102,4 @@ double LowerP90(std::vector<double> v) {
   return v[static_cast<size_t>(0.9 * static_cast<double>(v.size() - 1))];
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves

@@ -1,6 +1,6 @@
 // The numbers of study B1 epsilon_star_noise_curves (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B,
-// Fig. 3; docs/studies.md B1), without I/O.
+// Fig. 3; README.md), without I/O.
 //
 // Train losses N(train_mean, train_sd^2) = N(0, 1), population losses
 // N(population_mean, population_sd^2) = N(3, 1) (the paper's Fig. 3). With
@@ -29,7 +29,7 @@
 #include "estimators/loss_samples/exact.h"
 #include "experiments/epsilon_star_noise_curves/config.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 
 inline constexpr double kEndRate = 0.01;  // "the ends": denominator rate below
 inline constexpr double kCentreLo = 0.1;  // "the centre": denominator rate within
@@ -78,6 +78,6 @@ LogErrorsByRegion LogErrors(const NoiseCurves& r, bool first);
 // interpolation; NaN for none): the table's 90th percentile.
 double LowerP90(std::vector<double> v);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_NOISE_CURVES_COMPUTE_H_

@@ -7,7 +7,7 @@
 
 #include <cmath>
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 namespace {
 
 NoiseCurvesConfig Small() {
@@ -96,4 +96,4 @@ TEST(ComputeNoiseCurvesTest, NoThresholdLeftIsAnError) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves

@@ -1,6 +1,6 @@
 // The parameters of study B1 epsilon_star_noise_curves (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B,
-// Fig. 3; docs/studies.md B1). Defaults and constraints: main.cc.
+// Fig. 3; README.md). Defaults and constraints: main.cc.
 #ifndef PRIVBENCH_EXPERIMENTS_EPSILON_STAR_NOISE_CURVES_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_EPSILON_STAR_NOISE_CURVES_CONFIG_H_
 
@@ -9,7 +9,7 @@
 #include "estimators/loss_samples/curves.h"
 #include "simulations/loss_models.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 
 struct NoiseCurvesConfig {
   NormalLoss train{0.0, 1.0};                  // the paper's N(0, 1)
@@ -29,6 +29,6 @@ inline EpsilonStarCurveOptions CurveOptions(const NoiseCurvesConfig& c) {
   return o;
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_NOISE_CURVES_CONFIG_H_

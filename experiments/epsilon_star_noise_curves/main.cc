@@ -1,7 +1,7 @@
 // Study B1 epsilon_star_noise_curves: the two ratio terms of Epsilon*
 // against the threshold, from exact CDFs and from eCDFs of simulated
 // losses. Negoescu et al., "Epsilon*: Privacy Metric for Machine Learning
-// Models" (PPAI-24), App. B, Fig. 3; docs/studies.md B1.
+// Models" (PPAI-24), App. B, Fig. 3; README.md.
 //
 //   bazel run //experiments/epsilon_star_noise_curves [-- --scale=paper]
 //
@@ -13,9 +13,9 @@
 #include "experiments/epsilon_star_noise_curves/compute.h"
 #include "experiments/epsilon_star_noise_curves/config.h"
 #include "experiments/epsilon_star_noise_curves/report.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 namespace {
 
 NoiseCurvesConfig Defaults(Scale scale) {
@@ -64,14 +64,15 @@ Status Run(const NoiseCurvesConfig& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::epsilon_star_noise_curves;
   Study<NoiseCurvesConfig> study;
   study.info = {"epsilon_star_noise_curves",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "App. B, Fig. 3; docs/studies.md B1",
+                "App. B, Fig. 3; README.md",
                 "The two ratio terms of Epsilon* against the threshold, from exact CDFs and "
                 "from eCDFs of simulated N(0,1) / N(3,1) losses"};
   study.defaults = Defaults;

@@ -7,7 +7,7 @@
 #include "core/format.h"
 #include "core/stats.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 namespace {
 
 const char* const kCurveNames[2] = {"exact", "empirical"};
@@ -204,4 +204,4 @@ Status WriteNoiseCurvesResults(const NoiseCurvesConfig& c, const NoiseCurves& r,
   return out.SetAttribute("/meta", "lost_parameters", NoiseCurvesLostParameters(c, scale));
 }
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves

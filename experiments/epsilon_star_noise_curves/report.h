@@ -1,5 +1,5 @@
 // The output of study B1 epsilon_star_noise_curves (Negoescu et al.,
-// PPAI-24, App. B, Fig. 3; docs/studies.md B1). Tables, claims and the
+// PPAI-24, App. B, Fig. 3; README.md). Tables, claims and the
 // lost-parameter text are pure functions of the computed curves.
 //
 // Output results/raw/epsilon_star_noise_curves.h5:
@@ -25,10 +25,10 @@
 #include "core/result.h"
 #include "experiments/epsilon_star_noise_curves/compute.h"
 #include "experiments/epsilon_star_noise_curves/config.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 
 // Largest ratio terms of each curve (one row per curve and term).
 SummaryTable MaximaTable(const NoiseCurvesConfig& c, const NoiseCurves& r);
@@ -46,6 +46,6 @@ std::string NoiseCurvesLostParameters(const NoiseCurvesConfig& c, Scale scale);
 Status WriteNoiseCurvesResults(const NoiseCurvesConfig& c, const NoiseCurves& r, Scale scale,
                                ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves
 
 #endif  // PRIVBENCH_EXPERIMENTS_EPSILON_STAR_NOISE_CURVES_REPORT_H_

@@ -5,7 +5,7 @@
 
 #include <gtest/gtest.h>
 
-namespace privbench {
+namespace privbench::epsilon_star_noise_curves {
 namespace {
 
 // Two points per curve; term1's maximum at FNR 0.005 (an end), term2's at
@@ -62,4 +62,4 @@ TEST(NoiseCurvesReportTest, LostParametersNameTheChoices) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_noise_curves

@@ -1,7 +1,7 @@
 // Study C2 epsilon_star_sweep_adult: the privacy-utility landscape of Adult
 // models, Epsilon* vs AUROC, baselines vs DP-SGD (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, §4,
-// Fig. 2; docs/studies.md C2).
+// Fig. 2; README.md).
 //
 //   bazel run //experiments/epsilon_star_sweep_adult               # quick
 //   bazel run //experiments/epsilon_star_sweep_adult -- --scale=paper --plan_only
@@ -14,17 +14,17 @@
 // of 1, 5, 10, 20 epochs; DP-SGD to eps 1, 3, 10, 100 at delta = 1/n with
 // clip norm 1, 10, 30, batch 64, 512, microbatches 1, 32; momentum SGD
 // (0.9, lr 0.01); 5 models each: 52 configurations, 260 models. Per model
-// and sharding: experiments/epsilon_star_sweep/. Quick scale keeps the data
+// and sharding: experiments/lib/epsilon_star_sweep/. Quick scale keeps the data
 // and all four baselines and reduces the DP grid and the repetitions (/meta
 // quick_scale_reductions); test scale is a few-second smoke run on a subset.
-// Claims (§4.2 on Fig. 2): experiments/epsilon_star_sweep/claims.h.
+// Claims (§4.2 on Fig. 2): experiments/lib/epsilon_star_sweep/claims.h.
 #include <string>
 
 #include "data_scripts/adult.h"
-#include "experiments/epsilon_star_sweep/claims.h"
-#include "experiments/epsilon_star_sweep/sweep.h"
+#include "experiments/lib/epsilon_star_sweep/claims.h"
+#include "experiments/lib/epsilon_star_sweep/sweep.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_sweep_adult {
 namespace {
 
 constexpr char kStudy[] = "epsilon_star_sweep_adult";
@@ -119,14 +119,15 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_sweep_adult
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::epsilon_star_sweep_adult;
   Study<Config> study;
   study.info = {
       kStudy, "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-      "Sec. 4, Fig. 2; docs/studies.md C2",
+      "Sec. 4, Fig. 2; README.md",
       "Privacy-utility landscape of Adult models: Epsilon* vs AUROC, baselines vs DP-SGD"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;

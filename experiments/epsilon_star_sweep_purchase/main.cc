@@ -1,7 +1,7 @@
 // Study C3 epsilon_star_sweep_purchase: the privacy-utility landscape of
 // Purchase-100 models, Epsilon* vs test accuracy, baselines vs DP-SGD
 // (Negoescu et al., "Epsilon*: Privacy Metric for Machine Learning Models",
-// PPAI-24, §4, Fig. 1; docs/studies.md C3).
+// PPAI-24, §4, Fig. 1; README.md).
 //
 //   bazel run //experiments/epsilon_star_sweep_purchase               # quick
 //   bazel run //experiments/epsilon_star_sweep_purchase -- --scale=paper --plan_only
@@ -19,19 +19,19 @@
 // 10, 50, 100 epochs; DP-SGD to eps 1, 3, 10, 100 with clip norm 1, 10, 30,
 // batch 256, 1024, microbatches 1, 32; momentum SGD (0.9, lr 0.01); 5
 // models each: 51 configurations, 255 models. Per model and sharding:
-// experiments/epsilon_star_sweep/. Quick scale: a 10,000 / 10,000 subset
+// experiments/lib/epsilon_star_sweep/. Quick scale: a 10,000 / 10,000 subset
 // (surrogate: generated at that size), the three baselines, a reduced DP
 // grid, two repetitions (/meta quick_scale_reductions). Test scale: seconds.
-// Published numbers and claims (§4.2): experiments/epsilon_star_sweep/claims.h.
+// Published numbers and claims (§4.2): experiments/lib/epsilon_star_sweep/claims.h.
 #include <cstdio>
 #include <string>
 
 #include "data_scripts/purchase100.h"
 #include "data_scripts/purchase100_surrogate.h"
-#include "experiments/epsilon_star_sweep/claims.h"
-#include "experiments/epsilon_star_sweep/sweep.h"
+#include "experiments/lib/epsilon_star_sweep/claims.h"
+#include "experiments/lib/epsilon_star_sweep/sweep.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_sweep_purchase {
 namespace {
 
 constexpr char kStudy[] = "epsilon_star_sweep_purchase";
@@ -164,14 +164,15 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_sweep_purchase
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::epsilon_star_sweep_purchase;
   Study<Config> study;
   study.info = {kStudy,
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "Sec. 4, Fig. 1; docs/studies.md C3",
+                "Sec. 4, Fig. 1; README.md",
                 "Privacy-utility landscape of Purchase-100 models: Epsilon* vs test accuracy, "
                 "baselines vs DP-SGD"};
   study.defaults = Defaults;

@@ -3,7 +3,7 @@ import sys
 
 import numpy as np
 
-from experiments.epsilon_star_sweep import smoke_checks as sc
+from experiments.lib.epsilon_star_sweep import smoke_checks as sc
 from tests import smoke
 
 STUDY = "epsilon_star_sweep_purchase"

@@ -18,10 +18,10 @@
 #include "core/validate.h"
 #include "estimators/intervals/katz_log.h"
 #include "estimators/rate_intervals.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 #include "simulations/ratio_draws.h"
 
-namespace privbench {
+namespace privbench::katz_coverage {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -207,4 +207,4 @@ Result<std::vector<CeilingRow>> DetectionCeiling(const KatzCoverageConfig& c) {
   return rows;
 }
 
-}  // namespace privbench
+}  // namespace privbench::katz_coverage

@@ -1,4 +1,4 @@
-// The numbers of study katz_coverage (docs/studies.md B7): lower confidence
+// The numbers of study katz_coverage (README.md): lower confidence
 // bounds on a ratio of two binomial proportions (ML-Audit, Lu et al. NeurIPS
 // 2022, Sec. 4.2 point 3, Lemma A.3).
 //
@@ -21,7 +21,7 @@
 // Coverage: bound <= log(p1/p0), with the bound NOT clipped at 0 (a bound
 // of -inf, from n1 = 0, covers). The eps lower bound an auditor reports is
 // max{0, bound}; it is vacuous when bound <= 0. Coverage classes:
-// experiments/coverage/coverage_class.h.
+// experiments/lib/coverage/coverage_class.h.
 #ifndef PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_COMPUTE_H_
 #define PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_COMPUTE_H_
 
@@ -31,12 +31,12 @@
 #include <xtensor/xtensor.hpp>
 
 #include "core/result.h"
-#include "experiments/coverage/coverage_class.h"
 #include "experiments/katz_coverage/config.h"
+#include "experiments/lib/coverage/coverage_class.h"
 
-namespace privbench {
+namespace privbench::katz_coverage {
 
-// The study's defaults, shared with //experiments/coverage:coverage_benchmark
+// The study's defaults, shared with //experiments/katz_coverage:benchmark
 // (our choice; ML-Audit's simulations are in its lost appendix).
 struct RatioPair {
   double p1;
@@ -135,6 +135,6 @@ struct CeilingRow {
 };
 Result<std::vector<CeilingRow>> DetectionCeiling(const KatzCoverageConfig& c);
 
-}  // namespace privbench
+}  // namespace privbench::katz_coverage
 
 #endif  // PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_COMPUTE_H_

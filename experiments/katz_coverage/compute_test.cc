@@ -8,7 +8,7 @@
 #include "experiments/katz_coverage/config.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::katz_coverage {
 namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
@@ -143,4 +143,4 @@ TEST(DetectionCeiling, KatzAtOneEqualsCorollary) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::katz_coverage

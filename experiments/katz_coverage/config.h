@@ -1,4 +1,4 @@
-// Parameters of study katz_coverage (docs/studies.md B7); defaults and flags
+// Parameters of study katz_coverage (README.md); defaults and flags
 // in main.cc.
 #ifndef PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_CONFIG_H_
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-namespace privbench {
+namespace privbench::katz_coverage {
 
 struct KatzCoverageConfig {
   std::vector<double> p1;  // P[M(D) in S], paired with p0 by position
@@ -16,6 +16,6 @@ struct KatzCoverageConfig {
   double alpha = 0.05;
 };
 
-}  // namespace privbench
+}  // namespace privbench::katz_coverage
 
 #endif  // PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_CONFIG_H_

@@ -1,4 +1,4 @@
-// Study katz_coverage (docs/studies.md B7): is the Katz-log bound on a ratio
+// Study katz_coverage (README.md): is the Katz-log bound on a ratio
 // of binomial proportions better than a Clopper-Pearson ratio bound?
 //
 //   bazel run //experiments/katz_coverage [-- --scale=paper --trials=20000
@@ -37,12 +37,12 @@
 #include <string>
 #include <vector>
 
-#include "experiments/framework/study.h"
 #include "experiments/katz_coverage/compute.h"
 #include "experiments/katz_coverage/config.h"
 #include "experiments/katz_coverage/report.h"
+#include "experiments/lib/framework/study.h"
 
-namespace privbench {
+namespace privbench::katz_coverage {
 namespace {
 
 using Config = KatzCoverageConfig;
@@ -107,15 +107,16 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::katz_coverage
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::katz_coverage;
   Study<Config> study;
   study.info = {"katz_coverage",
                 "Lu et al., A General Framework for Auditing Differentially Private Machine "
                 "Learning (ML-Audit, NeurIPS 2022)",
-                "Sec. 4.2 point 3, Lemma A.3; docs/studies.md B7",
+                "Sec. 4.2 point 3, Lemma A.3; README.md",
                 "Coverage and tightness of Katz-log vs Clopper-Pearson bounds on log(p1/p0)"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;

@@ -7,10 +7,10 @@
 #include <utility>
 
 #include "core/format.h"
-#include "experiments/coverage/coverage_class.h"
+#include "experiments/lib/coverage/coverage_class.h"
 #include "results/h5_array.h"
 
-namespace privbench {
+namespace privbench::katz_coverage {
 namespace {
 
 // ML-Audit's claims about the Katz-log and Clopper-Pearson ratio bounds,
@@ -455,4 +455,4 @@ Status WriteRatioReport(ResultWriter& out, const KatzCoverageConfig& c,
   return out.SetAttribute("/meta", "lost_parameters", kLostParameters);
 }
 
-}  // namespace privbench
+}  // namespace privbench::katz_coverage

@@ -1,4 +1,4 @@
-// What study katz_coverage (docs/studies.md B7) writes: the raw draws and
+// What study katz_coverage (README.md) writes: the raw draws and
 // bounds, the summary tables, the /numbers scalars and the claims checked
 // against ML-Audit (Lu et al., NeurIPS 2022) Sec. 4 and Sec. 4.2 point 3:
 // the Katz-log bound is a valid lower bound, has better coverage and is
@@ -16,7 +16,7 @@
 #include "experiments/katz_coverage/config.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::katz_coverage {
 
 // The four claims, in the order the study writes them.
 std::vector<Claim> RatioClaims(const KatzCoverageConfig& c,
@@ -53,6 +53,6 @@ Status WriteRatioReport(ResultWriter& out, const KatzCoverageConfig& c,
                         const std::vector<RatioMethodData>& data,
                         const std::vector<CeilingRow>& ceiling);
 
-}  // namespace privbench
+}  // namespace privbench::katz_coverage
 
 #endif  // PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_REPORT_H_

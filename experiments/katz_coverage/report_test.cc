@@ -7,7 +7,7 @@
 #include "experiments/katz_coverage/config.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::katz_coverage {
 namespace {
 
 struct Fixture {
@@ -78,4 +78,4 @@ TEST(CountRatioNumbers, MinimumAndUnder) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::katz_coverage

@@ -1,4 +1,4 @@
-"""Smoke test of //experiments/katz_coverage (docs/studies.md B7).
+"""Smoke test of //experiments/katz_coverage (README.md).
 
 usage: smoke_test.py <katz_coverage binary>
 

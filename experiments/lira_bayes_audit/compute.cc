@@ -10,7 +10,7 @@
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/interval_registry.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 
 namespace privbench {
 namespace lira_bayes_audit {

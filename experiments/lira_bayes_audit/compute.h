@@ -1,4 +1,4 @@
-// The torch-free part of study lira_bayes_audit (docs/studies.md E1): the
+// The torch-free part of study lira_bayes_audit (README.md): the
 // DP-SGD noise for the target eps, the sweep's units, the IND-MIA game, the
 // LiRA scores of the trials and the eps intervals with three threshold
 // selections. Bayesian paper (Zanella-Beguelin et al., ICML 2023), Sec. 2.4
@@ -34,7 +34,7 @@
 //  the lower one in the ascending Bonferroni grid.
 //  Validity here is the frequentist property of the threshold selection;
 //  each method keeps its own coverage (the Bayesian interval is a credible
-//  interval, docs/studies.md B6).
+//  interval, experiments/bayes_coverage/README.md).
 #ifndef PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_COMPUTE_H_
 #define PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_COMPUTE_H_
 
@@ -46,7 +46,7 @@
 #include "attacks/roc.h"
 #include "core/result.h"
 #include "estimators/confusion_counts.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/lira_bayes_audit/config.h"
 
 namespace privbench {

@@ -1,4 +1,4 @@
-// Parameters of study lira_bayes_audit (docs/studies.md E1); defaults per
+// Parameters of study lira_bayes_audit (README.md); defaults per
 // scale and flags in main.cc.
 #ifndef PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_CONFIG_H_
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 
 namespace privbench {
 namespace lira_bayes_audit {

@@ -1,4 +1,4 @@
-// Benchmark of study lira_bayes_audit (docs/studies.md E1): seconds per
+// Benchmark of study lira_bayes_audit (README.md): seconds per
 // shadow model at quick scale (the study's own configuration, trained and
 // scored exactly as in a run) and the projected time of the paper-scale
 // sweep, from timed DP-SGD and non-private steps of the paper's CNN and a
@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "core/flags.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 #include "experiments/lira_bayes_audit/compute.h"
 #include "experiments/lira_bayes_audit/run.h"
 #include "experiments/lira_bayes_audit/training.h"

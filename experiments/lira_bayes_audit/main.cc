@@ -1,4 +1,4 @@
-// Study lira_bayes_audit (docs/studies.md E1): the Bayesian paper's own
+// Study lira_bayes_audit (README.md): the Bayesian paper's own
 // end-to-end audit (Zanella-Beguelin et al., "Bayesian Estimation of
 // Differential Privacy", ICML 2023, Sec. 4, Table 2, App. A.1) on
 // Fashion-MNIST, standing in for CIFAR-10 and SST-2 (not available offline).
@@ -24,8 +24,8 @@
 #include <cmath>
 #include <string>
 
-#include "experiments/framework/study.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/study.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/lira_bayes_audit/config.h"
 #include "experiments/lira_bayes_audit/run.h"
 
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   Study<Config> study;
   study.info = {kStudy,
                 "Zanella-Beguelin et al., Bayesian Estimation of Differential Privacy (ICML 2023)",
-                "Sec. 2.4, 4, Table 2, Fig. 1, App. A.1; docs/studies.md E1",
+                "Sec. 2.4, 4, Table 2, Fig. 1, App. A.1; README.md",
                 "LiRA with shadow models on SelectWorst challenge points, one target per trial; "
                 "eps intervals of every estimator with the paper's and two valid threshold "
                 "selections (Fashion-MNIST stand-in)"};

@@ -1,4 +1,4 @@
-// The study file of lira_bayes_audit (docs/studies.md E1): raw per-trial and
+// The study file of lira_bayes_audit (README.md): raw per-trial and
 // per-shadow data, /summary/table2 (one row per setting, selection and
 // method with the confusion counts, so anyone can recompute the interval),
 // the Fig. 1 analogue (posterior density of eps at the selected threshold),
@@ -46,7 +46,7 @@ struct AuditResult {
   double seconds_per_shadow = 0.0, seconds_per_target = 0.0;  // training wall time per model
 };
 
-// Claim ids (also in results/published/lira_bayes_audit.json).
+// Claim ids (also in experiments/lira_bayes_audit/claims.json).
 std::vector<std::string> ClaimIds();
 
 Status WriteAudit(const Config& c, const AuditResult& r, ResultWriter& out);

@@ -10,7 +10,7 @@
 #include "core/format.h"
 #include "core/seeding.h"
 #include "data_scripts/fashion_mnist.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/lira_bayes_audit/compute.h"
 #include "experiments/lira_bayes_audit/report.h"
 #include "experiments/lira_bayes_audit/training.h"

@@ -1,5 +1,5 @@
-// The two-phase sharded sweep of study lira_bayes_audit (docs/studies.md E1)
-// on the framework's sweep machinery (experiments/framework/sweep.h).
+// The two-phase sharded sweep of study lira_bayes_audit (README.md)
+// on the framework's sweep machinery (experiments/lib/framework/sweep.h).
 //
 // Phase 1 trains the shadow models of both settings (units of
 // models_per_unit models, parts "<parts_dir>/lira_bayes_audit.shadows.<key>"),
@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 #include "experiments/lira_bayes_audit/config.h"
 #include "experiments/lira_bayes_audit/training.h"
 

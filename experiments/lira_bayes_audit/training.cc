@@ -14,7 +14,7 @@ namespace lira_bayes_audit {
 namespace {
 
 // The Bayesian paper's CIFAR-10 CNN (Sec. 4.2: 4 layers, tanh, average and
-// max pooling; the layers as in its public code, docs/studies.md E1) on
+// max pooling; the layers as in its public code, README.md) on
 // 1x28x28 inputs: 1 input channel, and 256 x 4 x 4 = 4,096 features before
 // the classifier; 934,538 parameters.
 ModelSpec PaperCnnSpec(int64_t num_classes) {

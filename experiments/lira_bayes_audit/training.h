@@ -1,4 +1,4 @@
-// One model of study lira_bayes_audit (docs/studies.md E1): train a
+// One model of study lira_bayes_audit (README.md): train a
 // classifier on chosen rows of the audit pool (non-private, or DP-SGD) and
 // score it: the LiRA statistic phi (attacks/lira.h, logit-scaled confidence
 // of the true class) of chosen pool rows in one batched forward pass, and

@@ -1,4 +1,4 @@
-// Benchmark of study ml_audit (docs/studies.md D1): times each mechanism's
+// Benchmark of study ml_audit (README.md): times each mechanism's
 // preparation and summary draws, the rest of an audit (the classifier's fit
 // on 2N summaries and the threshold search, RunMlAudit) and each attack's
 // design on every offline dataset, and projects the paper-scale grid's time
@@ -44,7 +44,7 @@
 #include "experiments/ml_audit/data.h"
 #include "mechanisms/classical/mechanism.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 // The paper scale's grid (main.cc, Defaults(kPaper)).
@@ -261,10 +261,11 @@ Status Run(const std::string& datasets, MlAuditConfig config, int threads) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::ml_audit;
   std::string datasets = "iris,breast_cancer,adult";
   MlAuditConfig config;  // the study's defaults for the audit's options
   config.mechanisms = "lr_output,lr_objective,nb,rf";

@@ -10,7 +10,7 @@
 #include "mechanisms/classical/logistic_regression.h"
 #include "mechanisms/classical/mechanism.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 bool Contains(const std::vector<std::string>& list, const std::string& x) {
@@ -168,4 +168,4 @@ Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c,
   return u;
 }
 
-}  // namespace privbench
+}  // namespace privbench::ml_audit

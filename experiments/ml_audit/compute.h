@@ -1,4 +1,4 @@
-// Study ml_audit (docs/studies.md D1): every audit case (mechanism x attack x
+// Study ml_audit (README.md): every audit case (mechanism x attack x
 // neighbour mode) on every dataset, over the eps_th x k x replicate grid,
 // with ML-Audit's Algorithm 1 (estimators/ml_audit/ml_audit.h).
 //
@@ -30,7 +30,7 @@
 #include "experiments/ml_audit/data.h"
 #include "mechanisms/classical/mechanism.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 
 struct AuditCase {
   std::string id;  // e.g. "lr_output.influence.replace"
@@ -63,7 +63,7 @@ struct AuditCell {
   bool complement = false, haldane = false;
   // lr_output only (NaN otherwise): the largest per-copy privacy loss this
   // neighbour pair can show to any test, ||w*(D) - w*(D')|| / (s k) with s
-  // the noise's scale (docs/studies.md D1, limits): an audit above it is
+  // the noise's scale (README.md, limits): an audit above it is
   // impossible, and a guarantee above it cannot be caught on this pair.
   double max_loss = NAN;
 };
@@ -88,6 +88,6 @@ Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c,
 
 std::string UnitId(const std::string& dataset, const AuditCase& c);
 
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 #endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_COMPUTE_H_

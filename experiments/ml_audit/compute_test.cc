@@ -7,7 +7,7 @@
 #include "experiments/ml_audit/report.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 MlAuditConfig AllCases() {
@@ -90,8 +90,8 @@ TEST(MlAuditStudyTest, ValidityClaimFailsBeyondTheAllowance) {
 // Issue item 5, "an auditor must catch bugs nobody tuned it to", at the
 // weakening this audit can resolve: no neighbour the attacks build shows a
 // loss above about 0.3-0.6 x eps / noise_factor for the logistic regression
-// and naive Bayes (bazel-bin/experiments/ml_audit/optimal_audit; docs/studies.md
-// D1, "Limits"), so half the noise is invisible to any test on them and a
+// and naive Bayes (bazel-bin/experiments/ml_audit/optimal_audit; README.md
+// (D1), "Limits"), so half the noise is invisible to any test on them and a
 // tenfold weakening is what is checked here: flagged at eps_th = 2 on iris
 // (N = 1000), while the correct mechanisms stay below their guarantee (both
 // logistic regressions and naive Bayes; the forest is in the study's
@@ -132,4 +132,4 @@ TEST(MlAuditStudyTest, TenfoldWeakenedLrAndNbAreFlaggedCorrectOnesAreNot) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::ml_audit

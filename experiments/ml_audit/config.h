@@ -1,4 +1,4 @@
-// Configuration of study ml_audit (docs/studies.md D1).
+// Configuration of study ml_audit (README.md).
 #ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_ML_AUDIT_CONFIG_H_
 
@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 
 struct MlAuditConfig {
   // Comma-separated lists (SplitList):
@@ -52,6 +52,6 @@ inline std::vector<std::string> SplitList(const std::string& text) {
   return out;
 }
 
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 #endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_CONFIG_H_

@@ -9,7 +9,7 @@
 #include "data_scripts/data_files.h"
 #include "data_scripts/uci_audit.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 struct SklearnFile {
@@ -225,4 +225,4 @@ Result<AuditDataset> LoadAuditDataset(const std::string& name, const std::string
   return out;
 }
 
-}  // namespace privbench
+}  // namespace privbench::ml_audit

@@ -1,4 +1,4 @@
-// The datasets of study ml_audit (docs/studies.md D1; ML-Audit, Lu et al.,
+// The datasets of study ml_audit (README.md; ML-Audit, Lu et al.,
 // NeurIPS 2022, Sec. 5): iris and breast cancer from the CSV files that ship
 // with scikit-learn (Debian's python3-sklearn, sklearn/datasets/data/), and
 // UCI Adult (data_scripts/adult.h, training split); banknote, credit and
@@ -28,7 +28,7 @@
 #include "mechanisms/classical/data.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 
 struct AuditDataset {
   std::string name;        // one of AuditDatasetNames()
@@ -77,6 +77,6 @@ Result<BinaryData> ParseSklearnCsv(const std::string& text, const std::string& f
 // Min-max scales every feature to [-1, 1] in place.
 void ScaleToUnitBox(BinaryData* data);
 
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 #endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_DATA_H_

@@ -1,4 +1,4 @@
-// Study ml_audit (docs/studies.md D1): ML-Audit (Lu et al., "A General
+// Study ml_audit (README.md): ML-Audit (Lu et al., "A General
 // Framework for Auditing Differentially Private Machine Learning", NeurIPS
 // 2022, Secs. 3-5) on the classical DP learners of mechanisms/classical/:
 // logistic regression with output and objective perturbation, Gaussian naive
@@ -9,7 +9,7 @@
 //   bazel run //experiments/ml_audit [-- --scale=paper --eps=0.5,2 --k=1,4
 //       --mechanisms=nb,rf --shard=0/4]
 //
-// The grid is a sharded, resumable sweep (experiments/framework/sweep.h):
+// The grid is a sharded, resumable sweep (experiments/lib/framework/sweep.h):
 // one unit per (dataset, case) runs every eps_th x k x replicate audit.
 // Cases, guarantees and seeds: compute.h; the output layout and the claims:
 // report.h. Quick scale: iris and breast cancer, N = 1000, eps_th {0.5, 2,
@@ -27,22 +27,22 @@
 
 #include "core/format.h"
 #include "data_scripts/uci_audit.h"
-#include "experiments/framework/study.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/study.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/ml_audit/compute.h"
 #include "experiments/ml_audit/config.h"
 #include "experiments/ml_audit/data.h"
 #include "experiments/ml_audit/report.h"
 #include "mechanisms/classical/mechanism.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 using Config = MlAuditConfig;
 
 constexpr const char* kLostParameters =
     "ML-Audit's appendix (hyperparameters, Lemma A.3) is not in our text of the paper; the "
-    "paper's code is not public. Ours (docs/studies.md D1): logistic regression lambda = 1/n "
+    "paper's code is not public. Ours (README.md): logistic regression lambda = 1/n "
     "(the library's default C = 1), rows mapped to [x/R, 1]/sqrt(2) with R the largest clean "
     "row norm; features min-max scaled to [-1, 1]; iris binarised setosa vs rest; the forest "
     "with 10 trees, rows assigned to trees by a seeded hash, the library's monotonic "
@@ -239,15 +239,16 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::ml_audit;
   Study<Config> study;
   study.info = {"ml_audit",
                 "Lu et al., A General Framework for Auditing Differentially Private Machine "
                 "Learning (ML-Audit, NeurIPS 2022)",
-                "Secs. 3-5, Algorithm 1, Figs. 2-4; docs/studies.md D1",
+                "Secs. 3-5, Algorithm 1, Figs. 2-4; README.md",
                 "Auditing classical DP learners: poisoning, a learned output set and Katz-log "
                 "lower bounds"};
   study.defaults = Defaults;

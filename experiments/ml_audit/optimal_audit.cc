@@ -1,4 +1,4 @@
-// How close can an audit of study ml_audit get (docs/studies.md D1,
+// How close can an audit of study ml_audit get (README.md,
 // "Limits of the LR and NB audits")? For the two mechanisms whose output law
 // is known in closed form once the data are fixed, this tool compares, on the
 // same poisoned neighbours the study builds:
@@ -51,7 +51,7 @@
 #include "mechanisms/classical/mechanism.h"
 #include "mechanisms/classical/naive_bayes.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 struct Setting {
@@ -279,10 +279,11 @@ Status Run(const std::string& datasets, const std::vector<double>& eps_grid, dou
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::ml_audit;
   std::string datasets = "iris,breast_cancer";
   std::vector<double> eps = {0.5, 2, 8};
   double factor = 0.5;

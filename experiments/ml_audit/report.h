@@ -1,4 +1,4 @@
-// Result layout and claims of study ml_audit (docs/studies.md D1).
+// Result layout and claims of study ml_audit (README.md).
 //
 // Every audit (one cell of one unit) is a row of the flat table /audits/*:
 //   strings: dataset, case, mechanism, variant, attack, mode, role,
@@ -26,7 +26,7 @@
 #include "experiments/ml_audit/config.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 
 struct AuditTable {
   std::map<std::string, std::vector<double>> doubles;
@@ -42,7 +42,7 @@ void AppendRows(const AuditTable& more, AuditTable* table);
 Status WriteAuditTable(ResultWriter& out, const AuditTable& table);
 Result<AuditTable> ReadAuditTable(const ResultReader& in);
 
-// The claims of docs/studies.md D1 (ids ml_audit_*), computed from the rows.
+// The claims of README.md (ids ml_audit_*), computed from the rows.
 std::vector<Claim> AuditClaims(const AuditTable& table, const MlAuditConfig& config);
 
 // The validity test's allowance: the largest count of exceedances that M
@@ -54,6 +54,6 @@ int64_t AllowedExceedances(int64_t audits, double p, double beta);
 // rows.
 Status WriteMlAuditReport(ResultWriter& out, const AuditTable& table, const MlAuditConfig& config);
 
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 #endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_REPORT_H_

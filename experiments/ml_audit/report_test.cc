@@ -13,7 +13,7 @@
 #include "experiments/ml_audit/config.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 MlAuditConfig Config() {
@@ -148,4 +148,4 @@ TEST(MlAuditReportTest, GroupTradeoffComparesWithTheLargestKOnly) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::ml_audit

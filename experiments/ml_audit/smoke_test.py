@@ -1,4 +1,4 @@
-"""Smoke test of //experiments/ml_audit (docs/studies.md D1).
+"""Smoke test of //experiments/ml_audit (README.md).
 
 usage: smoke_test.py <ml_audit binary>
 

@@ -1,5 +1,5 @@
-// Benchmark of the logistic-regression solves of study ml_audit (docs/studies.md
-// D1): per dataset and eps, the cost of one lr_objective draw (Chaudhuri et
+// Benchmark of the logistic-regression solves of study ml_audit (README.md
+// (D1)): per dataset and eps, the cost of one lr_objective draw (Chaudhuri et
 // al. 2011 Alg. 2: a fresh exact minimisation with a new random linear term,
 // mechanisms/classical/logistic_regression.h), its iterations and passes over
 // the data, the cost of one pass and of one Hessian, and the audit
@@ -23,7 +23,7 @@
 #include "mechanisms/classical/logistic_regression.h"
 #include "mechanisms/classical/mechanism.h"
 
-namespace privbench {
+namespace privbench::ml_audit {
 namespace {
 
 double Seconds(const std::function<void()>& fn) {
@@ -125,10 +125,11 @@ Status Run(const std::string& datasets, int64_t draws, const std::string& eps_li
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::ml_audit
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::ml_audit;
   std::string datasets = "breast_cancer,adult", eps = "0.1,0.25,0.5,1,2,4,8,16,50";
   int64_t draws = 10;
   FlagSet flags("solver_benchmark", "lr_objective solve costs, iterations and passes");

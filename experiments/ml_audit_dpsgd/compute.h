@@ -1,4 +1,4 @@
-// The computation of study D2 `ml_audit_dpsgd` (docs/studies.md D2):
+// The computation of study D2 `ml_audit_dpsgd` (README.md):
 // ML-Audit's Algorithm 1 (estimators/ml_audit/ml_audit.h; Lu et al., NeurIPS
 // 2022, Sec. 4) against DP-SGD (Sec. 5, "DP-SGD") on two Fashion-MNIST
 // classes (models.h).

@@ -1,4 +1,4 @@
-// Parameters of study ml_audit_dpsgd (docs/studies.md D2); defaults and
+// Parameters of study ml_audit_dpsgd (README.md); defaults and
 // flags in main.cc.
 #ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_CONFIG_H_
@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 
 namespace privbench {
 

@@ -1,4 +1,4 @@
-// Study ml_audit_dpsgd (docs/studies.md D2): ML-Audit (Lu et al., "A General
+// Study ml_audit_dpsgd (README.md): ML-Audit (Lu et al., "A General
 // Framework for Auditing Differentially Private Machine Learning", NeurIPS
 // 2022, Secs. 4-5, the DP-SGD experiments of Fig. 8) against DP-SGD on two
 // Fashion-MNIST classes, with the ClipBKD poison (Jagielski et al. 2020),
@@ -13,8 +13,9 @@
 // independent replicates; each audit reports eps_lb with the counts behind
 // it, and the summary the median over replicates (Sec. 5). Mechanism, sides, seeds: compute.h;
 // data, poisons and training: models.h; output and claims: report.h. The models are trained in a
-// sharded, resumable sweep (experiments/framework/sweep.h), one unit per block of models_per_unit
-// models of one (eps_th, side), one LibTorch thread per model, units in parallel (--threads).
+// sharded, resumable sweep (experiments/lib/framework/sweep.h), one unit per block of
+// models_per_unit models of one (eps_th, side), one LibTorch thread per model, units in parallel
+// (--threads).
 // --plan_only times one model and prints the projected time of the whole grid, writing nothing.
 #include <chrono>
 #include <cstdio>
@@ -22,8 +23,8 @@
 #include <vector>
 
 #include "core/format.h"
-#include "experiments/framework/study.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/study.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/ml_audit_dpsgd/compute.h"
 #include "experiments/ml_audit_dpsgd/config.h"
 #include "experiments/ml_audit_dpsgd/models.h"
@@ -38,7 +39,7 @@ using namespace ml_audit_dpsgd;
 constexpr const char* kLostParameters =
     "ML-Audit's appendix (DP-SGD hyperparameters, the shadow attack's settings, Lemma A.3) is "
     "not in our text of the paper; ours, after Jagielski et al.'s public Fashion-MNIST audit "
-    "(docs/studies.md D2): classes 0 vs 1, n_train of their training rows (5990 at paper scale, "
+    "(README.md): classes 0 vs 1, n_train of their training rows (5990 at paper scale, "
     "about half; not 6000 so that D' with up to 8 poison copies takes the same step count), "
     "x/255 flattened, MLP 784-32-2 (Tanh), DP-SGD with per-example clipping C = 1, Poisson "
     "sampling, batch 250, 24 epochs, lr 0.15, no momentum, sigma from the RDP accountant at "
@@ -258,7 +259,7 @@ int main(int argc, char** argv) {
   study.info = {"ml_audit_dpsgd",
                 "Lu et al., A General Framework for Auditing Differentially Private Machine "
                 "Learning (ML-Audit, NeurIPS 2022)",
-                "Secs. 4-5 (DP-SGD, Fig. 8), Algorithm 1; docs/studies.md D2",
+                "Secs. 4-5 (DP-SGD, Fig. 8), Algorithm 1; README.md",
                 "ML-Audit of DP-SGD on Fashion-MNIST: ClipBKD, its vector summary and the "
                 "shadow-adversarial poison"};
   study.defaults = Defaults;

@@ -1,4 +1,4 @@
-// The models of study D2 `ml_audit_dpsgd` (docs/studies.md D2): the data, the
+// The models of study D2 `ml_audit_dpsgd` (README.md): the data, the
 // two DP-SGD poisonings of ML-Audit (Lu et al., NeurIPS 2022, Sec. 5,
 // "DP-SGD") and one DP-SGD training with its probe outputs.
 //

@@ -1,4 +1,4 @@
-// Output and claims of study D2 `ml_audit_dpsgd` (docs/studies.md D2).
+// Output and claims of study D2 `ml_audit_dpsgd` (README.md).
 //
 // Layout of results/raw/ml_audit_dpsgd.h5:
 //   /accounting/{eps_th,sigma,eps_rdp,q,steps}     per eps_th (RDP, delta)

@@ -1,4 +1,4 @@
-"""Smoke test of //experiments/ml_audit_dpsgd (docs/studies.md D2).
+"""Smoke test of //experiments/ml_audit_dpsgd (README.md).
 
 usage: smoke_test.py <ml_audit_dpsgd binary>
 

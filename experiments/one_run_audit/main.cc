@@ -25,7 +25,7 @@
 
 #include "core/progress.h"
 #include "data_scripts/adult.h"
-#include "experiments/framework/study.h"
+#include "experiments/lib/framework/study.h"
 #include "experiments/one_run_audit/compute.h"
 #include "experiments/one_run_audit/config.h"
 #include "experiments/one_run_audit/report.h"

@@ -13,7 +13,7 @@
 #include "estimators/rate_intervals.h"
 #include "estimators/summary_bounds.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
@@ -154,4 +154,4 @@ Result<Examples> ComputeExamples() {
   return out;
 }
 
-}  // namespace privbench
+}  // namespace privbench::published_examples

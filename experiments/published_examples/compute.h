@@ -1,5 +1,5 @@
 // The numbers of study published_examples: every published number of the
-// estimator library (docs/studies.md A) and the accountant table (B8),
+// estimator library (README.md) and the accountant table (B8),
 // computed from the papers' own inputs:
 //  - Bayesian paper (Zanella-Béguelin et al., "Bayesian Estimation of
 //    Differential Privacy", ICML 2023): the Sec. 3.2 worked example
@@ -28,7 +28,7 @@
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_estimator.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 
 // Every registered interval estimator on one confusion matrix, in registry
 // order. A method defined only at delta = 0 is not run at delta != 0 (NaN
@@ -125,6 +125,6 @@ struct Examples {
 };
 Result<Examples> ComputeExamples();
 
-}  // namespace privbench
+}  // namespace privbench::published_examples
 
 #endif  // PRIVBENCH_EXPERIMENTS_PUBLISHED_EXAMPLES_COMPUTE_H_

@@ -6,7 +6,7 @@
 #include "estimators/interval_registry.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 TEST(EstimateWithEvery, OneRowPerRegisteredEstimator) {
@@ -34,7 +34,7 @@ TEST(EstimateWithEvery, OneRowPerRegisteredEstimator) {
 }
 
 // The published values these must come near are in
-// results/published/published_examples.json; here only what they are made of.
+// experiments/published_examples/claims.json; here only what they are made of.
 TEST(ComputeWorkedExample, PaperIntervalsAndMasses) {
   auto w = ComputeWorkedExample();
   ASSERT_TRUE(w.ok()) << w.message();
@@ -108,4 +108,4 @@ TEST(ComputeAccountantTable, EveryAccountantAtEveryMultiplier) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::published_examples

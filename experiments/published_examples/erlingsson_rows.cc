@@ -4,7 +4,7 @@
 
 #include "core/format.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 constexpr double kDelta = 1e-5;
@@ -34,7 +34,7 @@ Claim ShiftedRowClaim(const CeilingAndAdvantage& c) {
   return {"published_examples_erlingsson_t2_row4_is_row5_shifted",
           "Erlingsson et al. Table 2: the printed row 4 (" + row4 +
               ") is row 5's Prop. 3 value shifted up by one row",
-          "Erlingsson et al. Table 1-2, Prop. 3 (docs/studies.md B8)", holds,
+          "Erlingsson et al. Table 1-2, Prop. 3 (README.md (B8))", holds,
           "Prop. 3 at 5% FPR, delta = 1e-5, from Table 1's TPRs: row 4 (TPR " +
               FormatSignificant(100 * c.attack_tpr[3], 3) + "%) " +
               FormatSignificant(c.eps_lower[3], 3) + " -> prints as " + own4 + ", row 5 (TPR " +
@@ -58,4 +58,4 @@ Status WriteErlingssonRowCheck(const CeilingAndAdvantage& c, ResultWriter& out) 
   return out.WriteClaim(ShiftedRowClaim(c));
 }
 
-}  // namespace privbench
+}  // namespace privbench::published_examples

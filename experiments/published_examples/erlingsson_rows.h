@@ -1,5 +1,5 @@
 // Erlingsson et al., "That which we call private" (2019), Table 2, rows 4-5
-// (docs/studies.md A, B8): where the printed attack-derived lower bounds
+// (README.md, B8): where the printed attack-derived lower bounds
 // come from. Prop. 3 (eps >= log((1 - delta) / (1 - gamma)), gamma = TPR -
 // FPR at 5% FPR, delta = 1e-5) applied to Table 1's TPRs gives 0.0284 and
 // 0.0398 for rows 4-5 (TPR 7.8%, 8.9%), printed as 0.03 and 0.04; the paper
@@ -17,7 +17,7 @@
 #include "experiments/published_examples/compute.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 
 // Table 2's lower bounds as printed (inputs of the check, not outputs).
 const std::vector<std::string>& ErlingssonTable2Printed();
@@ -32,6 +32,6 @@ Claim ShiftedRowClaim(const CeilingAndAdvantage& c);
 // /numbers/erlingsson_t2_printed_row<r>_needs_tpr (r = 4, 5) and the claim.
 Status WriteErlingssonRowCheck(const CeilingAndAdvantage& c, ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::published_examples
 
 #endif  // PRIVBENCH_EXPERIMENTS_PUBLISHED_EXAMPLES_ERLINGSSON_ROWS_H_

@@ -5,7 +5,7 @@
 #include "estimators/summary_bounds.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 TEST(ErlingssonRows, TprInvertsProp3) {
@@ -30,4 +30,4 @@ TEST(ErlingssonRows, ShiftedRowHypothesisFromTableOne) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::published_examples

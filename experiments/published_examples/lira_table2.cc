@@ -8,7 +8,7 @@
 #include "estimators/confusion_counts.h"
 #include "experiments/published_examples/compute.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 struct Printed {
@@ -163,4 +163,4 @@ Status WriteTable2Checks(ResultWriter& out) {
                                           {c.printed_below_ceiling ? "yes" : "no"})}});
 }
 
-}  // namespace privbench
+}  // namespace privbench::published_examples

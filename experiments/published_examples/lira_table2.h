@@ -1,5 +1,5 @@
 // Two dataset-free checks of the Bayesian paper's Table 2 (Zanella-Beguelin
-// et al., ICML 2023, Sec. 4.2; docs/studies.md E1), computed from the
+// et al., ICML 2023, Sec. 4.2; experiments/lira_bayes_audit/README.md), computed from the
 // table's own printed numbers and the registered estimators:
 //  1. Widths and width reductions vs Clopper-Pearson from the printed
 //     endpoints. Each endpoint is printed to 2 significant digits, so the
@@ -22,7 +22,7 @@
 #include "core/result.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 
 struct Table2Widths {
   // One row per (dataset, setting, method) with finite printed endpoints.
@@ -44,6 +44,6 @@ Result<Table2Ceilings> ComputeTable2Ceilings();
 // table2_*.
 Status WriteTable2Checks(ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::published_examples
 
 #endif  // PRIVBENCH_EXPERIMENTS_PUBLISHED_EXAMPLES_LIRA_TABLE2_H_

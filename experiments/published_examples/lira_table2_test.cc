@@ -4,7 +4,7 @@
 
 #include <cmath>
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 TEST(Table2Widths, FromThePrintedEndpoints) {
@@ -45,4 +45,4 @@ TEST(Table2Ceilings, PerfectAttackOn1024Trials) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::published_examples

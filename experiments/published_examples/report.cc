@@ -3,7 +3,7 @@
 #include "experiments/published_examples/erlingsson_rows.h"
 #include "experiments/published_examples/lira_table2.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 std::vector<NamedNumber> IntervalNumbers(const std::string& prefix, const PaperIntervals& p) {
@@ -116,7 +116,7 @@ SummaryTable ErlingssonTable2(const CeilingAndAdvantage& c) {
 SummaryTable AccountantSummaryTable(const AccountantTable& a) {
   return {"accountant_table",
           "Upper bounds on eps at delta = 1e-5 (Erlingsson et al. Table 1; "
-          "docs/studies.md B8)",
+          "README.md (B8))",
           "Jayaraman & Evans Purchase-100 logistic regression: q = 0.02, 5000 steps (100 epochs), "
           "delta = 1e-5; RDP orders of the Accounting reference (1.25..63, 128, 256, 512). Every "
           "accountant assumes Poisson sampling at rate q; J&E's runs used shuffled passes.",
@@ -159,4 +159,4 @@ Status WriteExamples(const Examples& e, ResultWriter& out) {
   return out.SetAttribute("/meta", "lost_parameters", PublishedExamplesLostParameters());
 }
 
-}  // namespace privbench
+}  // namespace privbench::published_examples

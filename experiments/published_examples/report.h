@@ -1,6 +1,6 @@
-// The output of study published_examples (docs/studies.md A and B8): one
+// The output of study published_examples (README.md and B8): one
 // scalar per reproduced number under /numbers/<id> (the h5 paths
-// results/published/published_examples.json refers to; the published values,
+// experiments/published_examples/claims.json refers to; the published values,
 // tolerances and verdicts live there and in results/verify, never here), one
 // summary table per example, and the raw per-method intervals of the two
 // examples run with every registered estimator.
@@ -25,7 +25,7 @@
 #include "experiments/published_examples/compute.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 
 // One reproduced number: /numbers/<id>.
 struct NamedNumber {
@@ -55,6 +55,6 @@ std::string PublishedExamplesLostParameters();
 // Writes everything listed above into `out`.
 Status WriteExamples(const Examples& e, ResultWriter& out);
 
-}  // namespace privbench
+}  // namespace privbench::published_examples
 
 #endif  // PRIVBENCH_EXPERIMENTS_PUBLISHED_EXAMPLES_REPORT_H_

@@ -5,7 +5,7 @@
 #include "estimators/accountants/accountant_registry.h"
 #include "gtest/gtest.h"
 
-namespace privbench {
+namespace privbench::published_examples {
 namespace {
 
 std::vector<std::string> Ids(const std::vector<NamedNumber>& numbers) {
@@ -77,4 +77,4 @@ TEST(PublishedExamplesLostParameters, NamesTheB8Setting) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::published_examples

@@ -1,8 +1,8 @@
-"""Smoke test of //experiments/published_examples (docs/studies.md A and B8).
+"""Smoke test of //experiments/published_examples (README.md and B8).
 
 The study has no parameters of its own and every scale is the same, so the
 run at --scale=test is the quick (and paper) run. Checks with h5py: /meta;
-that every published number of results/published/published_examples.json
+that every published number of experiments/published_examples/claims.json
 has its scalar at the h5 path the list names, and that each gets the verdict
 results/verify would give (within max(tolerance, rel_tolerance * |published|,
 half a unit of the last printed digit) of the published value, or a
@@ -74,7 +74,7 @@ def check_published_numbers(f, entries):
         verdicts[e["id"]] = verdict(e, got)
         check(verdicts[e["id"]] != "MISMATCH",
               f"{e['id']}: {got} vs published {e['published']} (no finding documented)")
-    # The examples the papers' numbers reproduce outright (docs/studies.md A).
+    # The examples the papers' numbers reproduce outright (README.md).
     for i in ("worked_bayes_lo", "worked_cp_lo", "worked_cp_hi", "fn1_corner", "fn1_dropped",
               "perfect_cp2", "readme_cp_hi", "readme_j_hi", "katz_ceiling", "t2_row1",
               "b8_r2_naive", "b8_r3_rdp"):

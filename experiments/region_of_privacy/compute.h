@@ -1,6 +1,6 @@
 // The numbers of study C1 `region_of_privacy` (Erlingsson, Mironov,
 // Raghunathan & Song 2019, "That which we call private", Sec. 3-5;
-// docs/studies.md C1), torch-free and without I/O, so that they are
+// README.md), torch-free and without I/O, so that they are
 // unit-tested without training anything:
 //   - the sweep's units (one per noise level and repetition, the
 //     non-private baseline included);

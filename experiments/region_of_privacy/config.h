@@ -1,6 +1,6 @@
 // The configuration of study C1 `region_of_privacy` (Erlingsson, Mironov,
 // Raghunathan & Song 2019, "That which we call private", Sec. 3-5;
-// docs/studies.md C1): every field is a command-line parameter (main.cc
+// README.md): every field is a command-line parameter (main.cc
 // registers them, with their constraints, and sets each scale's defaults).
 //
 // The paper's setting is Jayaraman & Evans' Purchase-100 multinomial logistic
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 
 namespace privbench {
 namespace region_of_privacy {

@@ -1,4 +1,4 @@
-// The data of study C1 `region_of_privacy` (docs/studies.md C1): the real
+// The data of study C1 `region_of_privacy` (README.md): the real
 // Purchase-100 (data_scripts/purchase100.h) when it loads (--data=auto, the
 // default, or --data=purchase100), else MakePurchase100Surrogate
 // ("purchase100-surrogate" in every caption). Each repetition draws fresh

@@ -1,6 +1,6 @@
 // Study C1 region_of_privacy: Erlingsson, Mironov, Raghunathan & Song 2019,
 // "That which we call private", Sec. 3-5, Tables 1-2, Fig. 1-2
-// (docs/studies.md C1).
+// (README.md).
 //
 //   bazel run //experiments/region_of_privacy [-- --scale=paper --threads=2]
 //
@@ -10,7 +10,7 @@
 // bounds (compute.h) against the naive, advanced, zCDP and RDP upper bounds
 // of the noise actually used; the study file is report.h's.
 //
-// Sweep (experiments/framework/sweep.h): one unit per (noise level,
+// Sweep (experiments/lib/framework/sweep.h): one unit per (noise level,
 // repetition), the baseline included (parts.h); --shard=i/n runs every n-th
 // unit, parts go to <parts_dir>/region_of_privacy.<config key>/ (another
 // configuration or seed starts a fresh directory), a rerun skips complete
@@ -20,8 +20,8 @@
 #include <string>
 #include <vector>
 
-#include "experiments/framework/study.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/study.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/region_of_privacy/compute.h"
 #include "experiments/region_of_privacy/config.h"
 #include "experiments/region_of_privacy/data.h"
@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   using namespace privbench::region_of_privacy;
   Study<Config> study;
   study.info = {kStudy, "That which we call private (Erlingsson, Mironov, Raghunathan & Song 2019)",
-                "Sec. 3-5, Tables 1-2, Fig. 1-2; docs/studies.md C1",
+                "Sec. 3-5, Tables 1-2, Fig. 1-2; README.md",
                 "Region of privacy: DP-SGD logistic regression on Purchase-100 at five noise "
                 "levels, loss-threshold attack lower bounds vs naive/advanced/RDP upper bounds"};
   study.defaults = Defaults;

@@ -1,8 +1,8 @@
-// The sweep parts of study C1 `region_of_privacy` (docs/studies.md C1):
+// The sweep parts of study C1 `region_of_privacy` (README.md):
 // one part per (noise level, repetition) unit, written by RunUnit after
 // training one model (training.h) and read back, with the attack computed
 // (compute.h), by ReadModels. The parts directory is keyed by
-// SweepConfigText (experiments/framework/sweep.h), so a run with any other
+// SweepConfigText (experiments/lib/framework/sweep.h), so a run with any other
 // setting or seed starts a fresh directory.
 #ifndef PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_PARTS_H_
 #define PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_PARTS_H_
@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "experiments/framework/sweep.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/region_of_privacy/compute.h"
 #include "experiments/region_of_privacy/config.h"
 #include "experiments/region_of_privacy/data.h"

@@ -1,6 +1,6 @@
 // The study file of study C1 `region_of_privacy` (Erlingsson, Mironov,
 // Raghunathan & Song 2019, "That which we call private", Sec. 3-5;
-// docs/studies.md C1), written once every sweep part exists:
+// README.md), written once every sweep part exists:
 //   /meta, /training/<level>   provenance and every level's training record
 //   /settings, /dp, /baseline  per-run quantities (levels x repetitions)
 //   /losses                    every per-example loss

@@ -13,7 +13,7 @@
    (which stays untouched) and trains other models.
 4. Sharding: --shard=0/2 alone exits 0 without a study file, --merge_only then
    fails (units missing) without a file, --shard=1/2 completes it with the same
-   content. (Killing and resuming is //experiments/framework:sweep_resume_test's
+   content. (Killing and resuming is //experiments/lib/framework:sweep_resume_test's
    job.)
 5. Bad parameters exit 2 and leave no file behind.
 6. A present but corrupt real Purchase-100 file is fatal (--data=auto falls

@@ -1,5 +1,5 @@
 // One model of study C1 `region_of_privacy` (Erlingsson et al. 2019,
-// "That which we call private", Sec. 4-5; docs/studies.md C1): train
+// "That which we call private", Sec. 4-5; README.md): train
 // Jayaraman & Evans' Purchase-100 multinomial logistic regression once, with
 // DP-SGD at one noise multiplier or without privacy, and return what the
 // study needs: training / population accuracy, every member's and

@@ -1,9 +1,9 @@
 // The data every classical DP learner of mechanisms/classical/ is trained on
-// (ML-Audit, Lu et al. NeurIPS 2022, Sec. 5; docs/studies.md D1): a binary
+// (ML-Audit, Lu et al. NeurIPS 2022, Sec. 5; experiments/ml_audit/README.md): a binary
 // classification set of dense double features, row-major, labels in {0, 1}.
 // The feature bounds are part of the mechanisms' privacy proofs: they are
-// fixed before any poisoning and are the same for D and D' (docs/studies.md
-// D1, "constraint set C").
+// fixed before any poisoning and are the same for D and D' (experiments/ml_audit/README.md
+// (D1), "constraint set C").
 #ifndef PRIVBENCH_MECHANISMS_CLASSICAL_DATA_H_
 #define PRIVBENCH_MECHANISMS_CLASSICAL_DATA_H_
 

@@ -1,14 +1,14 @@
 // Differentially private L2-regularised logistic regression, Chaudhuri,
 // Monteleoni & Sarwate, "Differentially Private Empirical Risk Minimization",
 // JMLR 12 (2011), audited by ML-Audit (Lu et al., NeurIPS 2022, Sec. 5;
-// docs/studies.md D1). Both are eps-DP (delta = 0) under REPLACE-ONE
+// experiments/ml_audit/README.md). Both are eps-DP (delta = 0) under REPLACE-ONE
 // adjacency, assuming every row has ||x|| <= 1 and labels in {-1, +1}.
 //
 // Features: a row x (within the data bounds of data.h, radius R) is clipped
 // to ||x|| <= R (a no-op for valid data) and mapped to the unit ball with a
 // constant for the intercept, z = [x / R, 1] / sqrt(2), so ||z|| <= 1 and the
 // proofs apply to the (d + 1)-vector w, whose last entry is the intercept.
-// The summary tau is w (docs/studies.md D1, Table 1 of the paper).
+// The summary tau is w (experiments/ml_audit/README.md, Table 1 of the paper).
 //
 // lr_output (Alg. 1, output perturbation): w* = argmin (1/n) sum log(1 +
 // exp(-y w.z)) + (lambda/2)||w||^2, then w* + b with density of b
@@ -26,7 +26,7 @@
 // Newton on compressed rows, as Adult's, or below 64 parameters; else chord
 // steps with its Hessian, Newton when they stall). The paper audited IBM
 // diffprivlib's version, which rescaled two terms for non-unit norms
-// (docs/studies.md D1): lr_objective_diffprivlib.h.
+// (experiments/ml_audit/README.md): lr_objective_diffprivlib.h.
 #ifndef PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_REGRESSION_H_
 #define PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_REGRESSION_H_
 

@@ -1,5 +1,5 @@
 // The objective perturbation of IBM's diffprivlib 0.5.x, the library whose
-// LogisticRegression Lu et al. (NeurIPS 2022) audited (docs/studies.md D1):
+// LogisticRegression Lu et al. (NeurIPS 2022) audited (experiments/ml_audit/README.md):
 // the textbook Alg. 2 of Chaudhuri, Monteleoni & Sarwate (JMLR 2011) adapted
 // by the library to rows of norm up to R (its `data_norm`), with two terms
 // over-scaled (the library's issue 71, fixed in 0.6.6). Study variant

@@ -1,5 +1,5 @@
 // The interface of the classical DP learners audited by ML-Audit (Lu et al.,
-// NeurIPS 2022, Sec. 5; docs/studies.md D1): a mechanism is prepared once on
+// NeurIPS 2022, Sec. 5; experiments/ml_audit/README.md): a mechanism is prepared once on
 // a dataset (one data pass: fits, counts, sums) and then draws the summary
 // tau(M(D)) of as many independent outputs as the audit needs.
 //
@@ -46,7 +46,7 @@ struct MechanismOptions {
   // Mechanism-specific variant: "" (textbook), lr_objective:
   // "diffprivlib_0_5" (the audited library's calibration,
   // lr_objective_diffprivlib.h), nb: "expose_counts" (the
-  // library's bug 1, docs/studies.md D1).
+  // library's bug 1, experiments/ml_audit/README.md).
   std::string variant;
   // Logistic regression's L2 regulariser lambda; 0: 1/n (the library's
   // default C = 1 in F = C sum loss + ||w||^2 / 2).

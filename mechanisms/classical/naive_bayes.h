@@ -1,6 +1,6 @@
 // Differentially private Gaussian naive Bayes, Vaidya, Shafiq, Basu & Hong,
 // "Differentially Private Naive Bayes Classification", WI-IAT 2013, as
-// audited by ML-Audit (Lu et al., NeurIPS 2022, Sec. 5; docs/studies.md D1).
+// audited by ML-Audit (Lu et al., NeurIPS 2022, Sec. 5; experiments/ml_audit/README.md).
 //
 // Adjacency: ADD_REMOVE (one row added or removed changes one class count
 // by 1 and that class's sums). Assumes every feature j lies in [lo_j, hi_j]
@@ -26,7 +26,7 @@
 // Summary tau: the means and variances of both classes and the prior of
 // class 1, max(n~_1, 0) / (max(n~_0, 0) + max(n~_1, 0)) (2 * 2d + 1 values).
 //
-// Variant "expose_counts" (the library's bug 1, docs/studies.md D1): the
+// Variant "expose_counts" (the library's bug 1, experiments/ml_audit/README.md): the
 // noisy counts are rescaled to sum to n and exposed in tau (2 more values).
 // Their sum reveals n, so add/remove neighbours are told apart with
 // certainty: eps is unbounded.

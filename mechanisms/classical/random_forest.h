@@ -2,12 +2,12 @@
 // Fletcher & Islam, "Differentially private random decision forests using
 // smooth sensitivity", Expert Syst. Appl. 78 (2017), as implemented in IBM
 // diffprivlib 0.5.2 and audited by ML-Audit (Lu et al., NeurIPS 2022, Sec.
-// 5; docs/studies.md D1).
+// 5; experiments/ml_audit/README.md).
 //
 // Adjacency: ADD_REMOVE. `trees` trees (10); row i goes to tree
 // SplitMix64(partition_seed, i) mod trees, an assignment fixed before seeing
 // the data and shared by D and D' (the library dealt contiguous blocks of
-// unshuffled rows and dropped the last n mod trees; docs/studies.md D1), so
+// unshuffled rows and dropped the last n mod trees; experiments/ml_audit/README.md), so
 // one row touches one tree (parallel composition) and each tree spends the
 // full eps. Structure: every internal node splits on a uniformly random
 // feature at a uniform value within the node's cell of the data bounds

@@ -1,7 +1,7 @@
 // The random forest's fast leaf counts (ForestCells, random_forest.h) against
 // a naive reference that tests every row of the tree, and the forest's draws
 // against a naive sampler consuming the same random numbers (Fletcher &
-// Islam 2017 as in diffprivlib 0.5.2; docs/studies.md D1). Exact
+// Islam 2017 as in diffprivlib 0.5.2; experiments/ml_audit/README.md). Exact
 // comparisons, no statistics: the fast path must give the same integers.
 #include "mechanisms/classical/random_forest.h"
 

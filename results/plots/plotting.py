@@ -1,4 +1,4 @@
-"""Shared helpers for results/plots/<study>.py figure scripts.
+"""Shared helpers for the figure scripts experiments/<study>/figures.py.
 
 Every figure is regenerated from a study's HDF5 file alone (h5py), saved as
 PNG and SVG, with labelled axes (units), a legend, and the paper's published

@@ -260,7 +260,7 @@ def render_meta(meta):
 
 def render_figures(pngs, out_dir):
     if not pngs:
-        return '<p class="none">No figure for this study (no results/plots/&lt;study&gt;.py, ' \
+        return '<p class="none">No figure for this study (no experiments/&lt;study&gt;/figures.py, ' \
                'or results/figures.sh was not run).</p>'
     out = ['<div class="figures">']
     for png in pngs:

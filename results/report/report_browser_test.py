@@ -1,10 +1,10 @@
 """The results report, loaded in a real browser (headless Chromium).
 
-    report_browser_test.py <verify binary> <make_report.py> <study binary>...
+    report_browser_test.py <verify> <make_report.py> <claims.json,...> (<study> <figures.py>)...
 
 Builds a test-scale result set of its own in $TEST_TMPDIR (never a previous
 main run): every study given runs at --scale=test, its figure script
-(results/plots/<study>.py, when there is one) renders its figures,
+(experiments/<study>/figures.py, when there is one) renders its figures,
 //results:verify writes verify.csv, and make_report.py writes index.html.
 Then Debian's chromium loads the page headless, driven over the DevTools
 protocol (--remote-debugging-pipe: NUL-separated JSON on file descriptors 3
@@ -36,12 +36,12 @@ from tests import smoke
 CHROMIUM = "/usr/bin/chromium"
 
 
-def make_results(tmp, verify, make_report, binaries):
+def make_results(tmp, verify, make_report, claims, pairs):
     raw, figures, tables = (os.path.join(tmp, d) for d in ("raw", "figures", "tables"))
     for d in (raw, figures, tables):
         os.makedirs(d, exist_ok=True)
     studies = []
-    for binary in binaries:
+    for binary, script in pairs:
         study = os.path.basename(binary)
         cmd = [binary, "--scale=test", f"--output_dir={raw}", "--quiet"]
         if "--parts_dir" in subprocess.run([binary, "--help"], capture_output=True,
@@ -49,12 +49,12 @@ def make_results(tmp, verify, make_report, binaries):
             cmd.append(f"--parts_dir={os.path.join(tmp, 'parts')}")
         smoke.expect_ok(subprocess.run(cmd, capture_output=True, text=True), study)
         studies.append(study)
-        script = os.path.join("results", "plots", f"{study}.py")
-        if os.path.exists(script):
+        if script != "-":
             p = subprocess.run(["/usr/bin/python3", script, os.path.join(raw, f"{study}.h5"),
                                 figures], capture_output=True, text=True)
             smoke.check(p.returncode == 0, f"{script}: {p.stderr[-500:]}")
-    v = subprocess.run([verify, f"--raw_dir={raw}", f"--out_dir={tables}", "--allow_missing"],
+    v = subprocess.run([verify, f"--raw_dir={raw}", f"--out_dir={tables}", f"--list={claims}",
+                        "--allow_missing"],
                        capture_output=True, text=True)
     smoke.check(v.returncode in (0, 1) and os.path.exists(os.path.join(tables, "verify.csv")),
                 f"verify exited {v.returncode}: {v.stderr[-500:]}")
@@ -251,13 +251,15 @@ def check_filters(b):
 
 
 def main():
-    if len(sys.argv) < 4:
-        raise SystemExit("usage: report_browser_test.py <verify> <make_report.py> <study>...")
+    if len(sys.argv) < 6 or len(sys.argv) % 2:
+        raise SystemExit("usage: report_browser_test.py <verify> <make_report.py> "
+                         "<claims.json,...> (<study binary> <figures.py or ->)...")
     if not os.access(CHROMIUM, os.X_OK):
         raise SystemExit(f"{CHROMIUM} is missing (tools/setup.sh installs Debian's chromium)")
     tmp = smoke.out_dir()
-    verify, make_report, binaries = sys.argv[1], sys.argv[2], sys.argv[3:]
-    page, studies, pngs = make_results(tmp, verify, make_report, binaries)
+    verify, make_report, claims, rest = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+    pairs = list(zip(rest[::2], rest[1::2]))
+    page, studies, pngs = make_results(tmp, verify, make_report, claims, pairs)
     expected = sorted(set(studies) | verify_studies(os.path.join(tmp, "tables")))
     artefacts = os.environ.get("TEST_UNDECLARED_OUTPUTS_DIR") or tmp
     b = Browser(tmp)

@@ -1,0 +1,650 @@
+#include "experiments/lib/epsilon_star_sweep/report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <set>
+
+#include "core/format.h"
+#include "core/stats.h"
+
+namespace privbench {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+}  // namespace
+
+MinMeanMax Summarise(const std::vector<double>& values) {
+  std::vector<double> finite;
+  for (double v : values) {
+    if (std::isfinite(v)) finite.push_back(v);
+  }
+  MinMeanMax s;
+  s.count = static_cast<int64_t>(finite.size());
+  if (finite.empty()) {
+    s.mean = s.min = s.max = kNaN;
+    return s;
+  }
+  s.mean = Mean(finite);
+  s.min = *std::min_element(finite.begin(), finite.end());
+  s.max = *std::max_element(finite.begin(), finite.end());
+  return s;
+}
+
+std::vector<bool> ParetoFrontier(const std::vector<double>& x, const std::vector<double>& y) {
+  const size_t n = std::min(x.size(), y.size());
+  std::vector<bool> keep(n, false);
+  for (size_t i = 0; i < n; ++i) {
+    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) continue;
+    bool dominated = false;
+    for (size_t j = 0; j < n && !dominated; ++j) {
+      if (j == i || !std::isfinite(x[j]) || !std::isfinite(y[j])) continue;
+      dominated = x[j] <= x[i] && y[j] >= y[i] && (x[j] < x[i] || y[j] > y[i]);
+    }
+    keep[i] = !dominated;
+  }
+  return keep;
+}
+
+std::vector<bool> ConvexParetoFrontier(const std::vector<double>& x, const std::vector<double>& y) {
+  const std::vector<bool> front = ParetoFrontier(x, y);
+  // Distinct frontier coordinates, by increasing x (then y increases too).
+  std::vector<std::pair<double, double>> pts;
+  for (size_t i = 0; i < front.size(); ++i) {
+    if (front[i]) pts.emplace_back(x[i], y[i]);
+  }
+  std::sort(pts.begin(), pts.end());
+  pts.erase(std::unique(pts.begin(), pts.end()), pts.end());
+  // Upper hull (monotone chain): drop a middle point strictly below the
+  // segment joining its neighbours.
+  std::vector<std::pair<double, double>> hull;
+  for (const auto& c : pts) {
+    while (hull.size() >= 2) {
+      const auto& a = hull[hull.size() - 2];
+      const auto& b = hull[hull.size() - 1];
+      const double cross =
+          (b.first - a.first) * (c.second - a.second) - (b.second - a.second) * (c.first - a.first);
+      if (cross > 0.0) {
+        hull.pop_back();
+      } else {
+        break;
+      }
+    }
+    hull.push_back(c);
+  }
+  std::set<std::pair<double, double>> on_hull(hull.begin(), hull.end());
+  std::vector<bool> keep(front.size(), false);
+  for (size_t i = 0; i < front.size(); ++i) {
+    keep[i] = front[i] && on_hull.count({x[i], y[i]}) > 0;
+  }
+  return keep;
+}
+
+double PearsonOfModels(const std::vector<double>& x, const std::vector<double>& y) {
+  return x.size() < 3 ? kNaN : Correlation(x, y);
+}
+
+int SweepOutcome::EstimatorIndex(const std::string& name) const {
+  for (size_t i = 0; i < estimators.size(); ++i) {
+    if (estimators[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+namespace {
+
+// "key=value; ..." of a part's training record (the keys /meta shows).
+std::string RecordText(const ResultReader& part) {
+  std::string rec;
+  for (const char* key : {"model",
+                          "architecture",
+                          "num_parameters",
+                          "sampling",
+                          "dataset_size",
+                          "batch_size",
+                          "q",
+                          "steps",
+                          "epochs",
+                          "noise_multiplier",
+                          "clip_norm",
+                          "num_microbatches",
+                          "microbatched",
+                          "expected_microbatch_size",
+                          "gradient_normaliser",
+                          "accounting_noise_multiplier",
+                          "tf_privacy_0_5_1_noise_multiplier",
+                          "accounting_rule",
+                          "microbatch_rule",
+                          "learning_rate",
+                          "optimizer",
+                          "momentum",
+                          "eps_reportable",
+                          "threads"}) {
+    auto val = part.ReadStringAttribute("/record", key);
+    if (val.ok()) rec += std::string(rec.empty() ? "" : "; ") + key + "=" + *val;
+  }
+  return rec;
+}
+
+// Appends one part's values to the table.
+Status ReadPart(const ResultReader& part, const ModelUnit& x, const SweepPoint& p,
+                const std::vector<std::string>& scalar_names, ModelTable* t) {
+  t->config_index.push_back(x.point);
+  t->repetition.push_back(x.rep);
+  t->unit_ids.push_back(x.unit.id);
+  for (const std::string& f : scalar_names) {
+    PB_ASSIGN_OR_RETURN(std::vector<double> val, part.ReadDoubles("/unit/" + f));
+    if (val.size() != 1) return Error("part " + part.path() + ": /unit/" + f + " not a scalar");
+    t->fields[f].push_back(val[0]);
+  }
+  PB_ASSIGN_OR_RETURN(std::vector<double> qt, part.ReadDoubles("/unit/loss_quantiles_train"));
+  PB_ASSIGN_OR_RETURN(std::vector<double> qp, part.ReadDoubles("/unit/loss_quantiles_population"));
+  if (qt.size() != kLossQuantiles || qp.size() != kLossQuantiles) {
+    return Error("part " + part.path() + ": loss quantiles have the wrong length");
+  }
+  t->loss_quantiles_train.insert(t->loss_quantiles_train.end(), qt.begin(), qt.end());
+  t->loss_quantiles_population.insert(t->loss_quantiles_population.end(), qp.begin(), qp.end());
+  const double ts = part.ReadDoubleAttribute("/meta", "train_seconds").value_or(0.0);
+  const double es = part.ReadDoubleAttribute("/meta", "eval_seconds").value_or(0.0);
+  t->train_seconds += ts;
+  t->eval_seconds += es;
+  auto& sc = t->seconds_by_config[p.id];
+  sc.first += ts + es;
+  sc.second += 1;
+  std::string* rec = p.private_training ? &t->record_dp : &t->record_baseline;
+  if (rec->empty() && part.Exists("/record")) {
+    *rec = p.id + " rep " + std::to_string(x.rep) + ": " + RecordText(part);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ModelTable> ReadModelParts(const std::vector<std::unique_ptr<ResultReader>>& parts,
+                                  const std::vector<ModelUnit>& units,
+                                  const std::vector<SweepPoint>& points,
+                                  const std::vector<std::string>& variant_names) {
+  if (parts.size() != units.size()) return Error("internal: one part per unit expected");
+  std::vector<std::string> scalar_names = UnitScalarFields();
+  for (const std::string& e : variant_names) scalar_names.push_back("epsilon_star_" + e);
+  ModelTable t;
+  for (size_t k = 0; k < parts.size(); ++k) {
+    PB_RETURN_IF_ERROR(ReadPart(*parts[k], units[k], points[static_cast<size_t>(units[k].point)],
+                                scalar_names, &t));
+  }
+  return t;
+}
+
+namespace {
+
+std::vector<std::string> VariantNames(const std::vector<EpsilonStarVariant>& variants) {
+  std::vector<std::string> names;
+  for (const EpsilonStarVariant& e : variants) names.push_back(e.name);
+  return names;
+}
+
+// Per-configuration aggregates over the models that did not diverge.
+struct ConfigStats {
+  std::vector<std::vector<MinMeanMax>> epsilon_star;  // [variant][point]
+  std::vector<MinMeanMax> utility, population_accuracy, train_accuracy;
+  std::vector<bool> eps_reportable;
+  std::vector<int64_t> models_ok;
+};
+
+// A DP configuration's eps is reportable only if every trained model's
+// record says so (Poisson sampling, private training) and at least one
+// model trained.
+bool EpsReportable(const SweepPoint& p, size_t i, const ModelTable& t) {
+  bool reportable = p.private_training;
+  int64_t records = 0;
+  const std::vector<double>& flags = t.fields.at("eps_reportable");
+  for (size_t k = 0; k < t.config_index.size(); ++k) {
+    if (t.config_index[k] != static_cast<int64_t>(i)) continue;
+    if (std::isnan(flags[k])) continue;  // diverged: no record
+    ++records;
+    if (flags[k] != 1.0) reportable = false;
+  }
+  return reportable && records > 0;
+}
+
+ConfigStats SummariseConfigs(const SweepOutcome& o, const ModelTable& t) {
+  ConfigStats s;
+  s.epsilon_star.resize(o.estimators.size());
+  for (size_t i = 0; i < o.points.size(); ++i) {
+    for (size_t e = 0; e < o.estimators.size(); ++e) {
+      s.epsilon_star[e].push_back(Summarise(o.epsilon_star[i][e]));
+    }
+    s.utility.push_back(Summarise(o.utility[i]));
+    s.population_accuracy.push_back(Summarise(o.population_accuracy[i]));
+    s.train_accuracy.push_back(Summarise(o.train_accuracy[i]));
+    s.eps_reportable.push_back(EpsReportable(o.points[i], i, t));
+    s.models_ok.push_back(s.utility.back().count);
+  }
+  return s;
+}
+
+}  // namespace
+
+Result<SweepOutcome> BuildOutcome(const SweepReportInputs& in, const ModelTable& table) {
+  const auto& points = *in.points;
+  SweepOutcome out;
+  out.part_versions = in.part_versions;
+  out.points = points;
+  out.accounting = *in.accounting;
+  out.estimators = VariantNames(in.variants);
+  out.delta = out.accounting.empty() ? EffectiveDelta(*in.config, in.dataset->n_train())
+                                     : out.accounting[0].delta;
+  out.epsilon_star_delta = in.options.delta;
+  const size_t P = points.size(), E = out.estimators.size();
+  const size_t R = static_cast<size_t>(in.config->repetitions);
+  out.epsilon_star.assign(P, std::vector<std::vector<double>>(E, std::vector<double>(R)));
+  out.utility.assign(P, std::vector<double>(R));
+  out.population_accuracy.assign(P, std::vector<double>(R));
+  out.train_accuracy.assign(P, std::vector<double>(R));
+  const auto& f = table.fields;
+  for (size_t k = 0; k < table.config_index.size(); ++k) {
+    const size_t i = static_cast<size_t>(table.config_index[k]);
+    const size_t r = static_cast<size_t>(table.repetition[k]);
+    for (size_t e = 0; e < E; ++e) {
+      out.epsilon_star[i][e][r] = f.at("epsilon_star_" + out.estimators[e])[k];
+    }
+    out.utility[i][r] = f.at("utility")[k];
+    out.population_accuracy[i][r] = f.at("population_accuracy")[k];
+    out.train_accuracy[i][r] = f.at("train_accuracy")[k];
+    if (f.at("diverged")[k] != 0.0) ++out.diverged_models;
+  }
+  const int ip = out.EstimatorIndex("parametric");
+  if (ip < 0) return Error("the parametric Epsilon* estimator is not registered");
+  const ConfigStats stats = SummariseConfigs(out, table);
+  std::vector<double> px, py;
+  for (size_t i = 0; i < P; ++i) {
+    px.push_back(stats.epsilon_star[ip][i].mean);
+    py.push_back(stats.utility[i].mean);
+  }
+  out.pareto = ParetoFrontier(px, py);
+  out.pareto_convex = ConvexParetoFrontier(px, py);
+  return out;
+}
+
+namespace {
+
+Status WriteModels(const std::vector<std::string>& variant_names, const ModelTable& t,
+                   ResultWriter& w) {
+  PB_RETURN_IF_ERROR(w.WriteInts("/models/config_index", t.config_index));
+  PB_RETURN_IF_ERROR(w.WriteInts("/models/repetition", t.repetition));
+  PB_RETURN_IF_ERROR(w.WriteStrings("/models/unit_id", t.unit_ids));
+  for (const std::string& f : UnitScalarFields()) {
+    PB_RETURN_IF_ERROR(w.WriteDoubles("/models/" + f, t.fields.at(f)));
+  }
+  for (const std::string& e : variant_names) {
+    PB_RETURN_IF_ERROR(
+        w.WriteDoubles("/models/epsilon_star/" + e, t.fields.at("epsilon_star_" + e)));
+  }
+  const uint64_t nm = t.unit_ids.size();
+  const std::vector<uint64_t> shape = {nm, static_cast<uint64_t>(kLossQuantiles)};
+  PB_RETURN_IF_ERROR(w.WriteDoubles("/models/loss_quantiles/train", t.loss_quantiles_train, shape));
+  PB_RETURN_IF_ERROR(
+      w.WriteDoubles("/models/loss_quantiles/population", t.loss_quantiles_population, shape));
+  return w.SetAttribute("/models", "description",
+                        "one entry per trained model in (configuration, repetition) "
+                        "order; NaN = not applicable (eps of baselines, AUROC of "
+                        "multi-class models) or a diverged run (diverged = 1); "
+                        "loss_quantiles: nearest-rank quantiles at 0%, 1%, ..., 100% "
+                        "of the per-example cross-entropy losses");
+}
+
+// /configs: the grid's values and the accounting, one entry per configuration.
+Status WriteConfigValues(const SweepOutcome& o, const ConfigStats& s, ResultWriter& w) {
+  std::vector<std::string> ids, labels, kinds;
+  std::vector<int64_t> epochs, batch, mb, steps;
+  std::vector<double> target, clip, qv, sigma, acc_sigma, eps_sound, eps_tf;
+  for (size_t i = 0; i < o.points.size(); ++i) {
+    const SweepPoint& p = o.points[i];
+    const PointAccounting& a = o.accounting[i];
+    const bool dp = p.private_training;
+    ids.push_back(p.id);
+    labels.push_back(p.label);
+    kinds.push_back(p.kind());
+    epochs.push_back(p.epochs);
+    batch.push_back(p.batch_size);
+    mb.push_back(dp ? p.num_microbatches : 0);
+    steps.push_back(a.steps);
+    target.push_back(dp ? p.target_eps : kNaN);
+    clip.push_back(dp ? p.clip_norm : kNaN);
+    qv.push_back(a.q);
+    sigma.push_back(dp ? a.noise_multiplier : 0.0);
+    acc_sigma.push_back(dp ? a.accounting_noise_multiplier : 0.0);
+    eps_sound.push_back(s.eps_reportable[i] ? a.eps_sound : kNaN);
+    eps_tf.push_back(s.eps_reportable[i] ? a.eps_tf_privacy_0_5_1 : kNaN);
+  }
+  PB_RETURN_IF_ERROR(w.WriteStrings("/configs/id", ids));
+  PB_RETURN_IF_ERROR(w.WriteStrings("/configs/label", labels));
+  PB_RETURN_IF_ERROR(w.WriteStrings("/configs/kind", kinds));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/epochs", epochs));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/batch_size", batch));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/num_microbatches", mb));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/steps", steps));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/models_ok", s.models_ok));
+  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/target_eps", target));
+  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/clip_norm", clip));
+  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/q", qv));
+  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/noise_multiplier", sigma));
+  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/accounting_noise_multiplier", acc_sigma));
+  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/eps_sound", eps_sound));
+  return w.WriteDoubles("/configs/eps_tf_privacy_0_5_1", eps_tf);
+}
+
+Status WriteStats(const std::string& base, const std::vector<MinMeanMax>& stats, ResultWriter& w) {
+  std::vector<double> mean, mn, mx;
+  for (const MinMeanMax& s : stats) {
+    mean.push_back(s.mean);
+    mn.push_back(s.min);
+    mx.push_back(s.max);
+  }
+  PB_RETURN_IF_ERROR(w.WriteDoubles(base + "/mean", mean));
+  PB_RETURN_IF_ERROR(w.WriteDoubles(base + "/min", mn));
+  return w.WriteDoubles(base + "/max", mx);
+}
+
+// /configs aggregates and frontiers, /epsilon_star_variants.
+Status WriteConfigs(const SweepReportInputs& in, const SweepOutcome& o, const ConfigStats& s,
+                    ResultWriter& w) {
+  PB_RETURN_IF_ERROR(WriteConfigValues(o, s, w));
+  for (size_t e = 0; e < o.estimators.size(); ++e) {
+    PB_RETURN_IF_ERROR(
+        WriteStats("/configs/epsilon_star/" + o.estimators[e], s.epsilon_star[e], w));
+  }
+  PB_RETURN_IF_ERROR(WriteStats("/configs/utility", s.utility, w));
+  PB_RETURN_IF_ERROR(WriteStats("/configs/population_accuracy", s.population_accuracy, w));
+  PB_RETURN_IF_ERROR(WriteStats("/configs/train_accuracy", s.train_accuracy, w));
+  std::vector<int64_t> pareto_i, convex_i;
+  for (size_t i = 0; i < o.points.size(); ++i) {
+    pareto_i.push_back(o.pareto[i] ? 1 : 0);
+    convex_i.push_back(o.pareto_convex[i] ? 1 : 0);
+  }
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/pareto", pareto_i));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/pareto_convex", convex_i));
+  PB_RETURN_IF_ERROR(w.SetAttribute(
+      "/configs", "description",
+      "one entry per configuration (baselines, then DP by eps, clip norm, batch, microbatches); "
+      "mean/min/max over its models that did not diverge; pareto: non-dominated by (mean "
+      "parametric Epsilon* lower, mean utility higher); pareto_convex: those on the upper-left "
+      "convex hull (the paper's definition); eps_* NaN for baselines (and for shuffled "
+      "batches, whose eps is not reportable)"));
+  PB_RETURN_IF_ERROR(w.WriteStrings("/epsilon_star_variants", o.estimators));
+  std::string text;
+  for (const EpsilonStarVariant& e : in.variants) {
+    text += e.name + ": estimator " + e.estimator + ", " + EpsilonStarOptionsText(e.options) + "\n";
+  }
+  return w.SetAttribute("/epsilon_star_variants", "options", text);
+}
+
+// "Data: uci-adult (32561 training / 16281 population rows). "
+std::string DataNote(const SweepReportInputs& in) {
+  const Dataset& d = *in.dataset;
+  return "Data: " + in.study->dataset_label + " (" + std::to_string(d.n_train()) + " training / " +
+         std::to_string(d.n_population()) + " population rows). ";
+}
+
+std::string Dash(bool applicable, double x) { return applicable ? FormatSignificant(x, 4) : "-"; }
+
+// The mean/min/max columns of one Epsilon* variant or of the utility.
+void AddStatColumns(const std::string& prefix, const std::vector<MinMeanMax>& stats,
+                    std::vector<Column>* cols) {
+  std::vector<double> mean, mn, mx;
+  for (const MinMeanMax& s : stats) {
+    mean.push_back(s.mean);
+    mn.push_back(s.min);
+    mx.push_back(s.max);
+  }
+  cols->push_back(Column::Doubles(prefix + "_mean", mean));
+  cols->push_back(Column::Doubles(prefix + "_min", mn));
+  cols->push_back(Column::Doubles(prefix + "_max", mx));
+}
+
+std::vector<Column> ConfigurationColumns(const SweepOutcome& o, const ConfigStats& s) {
+  std::vector<std::string> labels, eps_t, eps_s, eps_f, sig, pareto;
+  for (size_t i = 0; i < o.points.size(); ++i) {
+    const SweepPoint& p = o.points[i];
+    const PointAccounting& a = o.accounting[i];
+    labels.push_back(p.label);
+    eps_t.push_back(p.private_training ? FormatSignificant(p.target_eps, 6) : "-");
+    eps_s.push_back(Dash(s.eps_reportable[i], a.eps_sound));
+    eps_f.push_back(Dash(s.eps_reportable[i], a.eps_tf_privacy_0_5_1));
+    sig.push_back(Dash(p.private_training, a.noise_multiplier));
+    pareto.push_back(o.pareto_convex[i] ? "yes (convex)" : o.pareto[i] ? "yes" : "");
+  }
+  std::vector<Column> cols = {
+      Column::Strings("configuration", labels), Column::Strings("target_eps", eps_t),
+      Column::Strings("eps_sound", eps_s),      Column::Strings("eps_tf_privacy_0_5_1", eps_f),
+      Column::Strings("noise_multiplier", sig),
+  };
+  for (const std::string suffix : {"", kDeltaZeroSuffix}) {
+    for (const char* variant : {"parametric", "empirical", kCommonWindowVariant}) {
+      const int e = o.EstimatorIndex(variant + suffix);
+      if (e >= 0) {
+        AddStatColumns("epsilon_star_" + std::string(variant) + suffix, s.epsilon_star[e], &cols);
+      }
+    }
+  }
+  AddStatColumns("utility", s.utility, &cols);
+  cols.push_back(Column::Ints("models", s.models_ok));
+  cols.push_back(Column::Strings("pareto", pareto));
+  return cols;
+}
+
+Status WriteConfigurationsTable(const SweepReportInputs& in, const SweepOutcome& o,
+                                const ConfigStats& s, ResultWriter& w) {
+  const std::string caption =
+      DataNote(in) +
+      "One row per configuration; mean/min/max over its models (repetitions that "
+      "did not diverge; 'models' = how many). Epsilon*: parametric and empirical variants "
+      "(library defaults except the delta of Epsilon*, " +
+      EpsilonStarOptionsText(in.options) +
+      ") on training vs "
+      "population losses; parametric_common_window: the parametric variant on the empirical "
+      "variant's window [0.001, 0.999] instead of its default clip window [1e-6, 1-1e-6] "
+      "(the paper lost its window); columns ending in _delta0: the same at Epsilon* delta = 0 "
+      "(sensitivity; the paper sets the delta of Epsilon* to the DP delta). Utility: " +
+      in.study->utility_label +
+      ". target_eps: the DP target; "
+      "noise_multiplier: sigma trained with (calibration_rule " +
+      in.config->calibration_rule +
+      "); eps_sound: RDP eps of the run with the sound microbatch rule (sigma/2 for "
+      "microbatches of size > 1); eps_tf_privacy_0_5_1: the same with sigma (the paper's "
+      "library); delta = " +
+      FormatSignificant(o.delta, 4) +
+      ". pareto: non-dominated (lower Epsilon*, "
+      "higher utility); 'convex' = also on the convex-hull frontier of the paper.";
+  return w.WriteTable(
+      {"configurations",
+       "Privacy-utility landscape (" + in.study->dataset_label + "): every configuration", caption,
+       ConfigurationColumns(o, s)});
+}
+
+Status WriteBaselinesTable(const SweepReportInputs& in, const SweepOutcome& o, const ConfigStats& s,
+                           ResultWriter& w) {
+  const int ip = o.EstimatorIndex("parametric");
+  const int ie = o.EstimatorIndex("empirical");
+  const int ic = o.EstimatorIndex(kCommonWindowVariant);
+  std::vector<int64_t> be;
+  std::vector<double> m, mn, mx, em, cm, um, umin, umax, tacc;
+  for (size_t i = 0; i < o.points.size(); ++i) {
+    if (o.points[i].private_training) continue;
+    be.push_back(o.points[i].epochs);
+    m.push_back(s.epsilon_star[ip][i].mean);
+    mn.push_back(s.epsilon_star[ip][i].min);
+    mx.push_back(s.epsilon_star[ip][i].max);
+    em.push_back(ie >= 0 ? s.epsilon_star[ie][i].mean : kNaN);
+    cm.push_back(ic >= 0 ? s.epsilon_star[ic][i].mean : kNaN);
+    um.push_back(s.utility[i].mean);
+    umin.push_back(s.utility[i].min);
+    umax.push_back(s.utility[i].max);
+    tacc.push_back(s.train_accuracy[i].mean);
+  }
+  if (be.empty()) return Status::Ok();
+  const EpsilonStarSweepConfig& c = *in.config;
+  return w.WriteTable(
+      {"baselines",
+       "Non-private baselines by epochs (" + in.study->dataset_label + ")",
+       DataNote(in) + "Non-private momentum SGD, batch " + std::to_string(c.baseline_batch_size) +
+           ", " + std::to_string(c.repetitions) +
+           " models each; Epsilon* (parametric "
+           "mean/min/max, empirical mean, parametric on the window [0.001, 0.999] mean) and "
+           "utility (" +
+           in.study->utility_label +
+           ") mean/min/max; train_accuracy: mean accuracy on the training rows.",
+       {Column::Ints("epochs", be), Column::Doubles("epsilon_star_parametric_mean", m),
+        Column::Doubles("epsilon_star_parametric_min", mn),
+        Column::Doubles("epsilon_star_parametric_max", mx),
+        Column::Doubles("epsilon_star_empirical_mean", em),
+        Column::Doubles("epsilon_star_parametric_common_window_mean", cm),
+        Column::Doubles("utility_mean", um), Column::Doubles("utility_min", umin),
+        Column::Doubles("utility_max", umax), Column::Doubles("train_accuracy_mean", tacc)}});
+}
+
+// Diagnostics: is the parametric Epsilon* driven by a membership signal or
+// by the ratio of the fitted standard deviations (which its window edges
+// extrapolate)? Pearson correlations over the models that did not diverge.
+Status WriteDiagnostics(const SweepReportInputs& in, const ModelTable& t, ResultWriter& w) {
+  const auto& f = t.fields;
+  std::vector<double> es, lsr, mia;
+  for (size_t k = 0; k < t.unit_ids.size(); ++k) {
+    const double e = f.at("epsilon_star_parametric")[k];
+    const double st = f.at("fit_train_sd")[k], sp = f.at("fit_population_sd")[k];
+    const double a = f.at("membership_auc")[k];
+    if (!std::isfinite(e) || !(st > 0) || !(sp > 0) || !std::isfinite(a)) continue;
+    es.push_back(e);
+    lsr.push_back(std::abs(std::log(st / sp)));
+    mia.push_back(a);
+  }
+  const MinMeanMax m = Summarise(mia);
+  const double c_sd = PearsonOfModels(es, lsr), c_mia = PearsonOfModels(es, mia);
+  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/membership_auc_min", m.min));
+  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/membership_auc_max", m.max));
+  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/corr_parametric_vs_log_sd_ratio", c_sd));
+  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/corr_parametric_vs_membership_auc", c_mia));
+  return w.WriteTable(
+      {"diagnostics",
+       "What drives the parametric Epsilon* (" + in.study->dataset_label + ")",
+       DataNote(in) + "Over the " + std::to_string(es.size()) +
+           " models that did not diverge: "
+           "the loss-threshold membership AUC (members = training rows, lower loss = member; "
+           "0.5 = no membership signal) and the Pearson correlation of the parametric Epsilon* "
+           "with |ln(sd_train / sd_population)| of the Normal fits to the transformed losses "
+           "and with the membership AUC. A correlation near 1 with the sd ratio means the value "
+           "is set by the fitted tails at the clip window's edges.",
+       {Column::Strings("quantity",
+                        {"membership AUC, minimum", "membership AUC, mean",
+                         "membership AUC, maximum", "corr(parametric Epsilon*, |ln sd ratio|)",
+                         "corr(parametric Epsilon*, membership AUC)"}),
+        Column::Doubles("value", {m.min, m.mean, m.max, c_sd, c_mia})}});
+}
+
+Status WriteDatasetMeta(const SweepReportInputs& in, ResultWriter& w) {
+  const Dataset& d = *in.dataset;
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "dataset_provenance", d.provenance));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "dataset_label", in.study->dataset_label));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "dataset_source", d.source));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "dataset_checksums", d.checksums));
+  std::string notes;
+  for (const std::string& n : d.notes) notes += (notes.empty() ? "" : "; ") + n;
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "dataset_notes", notes));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "n_train", d.n_train()));
+  return w.SetAttribute("/meta", "n_population", d.n_population());
+}
+
+Status WriteSweepMeta(const SweepReportInputs& in, const SweepOutcome& o, const ModelTable& t,
+                      ResultWriter& w) {
+  const std::string& rule = in.config->calibration_rule;
+  PB_RETURN_IF_ERROR(WriteDatasetMeta(in, w));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "model_architecture", in.model_description));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "utility", in.study->utility_label));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "delta", o.delta));
+  PB_RETURN_IF_ERROR(
+      w.SetAttribute("/meta", "epsilon_star_options", EpsilonStarOptionsText(in.options)));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "epsilon_star_delta", in.options.delta));
+  PB_RETURN_IF_ERROR(
+      w.SetAttribute("/meta", "epsilon_star_delta_choice",
+                     in.config->epsilon_star_delta == "dp"
+                         ? std::string("dp: the DP delta (the paper, after Definition 2)")
+                         : "set to " + in.config->epsilon_star_delta));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "calibration_rule", rule));
+  PB_RETURN_IF_ERROR(w.SetAttribute(
+      "/meta", "accounting",
+      "RDP accountant of the Poisson-sampled Gaussian mechanism (estimators/accountants rdp, "
+      "classic conversion, DefaultRdpOrders 1.01..16384), add/remove adjacency; sigma per DP "
+      "configuration by CalibrateSigma on its q, steps and delta; calibration_rule " +
+          rule +
+          "; eps_sound uses the run's accounting_noise_multiplier (sigma/2 "
+          "for microbatches of size > 1), eps_tf_privacy_0_5_1 uses sigma (TF Privacy 0.5.1)"));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "training_record_baseline", t.record_baseline));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "training_record_dp", t.record_dp));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "sweep_config", in.config_text));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "parts_subdirectory", in.parts_subdirectory));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "sweep_part_versions", o.part_versions));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "diverged_models", o.diverged_models));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "units_train_seconds", t.train_seconds));
+  PB_RETURN_IF_ERROR(w.SetAttribute("/meta", "units_eval_seconds", t.eval_seconds));
+  std::string timing;
+  for (const SweepPoint& p : o.points) {
+    const auto& sc = t.seconds_by_config.at(p.id);
+    timing += p.id + " " + FormatSignificant(sc.first / std::max(1, sc.second), 3) + " s/model\n";
+  }
+  return w.SetAttribute("/meta", "seconds_per_model_by_configuration", timing);
+}
+
+}  // namespace
+
+Result<SweepOutcome> WriteSweepReport(const SweepReportInputs& in, const ModelTable& table,
+                                      ResultWriter& w) {
+  PB_ASSIGN_OR_RETURN(SweepOutcome out, BuildOutcome(in, table));
+  const ConfigStats stats = SummariseConfigs(out, table);
+  PB_RETURN_IF_ERROR(WriteModels(out.estimators, table, w));
+  PB_RETURN_IF_ERROR(WriteConfigs(in, out, stats, w));
+  PB_RETURN_IF_ERROR(WriteConfigurationsTable(in, out, stats, w));
+  PB_RETURN_IF_ERROR(WriteBaselinesTable(in, out, stats, w));
+  PB_RETURN_IF_ERROR(WriteDiagnostics(in, table, w));
+  PB_RETURN_IF_ERROR(WriteSweepMeta(in, out, table, w));
+  return out;
+}
+
+std::string SharedLostParameters(const EpsilonStarSweepConfig& c, int64_t n_train) {
+  const double delta = EffectiveDelta(c, n_train);
+  EpsilonStarOptions o;
+  std::string s;
+  s += "delta (the paper's expression was lost in extraction; '1/n, n = training set size' "
+       "read): " +
+       std::string(c.delta > 0 ? "set to " : "1/n_train = ") + FormatSignificant(delta, 4) + "; ";
+  s += "epochs of the DP runs (lost): " + std::to_string(c.dp_epochs) + "; ";
+  s += "batch size of the baselines (lost): " + std::to_string(c.baseline_batch_size) +
+       " (the smallest DP batch size), same optimiser (SGD lr " +
+       FormatSignificant(c.learning_rate) + ", momentum " + FormatSignificant(c.momentum) + "); ";
+  s += "batch sampling (TF Privacy 0.5.1 / Keras used shuffled batches): " + c.sampling +
+       " for every run, the accountant's assumption; ";
+  s += "microbatches (TF Privacy num_microbatches, m = 1 clips the batch mean gradient): with "
+       "Poisson sampling each sampled example joins one of m microbatches at random "
+       "(mechanisms/dpsgd.h), TF Privacy cuts the shuffled batch into m contiguous parts; ";
+  s += "noise calibration: CalibrateSigma (rdp accountant, classic conversion, "
+       "DefaultRdpOrders 1.01..16384; TF Privacy 0.5.1's order list lost) with calibration_rule "
+       "= " +
+       c.calibration_rule +
+       (c.calibration_rule == "tf_privacy_0_5_1"
+            ? " (the paper's library accounted microbatched runs like per-example ones, so this "
+              "trains with the paper's noise; every run's sound eps, with sigma/2 for "
+              "microbatches of size > 1, is reported next to the target)"
+            : " (trains with twice the TF Privacy 0.5.1 noise for microbatched runs, so the run "
+              "is really (target eps, delta)-DP; the paper's models had less noise)") +
+       "; ";
+  s += "Epsilon*: library defaults (" + EpsilonStarOptionsText(o) +
+       "; the parametric clip window was lost, default [1e-6, 1-1e-6]), quantiles per "
+       "distribution " +
+       std::to_string(c.epsilon_star_quantiles) + ", delta of Epsilon* " +
+       (c.epsilon_star_delta == "dp" ? "= the DP delta (the paper's choice after Definition 2)"
+                                     : c.epsilon_star_delta) +
+       ", and every variant again at delta 0 (_delta0, sensitivity); ";
+  s += "weights: Glorot-uniform (Keras default), biases 0";
+  return s;
+}
+
+}  // namespace privbench

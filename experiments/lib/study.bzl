@@ -1,0 +1,121 @@
+"""privbench_study: the targets of one study package, declared once.
+
+A study is one folder, experiments/<study>/, holding everything that is the
+study's (see the README, "Adding a study"):
+
+    BUILD        privbench_study(name = "<study>", deps = [...]) plus the
+                 study's own libraries and unit tests
+    main.cc      the typed config, its scales and RunStudyMain
+    claims.json  its published numbers and claims, declared once
+    figures.py   its figure script (optional)
+    smoke_test.py, README.md (its documentation section)
+
+The macro declares
+  :<study>              the study binary, tagged "study" (tools/main.sh finds
+                        studies by this tag), linked with :declared_claims
+  :declared_claims      claims.json compiled into the binary: RunStudyMain
+                        takes every claim's statement and source from it and
+                        refuses a claim the declaration lacks
+  :smoke_test           smoke_test.py on the binary (with claims.json)
+  :results_test         the study at --scale=test through the whole results
+                        pipeline: its figures, tables, verify on its
+                        claims.json, the report page (results/study_results_test.py)
+  :seed_verdicts_test   (seed_stable = True) its claims' verdicts at quick
+                        scale are the same at two seeds
+results/ never lists a study: it reads experiments/*/claims.json,
+experiments/*/figures.py and results/raw/*.h5.
+"""
+
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
+
+def _declared_claims(name):
+    native.genrule(
+        name = "declared_claims_cc",
+        srcs = ["claims.json"],
+        outs = ["declared_claims.cc"],
+        cmd = "$(location //experiments/lib/framework:embed_claims.sh) %s $< > $@" % name,
+        tools = ["//experiments/lib/framework:embed_claims.sh"],
+    )
+    cc_library(
+        name = "declared_claims",
+        srcs = [":declared_claims_cc"],
+        deps = ["//experiments/lib/framework:declared_claims"],
+        alwayslink = 1,
+    )
+
+def privbench_study(
+        name,
+        deps,
+        srcs = ["main.cc"],
+        smoke_size = "small",
+        smoke_args = [],
+        smoke_data = [],
+        results_size = "medium",
+        figures = True,
+        figures_data = [],
+        seed_stable = False):
+    """One study: binary, declared claims, smoke, results and seed tests.
+
+    Args:
+      name: the study's name: its package, binary, result file <name>.h5.
+      deps: the binary's dependencies (the study's libraries, the framework).
+      srcs: the binary's sources (main.cc).
+      smoke_size: size of :smoke_test.
+      smoke_args: extra arguments of smoke_test.py after the binary's path.
+      smoke_data: extra runfiles of :smoke_test.
+      results_size: size of :results_test.
+      figures: whether the package has figures.py.
+      figures_data: what figures.py imports besides results/plots/plotting.py.
+      seed_stable: whether :seed_verdicts_test checks two seeds at quick scale.
+    """
+    native.exports_files(
+        ["claims.json"] + (["figures.py"] if figures else []),
+        visibility = ["//visibility:public"],
+    )
+    _declared_claims(name)
+    cc_binary(
+        name = name,
+        srcs = srcs,
+        tags = ["study"],
+        visibility = ["//visibility:public"],
+        deps = deps + [":declared_claims"],
+    )
+    native.sh_test(
+        name = "smoke_test",
+        size = smoke_size,
+        srcs = ["//tests:run_python_test.sh"],
+        args = ["$(location smoke_test.py)", "$(location :%s)" % name] + smoke_args,
+        data = ["smoke_test.py", "claims.json", ":" + name, "//tests:smoke"] + smoke_data,
+    )
+    figure_args = ["$(location figures.py)"] if figures else ["-"]
+    native.sh_test(
+        name = "results_test",
+        size = results_size,
+        srcs = ["//tests:run_python_test.sh"],
+        args = [
+            "$(location //results:study_results_test.py)",
+            "$(location :%s)" % name,
+            "$(location claims.json)",
+            "$(location //results:verify)",
+            "$(location //results:tables)",
+            "$(location //results:report/make_report.py)",
+        ] + figure_args,
+        data = [
+            "claims.json",
+            ":" + name,
+            "//results:study_results_test.py",
+            "//results:verify",
+            "//results:tables",
+            "//results:report/make_report.py",
+            "//results:plotting",
+            "//tests:smoke",
+        ] + (["figures.py"] + figures_data if figures else []),
+    )
+    if seed_stable:
+        native.sh_test(
+            name = "seed_verdicts_test",
+            size = "large",
+            srcs = ["//tests:run_python_test.sh"],
+            args = ["$(location //results:seed_verdicts_test.py)", "$(location :%s)" % name],
+            data = ["//results:seed_verdicts_test.py", ":" + name],
+        )

@@ -1,0 +1,31 @@
+#include "tests/example_study/report.h"
+
+#include <cmath>
+#include <string>
+
+#include "core/format.h"
+
+namespace privbench::example_study {
+
+Status WriteResults(const Config& c, const ResponseCounts& r, ResultWriter& out) {
+  const double eps_hat = EmpiricalEpsilon(r), se = EmpiricalEpsilonStandardError(r);
+  PB_RETURN_IF_ERROR(out.WriteInts("/counts/ones", {r.ones_given_one, r.ones_given_zero}));
+  PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/empirical_epsilon", eps_hat));
+  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "lost_parameters",
+                                      "none: the example study has no paper; trials per input "
+                                      "bit and the seed are the only choices"));
+  PB_RETURN_IF_ERROR(
+      out.WriteTable({"estimate",
+                      "Empirical epsilon of randomized response",
+                      "one row: true eps, estimate, delta-method standard error",
+                      {Column::Doubles("eps", {c.eps}), Column::Doubles("estimate", {eps_hat}),
+                       Column::Doubles("standard_error", {se})}}));
+  Claim claim;
+  claim.id = "example_study_estimate_near_eps";
+  claim.holds = std::abs(eps_hat - c.eps) <= 4 * se;
+  claim.evidence = "estimate " + FormatSignificant(eps_hat, 4) + ", eps " +
+                   FormatSignificant(c.eps, 4) + ", standard error " + FormatSignificant(se, 4);
+  return out.WriteClaim(claim);
+}
+
+}  // namespace privbench::example_study
