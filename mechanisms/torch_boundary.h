@@ -2,7 +2,8 @@
 // that calls LibTorch runs its body through GuardTorch(), which turns a
 // c10::Error (or any other std::exception LibTorch lets through) into a
 // privbench::Error naming the function, so nothing throws across the
-// library boundary (helper_context.md "Code conventions").
+// library boundary (the project's rule: errors are values, never exceptions;
+// core/result.h).
 //
 // Also: TensorShapeText() for messages ("(500, 784)").
 #ifndef PRIVBENCH_MECHANISMS_TORCH_BOUNDARY_H_

@@ -39,6 +39,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -105,6 +106,17 @@ struct Claim {
   bool holds = false;
   std::string evidence;  // the numbers behind the verdict
 };
+
+inline Claim MakeClaim(std::string id, std::string statement, std::string source, bool holds,
+                       std::string evidence) {
+  Claim c;
+  c.id = std::move(id);
+  c.statement = std::move(statement);
+  c.source = std::move(source);
+  c.holds = holds;
+  c.evidence = std::move(evidence);
+  return c;
+}
 
 // A claim as its study's claims.json declares it (the statement and source
 // a result file carries for it; experiments/lib/framework/declared_claims.h).

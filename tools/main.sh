@@ -72,6 +72,10 @@ fi
 echo "== verdicts on published numbers" >&2
 verify_status=0
 bazel run "${bazel_flags[@]}" //results:verify || verify_status=$?
+if [ "$scale" = quick ]; then
+  echo "== numbers quoted in the study docs" >&2
+  /usr/bin/python3 tools/doc_numbers.py || failed+=("doc numbers")
+fi
 echo "== index of studies" >&2
 /usr/bin/python3 tools/study_index.py || failed+=("study index")
 echo "== report" >&2

@@ -8,9 +8,9 @@
 #include <random>
 
 #include "core/seeding.h"
-#include "mechanisms/classical/linalg.h"
-#include "mechanisms/classical/logistic.h"
 #include "mechanisms/classical/logistic_regression.h"
+#include "numerics/linalg.h"
+#include "numerics/logistic.h"
 
 namespace privbench {
 

@@ -29,4 +29,16 @@ Result<std::unique_ptr<Accountant>> MakeAccountant(std::string_view name, std::s
   return kRegistry.Make(name, field);
 }
 
+Result<double> RdpAccountedEpsilon(double sigma, double q, int64_t steps, double delta) {
+  PB_ASSIGN_OR_RETURN(std::unique_ptr<Accountant> accountant, MakeAccountant("rdp"));
+  DpSgdAccounting s;
+  s.sigma = sigma;
+  s.q = q;
+  s.steps = steps;
+  s.delta = delta;
+  s.orders = DefaultRdpOrders();
+  PB_ASSIGN_OR_RETURN(AccountantResult r, accountant->Epsilon(s));
+  return r.epsilon;
+}
+
 }  // namespace privbench

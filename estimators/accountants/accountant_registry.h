@@ -25,6 +25,11 @@ std::vector<std::string> AllAccountantNames();
 Result<std::unique_ptr<Accountant>> MakeAccountant(std::string_view name,
                                                    std::string_view field = "method");
 
+// eps(delta) of `steps` Poisson-sampled Gaussian steps (noise multiplier
+// sigma, rate q) by the registered "rdp" accountant at DefaultRdpOrders()
+// with the classic conversion: the accounting every DP-SGD study reports.
+Result<double> RdpAccountedEpsilon(double sigma, double q, int64_t steps, double delta);
+
 }  // namespace privbench
 
 #endif  // PRIVBENCH_ESTIMATORS_ACCOUNTANTS_ACCOUNTANT_REGISTRY_H_

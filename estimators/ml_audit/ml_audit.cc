@@ -5,8 +5,8 @@
 
 #include "core/format.h"
 #include "estimators/intervals/katz_log.h"
-#include "mechanisms/classical/linalg.h"
-#include "mechanisms/classical/logistic.h"
+#include "numerics/linalg.h"
+#include "numerics/logistic.h"
 
 namespace privbench {
 namespace {

@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   Study<Config> study;
   study.info = {"bayes_coverage",
                 "Zanella-Beguelin et al., Bayesian Estimation of Differential Privacy (ICML 2023)",
-                "Sec. 2.6, 3.2-3.4; README.md",
+                "Sec. 2.6, 3.2-3.4; experiments/bayes_coverage/README.md",
                 "Monte-Carlo coverage and width of every registered eps interval estimator"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;

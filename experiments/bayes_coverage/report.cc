@@ -535,7 +535,8 @@ SummaryTable DiagonalLimitTable(const BayesCoverageConfig& c,
               "G(1 - alpha/2) - G(alpha/2), G(w) = w - w ln w, and the one-sided bound's to "
               "1 - alpha + alpha ln(alpha), for independent terms (limit_rho0); with the "
               "terms' correlation rho = 2r(1-r)/(r^2+(1-r)^2) at FPR = FNR = r, by quadrature "
-              "(limit_at_rho; README.md). The paper's nominal coverage is posterior "
+              "(limit_at_rho; experiments/bayes_coverage/README.md). The paper's nominal coverage "
+              "is posterior "
               "mass, not frequentist coverage. se = Monte-Carlo standard error of the measured "
               "coverage; z = (coverage - limit_at_rho) / sqrt(limit (1 - limit) / trials).",
           {Column::Doubles("fpr_equals_fnr", fpr), Column::Ints("n", n),
@@ -564,7 +565,8 @@ Claim DiagonalLimitClaim(const BayesCoverageConfig& c, const std::vector<Coverag
           "the maximum of two estimates (1 - alpha + alpha ln(alpha) one-sided, G(1 - alpha/2) "
           "- G(alpha/2) two-sided, for independent terms), below the nominal 1 - alpha: the "
           "paper's nominal coverage is posterior mass, not frequentist coverage",
-          "README.md (derivation); Bayesian paper Sec. 3.2-3.3", judged > 0 && agree == judged,
+          "experiments/bayes_coverage/README.md (derivation); Bayesian paper Sec. 3.2-3.3",
+          judged > 0 && agree == judged,
           judged == 0 ? "not evaluated: no diagonal setting with true eps > 0"
                       : "criterion: at the largest n of every diagonal pair, |coverage - limit at "
                         "the terms' correlation rho| <= 3 sqrt(limit (1 - limit) / trials) for "

@@ -88,7 +88,7 @@ int main(int argc, char** argv) {
   study.info = {"epsilon_star_distance",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
                 "App. B.1 (Increasing the distance between training and non-training "
-                "distributions), Fig. 5; README.md",
+                "distributions), Fig. 5; experiments/epsilon_star_distance/README.md",
                 "Empirical vs parametric vs exact Epsilon* as the population loss distribution "
                 "moves away from the train loss distribution, against the sample size"};
   study.defaults = Defaults;

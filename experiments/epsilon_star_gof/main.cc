@@ -158,7 +158,7 @@ int main(int argc, char** argv) {
   Study<Config> study;
   study.info = {"epsilon_star_gof",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "App. B.2, Fig. 6; README.md",
+                "App. B.2, Fig. 6; experiments/epsilon_star_gof/README.md",
                 "KS goodness of fit of 1..20-component Gaussian mixtures to transformed losses "
                 "of Adult models with and without DP"};
   study.defaults = Defaults;

@@ -35,18 +35,6 @@ DpSgdConfig TrainingConfig(const GofModelConfig& c, double noise_multiplier, uin
   return t;
 }
 
-Result<double> RdpEpsilon(double sigma, double q, int64_t steps, double delta) {
-  PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant("rdp"));
-  DpSgdAccounting s;
-  s.sigma = sigma;
-  s.q = q;
-  s.steps = steps;
-  s.delta = delta;
-  s.orders = DefaultRdpOrders();
-  PB_ASSIGN_OR_RETURN(AccountantResult r, acc->Epsilon(s));
-  return r.epsilon;
-}
-
 std::vector<double> ToVector(const torch::Tensor& t) {
   torch::Tensor c = t.to(torch::kDouble).contiguous();
   const double* p = c.data_ptr<double>();
@@ -90,9 +78,9 @@ Result<GofNoisePlan> PlanGofNoise(const GofModelConfig& c, int64_t n_train) {
   t.noise_multiplier = p.noise_multiplier;
   p.accounting_noise_multiplier = AccountingNoiseMultiplier(t);
   PB_ASSIGN_OR_RETURN(p.eps_sound,
-                      RdpEpsilon(p.accounting_noise_multiplier, p.q, p.steps, c.delta));
+                      RdpAccountedEpsilon(p.accounting_noise_multiplier, p.q, p.steps, c.delta));
   PB_ASSIGN_OR_RETURN(p.eps_tf_privacy_0_5_1,
-                      RdpEpsilon(p.noise_multiplier, p.q, p.steps, c.delta));
+                      RdpAccountedEpsilon(p.noise_multiplier, p.q, p.steps, c.delta));
   return p;
 }
 
@@ -128,9 +116,11 @@ Result<GofTrainedModel> TrainGofModel(const Dataset& d, const GofModelConfig& c,
                      "/" + std::to_string(r.steps));
       }
       if (!r.eps_reportable) return Error("internal: a Poisson-sampled DP run must be reportable");
-      PB_ASSIGN_OR_RETURN(m.eps, RdpEpsilon(r.accounting_noise_multiplier, r.q, r.steps, c.delta));
-      PB_ASSIGN_OR_RETURN(m.eps_tf_privacy_0_5_1,
-                          RdpEpsilon(r.tf_privacy_0_5_1_noise_multiplier, r.q, r.steps, c.delta));
+      PB_ASSIGN_OR_RETURN(
+          m.eps, RdpAccountedEpsilon(r.accounting_noise_multiplier, r.q, r.steps, c.delta));
+      PB_ASSIGN_OR_RETURN(
+          m.eps_tf_privacy_0_5_1,
+          RdpAccountedEpsilon(r.tf_privacy_0_5_1_noise_multiplier, r.q, r.steps, c.delta));
     }
     PB_ASSIGN_OR_RETURN(torch::Tensor lt, PerExampleLosses(model, train_x, train_y));
     PB_ASSIGN_OR_RETURN(torch::Tensor lp, PerExampleLosses(model, pop_x, pop_y));

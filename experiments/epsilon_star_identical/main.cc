@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   Study<IdenticalConfig> study;
   study.info = {"epsilon_star_identical",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "App. B.1 (Identical Loss Distributions), Fig. 4; README.md",
+                "App. B.1 (Identical Loss Distributions), Fig. 4; "
+                "experiments/epsilon_star_identical/README.md",
                 "Empirical vs parametric Epsilon* when train and population losses share one "
                 "Gamma distribution (true value 0), against the sample size"};
   study.defaults = Defaults;

@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
   Study<NoiseCurvesConfig> study;
   study.info = {"epsilon_star_noise_curves",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "App. B, Fig. 3; README.md",
+                "App. B, Fig. 3; experiments/epsilon_star_noise_curves/README.md",
                 "The two ratio terms of Epsilon* against the threshold, from exact CDFs and "
                 "from eCDFs of simulated N(0,1) / N(3,1) losses"};
   study.defaults = Defaults;

@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
   Study<Config> study;
   study.info = {
       kStudy, "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-      "Sec. 4, Fig. 2; README.md",
+      "Sec. 4, Fig. 2; experiments/epsilon_star_sweep_adult/README.md",
       "Privacy-utility landscape of Adult models: Epsilon* vs AUROC, baselines vs DP-SGD"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;

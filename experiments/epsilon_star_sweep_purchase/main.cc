@@ -172,7 +172,7 @@ int main(int argc, char** argv) {
   Study<Config> study;
   study.info = {kStudy,
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-                "Sec. 4, Fig. 1; README.md",
+                "Sec. 4, Fig. 1; experiments/epsilon_star_sweep_purchase/README.md",
                 "Privacy-utility landscape of Purchase-100 models: Epsilon* vs test accuracy, "
                 "baselines vs DP-SGD"};
   study.defaults = Defaults;

@@ -116,7 +116,7 @@ int main(int argc, char** argv) {
   study.info = {"katz_coverage",
                 "Lu et al., A General Framework for Auditing Differentially Private Machine "
                 "Learning (ML-Audit, NeurIPS 2022)",
-                "Sec. 4.2 point 3, Lemma A.3; README.md",
+                "Sec. 4.2 point 3, Lemma A.3; experiments/katz_coverage/README.md",
                 "Coverage and tightness of Katz-log vs Clopper-Pearson bounds on log(p1/p0)"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;

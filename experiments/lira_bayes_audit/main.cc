@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   Study<Config> study;
   study.info = {kStudy,
                 "Zanella-Beguelin et al., Bayesian Estimation of Differential Privacy (ICML 2023)",
-                "Sec. 2.4, 4, Table 2, Fig. 1, App. A.1; README.md",
+                "Sec. 2.4, 4, Table 2, Fig. 1, App. A.1; experiments/lira_bayes_audit/README.md",
                 "LiRA with shadow models on SelectWorst challenge points, one target per trial; "
                 "eps intervals of every estimator with the paper's and two valid threshold "
                 "selections (Fashion-MNIST stand-in)"};

@@ -21,7 +21,8 @@ constexpr const char* kStandIn =
     "available offline; these numbers are not comparable with the paper's.";
 
 constexpr const char* kLostParameters =
-    "Bayesian paper Sec. 4.1-4.2 and App. A.1 as restored in README.md. Data: "
+    "Bayesian paper Sec. 4.1-4.2 and App. A.1 as restored in "
+    "experiments/lira_bayes_audit/README.md. Data: "
     "Fashion-MNIST (Debian's dataset-fashion-mnist) instead of CIFAR-10 / SST-2. Model at quick "
     "scale: an MLP (one Tanh hidden layer) on a pool of 1,024 training images instead of the "
     "paper's 4-layer CNN on 50,000; 32 shadows and 256 trials instead of 512 and 1,024. Training: "

@@ -6,9 +6,9 @@
 
 #include "core/seeding.h"
 #include "estimators/ml_audit/ml_audit.h"
-#include "mechanisms/classical/logistic.h"
 #include "mechanisms/classical/logistic_regression.h"
 #include "mechanisms/classical/mechanism.h"
+#include "numerics/logistic.h"
 
 namespace privbench::ml_audit {
 namespace {

@@ -42,7 +42,8 @@ using Config = MlAuditConfig;
 
 constexpr const char* kLostParameters =
     "ML-Audit's appendix (hyperparameters, Lemma A.3) is not in our text of the paper; the "
-    "paper's code is not public. Ours (README.md): logistic regression lambda = 1/n "
+    "paper's code is not public. Ours (experiments/ml_audit/README.md): logistic regression lambda "
+    "= 1/n "
     "(the library's default C = 1), rows mapped to [x/R, 1]/sqrt(2) with R the largest clean "
     "row norm; features min-max scaled to [-1, 1]; iris binarised setosa vs rest; the forest "
     "with 10 trees, rows assigned to trees by a seeded hash, the library's monotonic "
@@ -248,7 +249,7 @@ int main(int argc, char** argv) {
   study.info = {"ml_audit",
                 "Lu et al., A General Framework for Auditing Differentially Private Machine "
                 "Learning (ML-Audit, NeurIPS 2022)",
-                "Secs. 3-5, Algorithm 1, Figs. 2-4; README.md",
+                "Secs. 3-5, Algorithm 1, Figs. 2-4; experiments/ml_audit/README.md",
                 "Auditing classical DP learners: poisoning, a learned output set and Katz-log "
                 "lower bounds"};
   study.defaults = Defaults;

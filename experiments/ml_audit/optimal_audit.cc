@@ -45,11 +45,11 @@
 #include "experiments/ml_audit/compute.h"
 #include "experiments/ml_audit/config.h"
 #include "experiments/ml_audit/data.h"
-#include "mechanisms/classical/linalg.h"
-#include "mechanisms/classical/logistic.h"
 #include "mechanisms/classical/logistic_regression.h"
 #include "mechanisms/classical/mechanism.h"
 #include "mechanisms/classical/naive_bayes.h"
+#include "numerics/linalg.h"
+#include "numerics/logistic.h"
 
 namespace privbench::ml_audit {
 namespace {

@@ -53,17 +53,6 @@ std::string Cell(const View& v, size_t r) {
          std::to_string(v.I("fresh_n1", r)) + "/" + std::to_string(v.I("fresh_n0", r)) + ")";
 }
 
-Claim MakeClaim(std::string id, std::string statement, std::string source, bool holds,
-                std::string evidence) {
-  Claim c;
-  c.id = std::move(id);
-  c.statement = std::move(statement);
-  c.source = std::move(source);
-  c.holds = holds;
-  c.evidence = std::move(evidence);
-  return c;
-}
-
 Claim ValidityClaim(const View& v, const MlAuditConfig& c) {
   const std::vector<size_t> rows = Rows(v.t, [&](size_t r) { return v.Correct(r); });
   std::string list;
@@ -81,7 +70,8 @@ Claim ValidityClaim(const View& v, const MlAuditConfig& c) {
       "ml_audit_validity",
       "A correctly implemented mechanism never yields eps_lb above its guarantee beyond the "
       "test's failure probability",
-      "Lu et al. (ML-Audit) Sec. 4, Algorithm 1; README.md claim 1", m > 0 && exceed <= allowed,
+      "Lu et al. (ML-Audit) Sec. 4, Algorithm 1; experiments/ml_audit/README.md claim 1",
+      m > 0 && exceed <= allowed,
       std::to_string(m) +
           " audits of correct mechanisms (each its own fresh-sample test, "
           "one-sided failure <= alpha/2 = " +
@@ -109,7 +99,9 @@ Claim Bug1Claim(const View& v, const MlAuditConfig& c) {
       "ml_audit_bug1_detected",
       "Naive Bayes exposing its noisy class counts, audited with add/remove "
       "neighbours, gives eps_lb near the detection ceiling at every eps_th",
-      "Lu et al. Sec. 5 (Detecting violations in privacy), Fig. 4a; README.md claim 2", all,
+      "Lu et al. Sec. 5 (Detecting violations in privacy), Fig. 4a; experiments/ml_audit/README.md "
+      "claim 2",
+      all,
       "criterion: every audit's bound before dividing by k >= 0.85 x the ceiling (a few "
       "fresh D' outputs in the set cost up to 0.15 of it), ceiling "
       "ln N - z_{alpha/2} sqrt(1 - 1/N) = " +
@@ -158,7 +150,7 @@ Claim Bug2Claim(const View& v, const MlAuditConfig& c) {
       "The forest (eps-DP for add/remove) audited with a replace-one label flip "
       "exceeds eps_th at some small eps_th (<= 2), and is valid with add/remove "
       "neighbours",
-      "Lu et al. Sec. 5 (Detecting violations in privacy); README.md claim 3",
+      "Lu et al. Sec. 5 (Detecting violations in privacy); experiments/ml_audit/README.md claim 3",
       exceeds && m > 0 && add_exceed <= allowed,
       "criterion: some of the " + std::to_string(flip.size()) +
           " flip audits at eps_th <= 2 has its bound at alpha / " + std::to_string(flip.size()) +
@@ -208,20 +200,21 @@ Claim WeakenedClaim(const View& v, const MlAuditConfig& c) {
     }
     ev += ";";
   }
-  return MakeClaim("ml_audit_weakened_flagged",
-                   "Each mechanism weakened to " + FormatDouble(c.weakened_factor) +
-                       " x its noise scale is flagged (eps_lb > claimed eps) at some eps_th",
-                   "issue item 5 (auditor sanity); README.md",
-                   !mechanisms.empty() && flagged.size() == mechanisms.size(),
-                   std::to_string(flagged.size()) + " of " + std::to_string(mechanisms.size()) +
-                       " weakened mechanisms flagged (criterion: some audit's bound recomputed "
-                       "at alpha / its mechanism's audit count exceeds the guarantee: Bonferroni "
-                       "over the pick, so a correct mechanism is flagged with probability <= "
-                       "alpha/2; their correct counterparts are in the validity claim);" +
-                       ev +
-                       " An unflagged case may be beyond any test: optimal_audit (this study's "
-                       "package) prints the largest privacy loss its neighbour pair can show and "
-                       "the exact-likelihood-ratio audit (README.md, limits).");
+  return MakeClaim(
+      "ml_audit_weakened_flagged",
+      "Each mechanism weakened to " + FormatDouble(c.weakened_factor) +
+          " x its noise scale is flagged (eps_lb > claimed eps) at some eps_th",
+      "issue item 5 (auditor sanity); experiments/ml_audit/README.md",
+      !mechanisms.empty() && flagged.size() == mechanisms.size(),
+      std::to_string(flagged.size()) + " of " + std::to_string(mechanisms.size()) +
+          " weakened mechanisms flagged (criterion: some audit's bound recomputed "
+          "at alpha / its mechanism's audit count exceeds the guarantee: Bonferroni "
+          "over the pick, so a correct mechanism is flagged with probability <= "
+          "alpha/2; their correct counterparts are in the validity claim);" +
+          ev +
+          " An unflagged case may be beyond any test: optimal_audit (this study's "
+          "package) prints the largest privacy loss its neighbour pair can show and "
+          "the exact-likelihood-ratio audit (experiments/ml_audit/README.md, limits).");
 }
 
 // Fraction of matched audits (same dataset, mechanism, eps, k, replicate)
@@ -280,7 +273,7 @@ Claim ForestShapeClaim(const View& v, const MlAuditConfig& c) {
   }
   return MakeClaim("ml_audit_rf_near_bound_then_plateau",
                    "The forest audit is near min(eps_th, ceiling) up to eps_th = 2, then plateaus",
-                   "Lu et al. Sec. 5, Fig. 2; README.md claim 8", any && holds,
+                   "Lu et al. Sec. 5, Fig. 2; experiments/ml_audit/README.md claim 8", any && holds,
                    "criterion (ours; the paper shows a figure): k = 1 add/remove flip audits have "
                    "eps_lb >= 0.5 min(eps_th, ceiling) at eps_th <= 2 and <= 0.75 min(eps_th, "
                    "ceiling) above 2:" +
@@ -312,14 +305,14 @@ Claim InfluenceClaim(const View& v) {
   return MakeClaim("ml_audit_influence_highest",
                    "The influence attack's poison has a higher influence than ClipBKD's on every "
                    "dataset",
-                   "Lu et al. Sec. 5 (Fig. 3 discussion); README.md claim 9", any && holds,
-                   "||H^-1 grad loss(x*, y*)|| under the non-private model:" + ev);
+                   "Lu et al. Sec. 5 (Fig. 3 discussion); experiments/ml_audit/README.md claim 9",
+                   any && holds, "||H^-1 grad loss(x*, y*)|| under the non-private model:" + ev);
 }
 
 Claim GroupClaim(const View& v, const MlAuditConfig& c) {
   if (c.eps.size() < 2 || c.k.size() < 2) {
     return MakeClaim("ml_audit_group_tradeoff", "Larger k helps at small eps_th, k = 1 at large",
-                     "Lu et al. Sec. 5, Fig. 4; README.md claim 11", false,
+                     "Lu et al. Sec. 5, Fig. 4; experiments/ml_audit/README.md claim 11", false,
                      "needs at least two eps_th and two k values");
   }
   const double lo = *std::min_element(c.eps.begin(), c.eps.end());
@@ -348,7 +341,7 @@ Claim GroupClaim(const View& v, const MlAuditConfig& c) {
                      large_ok * 2 >= large_total;
   return MakeClaim(
       "ml_audit_group_tradeoff", "Larger k helps at small eps_th, k = 1 at large eps_th",
-      "Lu et al. Sec. 5, Fig. 4; README.md claim 11", holds,
+      "Lu et al. Sec. 5, Fig. 4; experiments/ml_audit/README.md claim 11", holds,
       "criterion: in at least half of the (dataset, case, replicate) audits with a positive "
       "bound, k = " +
           std::to_string(k_max) + " (the largest k) >= k = 1 at eps_th = " + FormatDouble(lo) +
@@ -442,7 +435,7 @@ std::vector<Claim> AuditClaims(const AuditTable& table, const MlAuditConfig& c) 
   claims.push_back(
       OrderClaim(v, "ml_audit_beats_clipbkd_swapx",
                  "ML-Audit's influence attack gives eps_lb >= ClipBKD and >= Swap-X consistently",
-                 "Lu et al. Sec. 5, Fig. 3; README.md claim 4",
+                 "Lu et al. Sec. 5, Fig. 3; experiments/ml_audit/README.md claim 4",
                  {{"lr_output", "influence", "clipbkd"},
                   {"lr_output", "influence", "swapx"},
                   {"lr_objective", "influence", "clipbkd"},
@@ -451,7 +444,7 @@ std::vector<Claim> AuditClaims(const AuditTable& table, const MlAuditConfig& c) 
       v, "ml_audit_ablation_order",
       "Ablation order (the part built here): ClipBKD's point <= Ma et al.'s coefficient-targeting "
       "poison <= ML-Audit's influence poison, all with the learned set",
-      "Lu et al. Sec. 5, ablation; README.md claims 6 and 10",
+      "Lu et al. Sec. 5, ablation; experiments/ml_audit/README.md claims 6 and 10",
       {{"lr_output", "influence", "ma"},
        {"lr_output", "ma", "clipbkd"},
        {"lr_objective", "influence", "ma"},
@@ -459,7 +452,7 @@ std::vector<Claim> AuditClaims(const AuditTable& table, const MlAuditConfig& c) 
   claims.push_back(OrderClaim(v, "ml_audit_nb_prior_beats_mean",
                               "The naive-Bayes prior (class flip) attack is at least as strong as "
                               "the mean-only attack",
-                              "Lu et al. Sec. 5, Fig. 4; README.md claim 7",
+                              "Lu et al. Sec. 5, Fig. 4; experiments/ml_audit/README.md claim 7",
                               {{"nb", "nb_flip", "nb_mean"}}));
   claims.push_back(ForestShapeClaim(v, c));
   claims.push_back(InfluenceClaim(v));

@@ -39,7 +39,8 @@ using namespace ml_audit_dpsgd;
 constexpr const char* kLostParameters =
     "ML-Audit's appendix (DP-SGD hyperparameters, the shadow attack's settings, Lemma A.3) is "
     "not in our text of the paper; ours, after Jagielski et al.'s public Fashion-MNIST audit "
-    "(README.md): classes 0 vs 1, n_train of their training rows (5990 at paper scale, "
+    "(experiments/ml_audit_dpsgd/README.md): classes 0 vs 1, n_train of their training rows (5990 "
+    "at paper scale, "
     "about half; not 6000 so that D' with up to 8 poison copies takes the same step count), "
     "x/255 flattened, MLP 784-32-2 (Tanh), DP-SGD with per-example clipping C = 1, Poisson "
     "sampling, batch 250, 24 epochs, lr 0.15, no momentum, sigma from the RDP accountant at "
@@ -259,7 +260,7 @@ int main(int argc, char** argv) {
   study.info = {"ml_audit_dpsgd",
                 "Lu et al., A General Framework for Auditing Differentially Private Machine "
                 "Learning (ML-Audit, NeurIPS 2022)",
-                "Secs. 4-5 (DP-SGD, Fig. 8), Algorithm 1; README.md",
+                "Secs. 4-5 (DP-SGD, Fig. 8), Algorithm 1; experiments/ml_audit_dpsgd/README.md",
                 "ML-Audit of DP-SGD on Fashion-MNIST: ClipBKD, its vector summary and the "
                 "shadow-adversarial poison"};
   study.defaults = Defaults;

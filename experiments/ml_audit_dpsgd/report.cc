@@ -18,17 +18,6 @@ namespace {
 
 constexpr const char* kSource = "Lu et al. (ML-Audit, NeurIPS 2022) Sec. 5, Fig. 8; ";
 
-Claim MakeClaim(std::string id, std::string statement, std::string source, bool holds,
-                std::string evidence) {
-  Claim c;
-  c.id = std::move(id);
-  c.statement = std::move(statement);
-  c.source = std::move(source);
-  c.holds = holds;
-  c.evidence = std::move(evidence);
-  return c;
-}
-
 std::string Cell(const AuditRow& r) {
   return r.attack + " eps " + FormatDouble(r.eps_th) + " k " + std::to_string(r.k) + " rep " +
          std::to_string(r.replicate) + ": " + FormatSignificant(r.result.eps_lb, 3) + " (" +
@@ -72,7 +61,7 @@ Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
       "ml_audit_dpsgd_validity",
       "DP-SGD, correctly implemented and calibrated by the RDP accountant, never yields "
       "eps_lb > eps_th beyond the test's failure probability",
-      std::string(kSource) + "Algorithm 1; README.md",
+      std::string(kSource) + "Algorithm 1; experiments/ml_audit_dpsgd/README.md",
       m > 0 && static_cast<int64_t>(exceeded.size()) <= allowed,
       std::to_string(rows.size()) + " audits in " + std::to_string(m) +
           " independent (eps_th, poison, k, replicate) cells of at most " + std::to_string(g) +
@@ -105,7 +94,7 @@ Claim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows) {
   const bool holds = best.size() >= 2 && monotone && best.rbegin()->second > best.begin()->second;
   return MakeClaim("ml_audit_dpsgd_grows_with_eps",
                    "The detected eps_lb grows with eps_th, up to the detection ceiling",
-                   std::string(kSource) + "Cor. 4.0.1; README.md", holds,
+                   std::string(kSource) + "Cor. 4.0.1; experiments/ml_audit_dpsgd/README.md", holds,
                    "best median eps_lb (over " + std::to_string(c.replicates) +
                        " replicates) over attacks and k per eps_th: " + list +
                        "; criterion: nondecreasing and larger at the largest eps_th than at the "
@@ -135,13 +124,14 @@ Claim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a, cons
     sum_b += v.second;
   }
   const bool holds = positive > 0 && wins * 2 >= positive && sum_a >= sum_b;
-  return MakeClaim(
-      std::move(id), std::move(statement), std::string(kSource) + quote + "; README.md", holds,
-      "median eps_lb over replicates: " + a + " >= " + b + " in " + std::to_string(wins) + " of " +
-          std::to_string(positive) + " (eps_th, k) cells with a positive bound; sum of eps_lb " +
-          FormatSignificant(sum_a, 4) + " vs " + FormatSignificant(sum_b, 4) +
-          "; criterion: at least half the cells and the sum (no cell with a "
-          "positive bound: does not hold)");
+  return MakeClaim(std::move(id), std::move(statement),
+                   std::string(kSource) + quote + "; experiments/ml_audit_dpsgd/README.md", holds,
+                   "median eps_lb over replicates: " + a + " >= " + b + " in " +
+                       std::to_string(wins) + " of " + std::to_string(positive) +
+                       " (eps_th, k) cells with a positive bound; sum of eps_lb " +
+                       FormatSignificant(sum_a, 4) + " vs " + FormatSignificant(sum_b, 4) +
+                       "; criterion: at least half the cells and the sum (no cell with a "
+                       "positive bound: does not hold)");
 }
 
 Status WriteAudits(ResultWriter& out, const std::vector<AuditRow>& rows) {

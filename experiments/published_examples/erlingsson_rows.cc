@@ -34,7 +34,8 @@ Claim ShiftedRowClaim(const CeilingAndAdvantage& c) {
   return {"published_examples_erlingsson_t2_row4_is_row5_shifted",
           "Erlingsson et al. Table 2: the printed row 4 (" + row4 +
               ") is row 5's Prop. 3 value shifted up by one row",
-          "Erlingsson et al. Table 1-2, Prop. 3 (README.md (B8))", holds,
+          "Erlingsson et al. Table 1-2, Prop. 3 (experiments/published_examples/README.md (B8))",
+          holds,
           "Prop. 3 at 5% FPR, delta = 1e-5, from Table 1's TPRs: row 4 (TPR " +
               FormatSignificant(100 * c.attack_tpr[3], 3) + "%) " +
               FormatSignificant(c.eps_lower[3], 3) + " -> prints as " + own4 + ", row 5 (TPR " +

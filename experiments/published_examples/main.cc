@@ -36,7 +36,7 @@ int main(int argc, char** argv) {
                 "Bayesian estimation of DP (Zanella-Beguelin et al. 2023); ML-Audit (Lu et al. "
                 "2022); That which we call private (Erlingsson et al. 2019)",
                 "Bayesian paper Sec. 2.4-3.2, ML-Audit Cor. 4.0.1, Erlingsson et al. Tables 1-2 "
-                "(README.md and B8)",
+                "(experiments/published_examples/README.md and B8)",
                 "Every published number of the estimator library and the accountant table"};
   study.defaults = [](Scale) { return Config{}; };
   study.register_flags = [](FlagSet&, Config&) {};

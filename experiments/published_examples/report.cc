@@ -116,7 +116,7 @@ SummaryTable ErlingssonTable2(const CeilingAndAdvantage& c) {
 SummaryTable AccountantSummaryTable(const AccountantTable& a) {
   return {"accountant_table",
           "Upper bounds on eps at delta = 1e-5 (Erlingsson et al. Table 1; "
-          "README.md (B8))",
+          "experiments/published_examples/README.md (B8))",
           "Jayaraman & Evans Purchase-100 logistic regression: q = 0.02, 5000 steps (100 epochs), "
           "delta = 1e-5; RDP orders of the Accounting reference (1.25..63, 128, 256, 512). Every "
           "accountant assumes Poisson sampling at rate q; J&E's runs used shuffled passes.",

@@ -140,7 +140,7 @@ int main(int argc, char** argv) {
   using namespace privbench::region_of_privacy;
   Study<Config> study;
   study.info = {kStudy, "That which we call private (Erlingsson, Mironov, Raghunathan & Song 2019)",
-                "Sec. 3-5, Tables 1-2, Fig. 1-2; README.md",
+                "Sec. 3-5, Tables 1-2, Fig. 1-2; experiments/region_of_privacy/README.md",
                 "Region of privacy: DP-SGD logistic regression on Purchase-100 at five noise "
                 "levels, loss-threshold attack lower bounds vs naive/advanced/RDP upper bounds"};
   study.defaults = Defaults;

@@ -34,8 +34,8 @@
 #include <vector>
 
 #include "mechanisms/classical/data.h"
-#include "mechanisms/classical/logistic.h"
 #include "mechanisms/classical/mechanism.h"
+#include "numerics/logistic.h"
 
 namespace privbench {
 

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "core/format.h"
-#include "mechanisms/classical/logistic.h"
 #include "mechanisms/classical/logistic_regression.h"
+#include "numerics/logistic.h"
 
 namespace privbench {
 

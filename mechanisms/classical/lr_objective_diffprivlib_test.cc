@@ -13,7 +13,7 @@
 
 #include "gtest/gtest.h"
 #include "mechanisms/classical/data.h"
-#include "mechanisms/classical/logistic.h"
+#include "numerics/logistic.h"
 
 namespace privbench {
 namespace {

@@ -18,10 +18,10 @@
 #include "core/seeding.h"
 #include "gtest/gtest.h"
 #include "mechanisms/classical/data.h"
-#include "mechanisms/classical/logistic.h"
 #include "mechanisms/classical/logistic_regression.h"
 #include "mechanisms/classical/naive_bayes.h"
 #include "mechanisms/classical/random_forest.h"
+#include "numerics/logistic.h"
 
 namespace privbench {
 namespace {

@@ -81,18 +81,6 @@ DpSgdConfig TrainingConfig(const SweepPoint& p, const EpsilonStarSweepConfig& c,
   return t;
 }
 
-Result<double> RdpEpsilon(double sigma, double q, int64_t steps, double delta) {
-  PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant("rdp"));
-  DpSgdAccounting s;
-  s.sigma = sigma;
-  s.q = q;
-  s.steps = steps;
-  s.delta = delta;
-  s.orders = DefaultRdpOrders();
-  PB_ASSIGN_OR_RETURN(AccountantResult r, acc->Epsilon(s));
-  return r.epsilon;
-}
-
 namespace {
 
 // Calibrates the noise of DP configuration p (a.q, a.steps, a.delta set).
@@ -110,10 +98,10 @@ Status CalibratePoint(const Accountant& acc, const SweepPoint& p, const EpsilonS
       c.calibration_rule == "sound" ? NoiseMultiplierForAccounting(*sigma, t) : *sigma;
   t.noise_multiplier = a->noise_multiplier;
   a->accounting_noise_multiplier = AccountingNoiseMultiplier(t);
-  PB_ASSIGN_OR_RETURN(a->eps_sound,
-                      RdpEpsilon(a->accounting_noise_multiplier, a->q, a->steps, a->delta));
+  PB_ASSIGN_OR_RETURN(
+      a->eps_sound, RdpAccountedEpsilon(a->accounting_noise_multiplier, a->q, a->steps, a->delta));
   PB_ASSIGN_OR_RETURN(a->eps_tf_privacy_0_5_1,
-                      RdpEpsilon(a->noise_multiplier, a->q, a->steps, a->delta));
+                      RdpAccountedEpsilon(a->noise_multiplier, a->q, a->steps, a->delta));
   return Status::Ok();
 }
 
@@ -214,9 +202,10 @@ Status RecordTraining(const TrainingRecord& r, const PointAccounting& a, UnitVal
   v["mean_batch_size"] = r.mean_batch_size;
   if (r.private_training && r.eps_reportable) {
     PB_ASSIGN_OR_RETURN(v["eps_sound"],
-                        RdpEpsilon(r.accounting_noise_multiplier, r.q, r.steps, a.delta));
-    PB_ASSIGN_OR_RETURN(v["eps_tf_privacy_0_5_1"],
-                        RdpEpsilon(r.tf_privacy_0_5_1_noise_multiplier, r.q, r.steps, a.delta));
+                        RdpAccountedEpsilon(r.accounting_noise_multiplier, r.q, r.steps, a.delta));
+    PB_ASSIGN_OR_RETURN(
+        v["eps_tf_privacy_0_5_1"],
+        RdpAccountedEpsilon(r.tf_privacy_0_5_1_noise_multiplier, r.q, r.steps, a.delta));
   }
   return Status::Ok();
 }

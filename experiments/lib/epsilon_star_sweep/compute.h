@@ -75,10 +75,6 @@ ModelSpec SpecFor(SweepModel model, const Dataset& d);
 DpSgdConfig TrainingConfig(const SweepPoint& p, const EpsilonStarSweepConfig& c,
                            double noise_multiplier, uint64_t seed);
 
-// eps of the Poisson-sampled Gaussian mechanism by the rdp accountant
-// (DefaultRdpOrders, classic conversion).
-Result<double> RdpEpsilon(double sigma, double q, int64_t steps, double delta);
-
 // Calibrated noise and both eps of every DP configuration (q and steps of
 // every configuration); errors name a configuration whose batch exceeds the
 // training set or whose calibration fails.

@@ -1,4 +1,4 @@
-#include "mechanisms/classical/linalg.h"
+#include "numerics/linalg.h"
 
 #include <algorithm>
 #include <cmath>

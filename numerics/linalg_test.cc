@@ -1,11 +1,11 @@
-#include "mechanisms/classical/linalg.h"
+#include "numerics/linalg.h"
 
 #include <algorithm>
 #include <cmath>
 #include <random>
 
 #include "gtest/gtest.h"
-#include "mechanisms/classical/logistic.h"
+#include "numerics/logistic.h"
 
 namespace privbench {
 namespace {

@@ -14,14 +14,14 @@
 // {-1, +1}). Same quantities, summed in another order (agreeing to
 // rounding). Dense Hessians are accumulated in register tiles over blocks of
 // rows (O(n m^2 / 2) multiply-adds, cache-friendly).
-#ifndef PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_H_
-#define PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_H_
+#ifndef PRIVBENCH_NUMERICS_LOGISTIC_H_
+#define PRIVBENCH_NUMERICS_LOGISTIC_H_
 
 #include <cstdint>
 #include <vector>
 
 #include "core/result.h"
-#include "mechanisms/classical/linalg.h"
+#include "numerics/linalg.h"
 
 namespace privbench {
 
@@ -98,4 +98,4 @@ double Sigmoid(double t);
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_H_
+#endif  // PRIVBENCH_NUMERICS_LOGISTIC_H_

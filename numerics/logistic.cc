@@ -1,4 +1,4 @@
-#include "mechanisms/classical/logistic.h"
+#include "numerics/logistic.h"
 
 #include <algorithm>
 #include <cmath>

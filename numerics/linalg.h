@@ -2,8 +2,8 @@
 // (dimensions up to a few hundred): symmetric positive-definite solves by
 // Cholesky, and the symmetric eigen-decomposition by cyclic Jacobi rotations
 // (Golub & Van Loan, Matrix Computations, 4th ed., Sec. 8.5).
-#ifndef PRIVBENCH_MECHANISMS_CLASSICAL_LINALG_H_
-#define PRIVBENCH_MECHANISMS_CLASSICAL_LINALG_H_
+#ifndef PRIVBENCH_NUMERICS_LINALG_H_
+#define PRIVBENCH_NUMERICS_LINALG_H_
 
 #include <cstdint>
 #include <vector>
@@ -41,4 +41,4 @@ double Norm2(const std::vector<double>& v);
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_MECHANISMS_CLASSICAL_LINALG_H_
+#endif  // PRIVBENCH_NUMERICS_LINALG_H_
