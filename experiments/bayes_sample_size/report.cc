@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/format.h"
+#include "results/table_builder.h"
 
 namespace privbench::bayes_sample_size {
 namespace {
@@ -15,12 +16,6 @@ std::string Fmt(double x) { return FormatRounded(x, 4); }
 
 // A samples-needed value for /numbers: "not reached" is NaN there.
 double NeededNumber(int64_t n) { return n < 0 ? kNan : static_cast<double>(n); }
-
-std::vector<std::string> Labels(const std::vector<WidthMethod>& methods) {
-  std::vector<std::string> labels;
-  for (const WidthMethod& m : methods) labels.push_back(m.label);
-  return labels;
-}
 
 Status WriteRawData(const SampleSizeCurves& r, ResultWriter& out) {
   const size_t G = r.n.size();
@@ -50,12 +45,14 @@ Status WriteIntervals(const SampleSizeCurves& r, ResultWriter& out) {
     PB_RETURN_IF_ERROR(out.WriteDoubles(grp + "/eps_lo", r.lower[m]));
     PB_RETURN_IF_ERROR(out.WriteDoubles(grp + "/eps_hi", r.upper[m]));
     PB_RETURN_IF_ERROR(out.WriteDoubles(grp + "/width", r.width[m]));
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "label", method.label));
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "delta", method.delta));
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "one_sided", int64_t{method.one_sided}));
+    PB_RETURN_IF_ERROR(SetAttributes(out, grp,
+                                     {{"label", method.label},
+                                      {"delta", method.delta},
+                                      {"one_sided", int64_t{method.one_sided}}}));
     if (method.one_sided) continue;
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "samples_needed", r.needed[m].stays));
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "first_n_within_target", r.needed[m].first));
+    PB_RETURN_IF_ERROR(SetAttributes(
+        out, grp,
+        {{"samples_needed", r.needed[m].stays}, {"first_n_within_target", r.needed[m].first}}));
     PB_RETURN_IF_ERROR(
         out.WriteScalar("/numbers/samples_needed_" + method.name, NeededNumber(r.needed[m].stays)));
     PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/first_n_within_target_" + method.name,
@@ -156,59 +153,53 @@ std::vector<int64_t> EndpointSampleSizes(const Config& c, const std::vector<int6
   return picks;
 }
 
-SummaryTable SamplesNeededTable(const Config& c, const SampleSizeCurves& r) {
-  std::vector<std::string> kind, needed_text, first_text;
-  std::vector<double> delta_col, w_first, w_last;
+Result<SummaryTable> SamplesNeededTable(const Config& c, const SampleSizeCurves& r) {
+  TableBuilder t(
+      "samples_needed",
+      "Samples needed for an eps estimate within +-" + Fmt(c.target_half_width) +
+          " (Bayesian paper Fig. 4)",
+      "FPR = " + Fmt(c.fpr) + ", FNR = " + Fmt(c.fnr) + ", alpha = " + Fmt(c.alpha) +
+          ", delta = " + FormatDouble(c.delta) + "; n = " + std::to_string(c.n_min) + ".." +
+          std::to_string(c.n_max) + " step " + std::to_string(c.n_step) +
+          " total samples, n/2 per class, counts = round(rate * n/2). 'samples needed' = "
+          "smallest grid n from which upper - lower stays <= " +
+          Fmt(r.target_width) + " to the end of the grid; 'first n' = first grid n with width <= " +
+          Fmt(r.target_width) + ". Widths in eps units (nats).",
+      {{"method", Column::Type::kString},
+       {"kind", Column::Type::kString},
+       {"delta", Column::Type::kDouble},
+       {"samples_needed", Column::Type::kString},
+       {"first_n_within_target", Column::Type::kString},
+       {"width_at_n_min", Column::Type::kDouble},
+       {"width_at_n_max", Column::Type::kDouble}});
   for (size_t m = 0; m < r.methods.size(); ++m) {
     const bool one_sided = r.methods[m].one_sided;
-    kind.push_back(one_sided ? "one-sided lower bound (no width)" : "two-sided");
-    delta_col.push_back(r.methods[m].delta);
-    needed_text.push_back(one_sided ? "n/a" : NeededText(r.needed[m].stays, c.n_max));
-    first_text.push_back(one_sided ? "n/a" : NeededText(r.needed[m].first, c.n_max));
-    w_first.push_back(r.width[m].front());
-    w_last.push_back(r.width[m].back());
+    t.Row({r.methods[m].label, one_sided ? "one-sided lower bound (no width)" : "two-sided",
+           r.methods[m].delta, one_sided ? "n/a" : NeededText(r.needed[m].stays, c.n_max),
+           one_sided ? "n/a" : NeededText(r.needed[m].first, c.n_max), r.width[m].front(),
+           r.width[m].back()});
   }
-  return {"samples_needed",
-          "Samples needed for an eps estimate within +-" + Fmt(c.target_half_width) +
-              " (Bayesian paper Fig. 4)",
-          "FPR = " + Fmt(c.fpr) + ", FNR = " + Fmt(c.fnr) + ", alpha = " + Fmt(c.alpha) +
-              ", delta = " + FormatDouble(c.delta) + "; n = " + std::to_string(c.n_min) + ".." +
-              std::to_string(c.n_max) + " step " + std::to_string(c.n_step) +
-              " total samples, n/2 per class, counts = round(rate * n/2). 'samples needed' = "
-              "smallest grid n from which upper - lower stays <= " +
-              Fmt(r.target_width) +
-              " to the end of the grid; 'first n' = first grid n with width <= " +
-              Fmt(r.target_width) + ". Widths in eps units (nats).",
-          {Column::Strings("method", Labels(r.methods)), Column::Strings("kind", kind),
-           Column::Doubles("delta", delta_col), Column::Strings("samples_needed", needed_text),
-           Column::Strings("first_n_within_target", first_text),
-           Column::Doubles("width_at_n_min", w_first), Column::Doubles("width_at_n_max", w_last)}};
+  return t.Build();
 }
 
-SummaryTable EndpointsTable(const Config& c, const SampleSizeCurves& r) {
-  const std::vector<std::string> labels = Labels(r.methods);
-  std::vector<std::string> method_col;
-  std::vector<int64_t> n_col;
-  std::vector<double> lo_col, hi_col, w_col;
+Result<SummaryTable> EndpointsTable(const Config& c, const SampleSizeCurves& r) {
+  TableBuilder t("endpoints", "Interval endpoints at selected n (Bayesian paper Fig. 4)",
+                 "Every registered estimator at n in {n_min, 500, 1000, 1500, 2000, n_max} (those "
+                 "on the grid). True eps = " +
+                     Fmt(r.true_eps) +
+                     ". Upper and width are NaN for one-sided methods (lower bound only).",
+                 {{"method", Column::Type::kString},
+                  {"n", Column::Type::kInt},
+                  {"eps_lower", Column::Type::kDouble},
+                  {"eps_upper", Column::Type::kDouble},
+                  {"width", Column::Type::kDouble}});
   for (int64_t want : EndpointSampleSizes(c, r.n)) {
     const size_t g = std::find(r.n.begin(), r.n.end(), want) - r.n.begin();
     for (size_t m = 0; m < r.methods.size(); ++m) {
-      method_col.push_back(labels[m]);
-      n_col.push_back(want);
-      lo_col.push_back(r.lower[m][g]);
-      hi_col.push_back(r.upper[m][g]);
-      w_col.push_back(r.width[m][g]);
+      t.Row({r.methods[m].label, want, r.lower[m][g], r.upper[m][g], r.width[m][g]});
     }
   }
-  return {"endpoints",
-          "Interval endpoints at selected n (Bayesian paper Fig. 4)",
-          "Every registered estimator at n in {n_min, 500, 1000, 1500, 2000, n_max} (those on "
-          "the grid). True eps = " +
-              Fmt(r.true_eps) +
-              ". Upper and width are NaN for one-sided methods (lower bound only).",
-          {Column::Strings("method", method_col), Column::Ints("n", n_col),
-           Column::Doubles("eps_lower", lo_col), Column::Doubles("eps_upper", hi_col),
-           Column::Doubles("width", w_col)}};
+  return t.Build();
 }
 
 double CpToBayesianSampleRatio(const SampleSizeCurves& r, const PaperMethods& paper) {
@@ -233,8 +224,10 @@ std::string SampleSizeLostParameters() {
 Status WriteSampleSizeResults(const Config& c, const SampleSizeCurves& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteRawData(r, out));
   PB_RETURN_IF_ERROR(WriteIntervals(r, out));
-  PB_RETURN_IF_ERROR(out.WriteTable(SamplesNeededTable(c, r)));
-  PB_RETURN_IF_ERROR(out.WriteTable(EndpointsTable(c, r)));
+  PB_ASSIGN_OR_RETURN(const SummaryTable needed, SamplesNeededTable(c, r));
+  PB_RETURN_IF_ERROR(out.WriteTable(needed));
+  PB_ASSIGN_OR_RETURN(const SummaryTable endpoints, EndpointsTable(c, r));
+  PB_RETURN_IF_ERROR(out.WriteTable(endpoints));
   PB_ASSIGN_OR_RETURN(const PaperMethods paper, FindPaperMethods(r.methods));
   PB_RETURN_IF_ERROR(
       out.WriteScalar("/numbers/cp_to_bayesian_sample_ratio", CpToBayesianSampleRatio(r, paper)));

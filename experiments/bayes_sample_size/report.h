@@ -40,9 +40,9 @@ std::string NeededText(int64_t n, int64_t n_max);
 std::vector<int64_t> EndpointSampleSizes(const Config& c, const std::vector<int64_t>& n);
 
 // Samples needed per method (one row per method).
-SummaryTable SamplesNeededTable(const Config& c, const SampleSizeCurves& r);
+Result<SummaryTable> SamplesNeededTable(const Config& c, const SampleSizeCurves& r);
 // Every method's endpoints at EndpointSampleSizes().
-SummaryTable EndpointsTable(const Config& c, const SampleSizeCurves& r);
+Result<SummaryTable> EndpointsTable(const Config& c, const SampleSizeCurves& r);
 
 // Clopper-Pearson's samples needed over the Bayesian method's; NaN unless
 // both reach the target.

@@ -64,13 +64,13 @@ TEST(EndpointSampleSizes, PicksOnTheGridEachOnce) {
 TEST(Tables, OneRowPerMethodAndPerPick) {
   const SampleSizeCurves r = Curves({{0.5, 0.4, 0.35}, {0.45, 0.35, 0.3}, {0.3, 0.2, 0.1}},
                                     {{-1, -1}, {300, 300}, {100, 100}});
-  const SummaryTable needed = SamplesNeededTable(GridConfig(), r);
+  const SummaryTable needed = SamplesNeededTable(GridConfig(), r).value();
   EXPECT_EQ(needed.name, "samples_needed");
   ASSERT_EQ(needed.columns[3].name, "samples_needed");
   EXPECT_EQ(needed.columns[3].strings,
             (std::vector<std::string>{"> 300 (not reached)", "300", "100", "n/a"}));
   EXPECT_NE(needed.caption.find("stays <= 0.3 to the end"), std::string::npos) << needed.caption;
-  const SummaryTable ends = EndpointsTable(GridConfig(), r);
+  const SummaryTable ends = EndpointsTable(GridConfig(), r).value();
   EXPECT_EQ(ends.columns[1].ints, (std::vector<int64_t>{100, 100, 100, 100, 300, 300, 300, 300}));
   EXPECT_EQ(ends.columns[4].doubles[6], 0.1);  // Bayesian width at n = 300
 }
