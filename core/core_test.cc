@@ -159,6 +159,29 @@ TEST(FlagsTest, ConstraintsNameTheParameterAndTheElement) {
   EXPECT_EQ(flags.Validate().message(), "sizes must be non-empty");
 }
 
+TEST(FlagsTest, ARepeatedParameterIsAnErrorNamingIt) {
+  int64_t n = 1;
+  FlagSet flags("prog", "test");
+  flags.AddInt("n", &n, "count");
+  const char* argv[] = {"prog", "--n=2", "--n", "3"};
+  ASSERT_EQ(flags.Parse(4, argv), ParseOutcome::kError);
+  EXPECT_NE(flags.error().find("--n is given more than once"), std::string::npos) << flags.error();
+}
+
+TEST(FlagsTest, SatisfiesRunsTheCheckOnTheTextAndNamesTheParameter) {
+  std::string shard = "0/1";
+  FlagSet flags("prog", "test");
+  flags.AddString("shard", &shard, "i/n").Satisfies("i/n", [](const std::string& t) {
+    return t.find('/') == std::string::npos ? Error("must be i/n, got '" + t + "'") : Status::Ok();
+  });
+  EXPECT_TRUE(flags.Validate().ok());
+  EXPECT_NE(flags.Help().find("[i/n]"), std::string::npos) << flags.Help();
+  shard = "3";
+  const Status s = flags.Validate();
+  ASSERT_FALSE(s.ok());
+  EXPECT_EQ(s.message(), "shard: must be i/n, got '3'");
+}
+
 TEST(FlagsTest, ParseForMainRefusesAViolatedConstraint) {
   double delta = 0.0;
   FlagSet flags("prog", "test");

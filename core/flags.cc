@@ -169,6 +169,22 @@ FlagRules& FlagRules::OneOf(std::vector<std::string> allowed) {
   return *this;
 }
 
+FlagRules& FlagRules::Satisfies(std::string description,
+                                std::function<Status(const std::string&)> check) {
+  FlagSet::Flag& f = flags_->flags_[index_];
+  f.constraint_text.push_back(std::move(description));
+  const FlagSet* owner = flags_;
+  const size_t index = index_;
+  f.checks.push_back([owner, index, check = std::move(check)]() -> Status {
+    const FlagSet::Flag& g = owner->flags_[index];
+    for (const std::string& text : g.texts()) {
+      if (Status s = check(text); !s.ok()) return Error(g.name + ": " + s.message());
+    }
+    return Status::Ok();
+  });
+  return *this;
+}
+
 FlagRules& FlagRules::NonEmpty() {
   FlagSet::Flag& f = flags_->flags_[index_];
   f.constraint_text.push_back("non-empty");
@@ -323,6 +339,10 @@ ParseOutcome FlagSet::Parse(int argc, const char* const* argv) {
     auto it = index_.find(name);
     if (it == index_.end()) {
       error_ = "unknown parameter --" + name + " (see --help for the list)";
+      return ParseOutcome::kError;
+    }
+    if (std::find(explicitly_set_.begin(), explicitly_set_.end(), name) != explicitly_set_.end()) {
+      error_ = "parameter --" + name + " is given more than once";
       return ParseOutcome::kError;
     }
     Flag& flag = flags_[it->second];

@@ -53,6 +53,10 @@ class FlagRules {
   FlagRules& OneOf(std::vector<std::string> allowed);
   // Strings and lists: not empty.
   FlagRules& NonEmpty();
+  // Strings: `check(text)` is Ok (e.g. a parser's status); `description`
+  // goes into --help. Its error, prefixed with the parameter's name, is the
+  // parameter's error (exit 2 before any work).
+  FlagRules& Satisfies(std::string description, std::function<Status(const std::string&)> check);
 
  private:
   FlagRules& Numeric(std::string description, std::function<bool(double)> holds);

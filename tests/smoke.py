@@ -39,7 +39,8 @@ def out_dir():
 
 
 def run(binary, args, directory):
-    return subprocess.run([binary, "--scale=test", f"--output_dir={directory}", "--quiet"] + args,
+    quiet = [] if any(a.startswith("--quiet") for a in args) else ["--quiet"]
+    return subprocess.run([binary, "--scale=test", f"--output_dir={directory}"] + quiet + args,
                           capture_output=True, text=True)
 
 

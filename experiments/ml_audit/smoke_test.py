@@ -129,7 +129,8 @@ bad = os.path.join(smoke.out_dir(), "bad_data")
 os.makedirs(bad, exist_ok=True)
 with open(os.path.join(bad, "iris.csv"), "w") as fh:
     fh.write("150,4,setosa,versicolor,virginica\n")
-smoke.check_bad_parameters(BINARY, STUDY, [["--mechanisms=svm"], ["--attacks=svm"], ["--roles=x"],
+smoke.check_bad_parameters(BINARY, STUDY, [["--shard=2/2"], ["--shard=x"],
+                                           ["--mechanisms=svm"], ["--attacks=svm"], ["--roles=x"],
                                            ["--datasets=credit"], ["--optional_datasets=iris"],
                                            ["--eps=0"], ["--eps=-1"],
                                            ["--k=0"], ["--n=1"], ["--alpha=1"],

@@ -105,7 +105,8 @@ with h5py.File(os.path.join(out3, f"{STUDY}.h5"), "r") as g:
     check(np.array_equal(g["probes/rep_1/eps_1/Dprime_shadow_k1"][...], probes),
           "fresh directory, one thread: the same models")
 
-smoke.check_bad_parameters(BINARY, STUDY, [["--attacks=swapx"], ["--eps=0"], ["--eps=-1"],
+smoke.check_bad_parameters(BINARY, STUDY, [["--shard=2/2"], ["--shard=x"],
+                                           ["--attacks=swapx"], ["--eps=0"], ["--eps=-1"],
                                            ["--k=0"], ["--n=1"], ["--alpha=1"], ["--replicates=0"], ["--activation=gelu"],
                                            ["--class_b=0"], ["--n_train=236", "--k=8"],
                                            ["--data_dir=/nonexistent"], ["--batch_size=300"]])

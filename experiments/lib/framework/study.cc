@@ -95,6 +95,12 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   if (output_dir == DefaultResultsDir()) {
     if (Status s = MakeDirs(output_dir); !s.ok()) return usage_error(s.message());
   }
+  // Before any work: the directory must exist (a file or a missing path is
+  // refused naming the flag, never found out after the study ran).
+  if (!IsDirectory(output_dir)) {
+    return usage_error("--output_dir: '" + output_dir + "' is " +
+                       (FileExists(output_dir) ? "not a directory" : "missing"));
+  }
   RunMeta meta;
   meta.study = info.name;
   meta.paper = info.paper;

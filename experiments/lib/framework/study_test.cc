@@ -62,9 +62,9 @@ class StudyMainTest : public testing::Test {
   }
   // Runs the toy study's main with `args` (and --output_dir, --quiet);
   // returns its exit code, capturing stdout and stderr.
-  int Run(std::vector<std::string> args) {
+  int Run(std::vector<std::string> args, bool add_output_dir = true) {
     args.insert(args.begin(), "toy_study");
-    args.push_back("--output_dir=" + dir_);
+    if (add_output_dir) args.push_back("--output_dir=" + dir_);
     args.push_back("--quiet");
     std::vector<const char*> argv;
     for (const auto& a : args) argv.push_back(a.c_str());
@@ -113,6 +113,32 @@ TEST_F(StudyMainTest, BadInputExitsTwoNamingTheParameterAndLeavesNoFile) {
     EXPECT_FALSE(FileExists(ResultPath())) << arg;
     EXPECT_TRUE(ListFiles(dir_, "").value().empty()) << arg << ": a temporary was left behind";
   }
+}
+
+// A repeated flag would take its value from one occurrence and record
+// another (--scale sets the defaults before parsing): refused by name.
+TEST_F(StudyMainTest, ARepeatedParameterExitsTwoNamingIt) {
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"--scale=test", "--scale=paper"}, {"--seed=1", "--seed=2"}, {"--n=2", "--n", "3"}}) {
+    EXPECT_EQ(Run(args), 2) << args[0];
+    const std::string name = args[0].substr(0, args[0].find('='));
+    EXPECT_NE(stderr_.find("parameter " + name + " is given more than once"), std::string::npos)
+        << stderr_;
+    EXPECT_TRUE(ListFiles(dir_, "").value().empty());
+  }
+}
+
+// An --output_dir that is a regular file or a missing path is refused before
+// any work, naming the flag (exit 2), not after the study ran.
+TEST_F(StudyMainTest, AnOutputDirThatIsAFileOrMissingExitsTwoNamingTheFlag) {
+  const std::string file = dir_ + "/a_file";
+  ASSERT_TRUE(WriteFileAtomic(file, "x").ok());
+  EXPECT_EQ(Run({"--output_dir=" + file}, /*add_output_dir=*/false), 2);
+  EXPECT_NE(stderr_.find("--output_dir: '" + file + "' is not a directory"), std::string::npos)
+      << stderr_;
+  EXPECT_EQ(Run({"--output_dir=" + dir_ + "/missing/sub"}, false), 2);
+  EXPECT_NE(stderr_.find("--output_dir"), std::string::npos) << stderr_;
+  EXPECT_NE(stderr_.find("is missing"), std::string::npos) << stderr_;
 }
 
 TEST_F(StudyMainTest, AFailedRunExitsOneAndLeavesNoFile) {

@@ -292,7 +292,10 @@ PartVersions DescribePartVersions(const std::vector<std::unique_ptr<ResultReader
 }
 
 void RegisterSweepFlags(FlagSet& flags, SweepFlags* sweep) {
-  flags.AddString("shard", &sweep->shard, "i/n: run the units k with k mod n == i").NonEmpty();
+  flags.AddString("shard", &sweep->shard, "i/n: run the units k with k mod n == i")
+      .NonEmpty()
+      .Satisfies("i/n with 0 <= i < n",
+                 [](const std::string& text) { return ParseShard(text).status(); });
   flags.AddString("parts_dir", &sweep->parts_dir,
                   "directory of the sweep's per-unit parts (empty: results/parts/<commit>)");
   flags.AddBool("merge_only", &sweep->merge_only,
