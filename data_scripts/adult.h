@@ -1,5 +1,5 @@
 // UCI Adult (Becker & Kohavi 1996) as used by Epsilon* §4.1 and
-// experiments/epsilon_star_sweep_adult/README.md/C4/D1: the UCI split, 32,561 training rows
+// the Adult studies (experiments/<study>/README.md): the UCI split, 32,561 training rows
 // (adult.data) and 16,281 population rows (adult.test), binary label income > 50K.
 //
 // Preprocessing (fitted on the training rows only, applied to both splits):

@@ -1,11 +1,12 @@
 // Privacy accountants for DP-SGD: upper bounds on eps for T steps of the
-// sampled Gaussian mechanism (experiments/published_examples/README.md and "Accounting reference").
+// sampled Gaussian mechanism (experiments/published_examples/README.md, B8, and docs/studies.md
+// "Accounting reference").
 //
 // WHAT: eps such that T steps of DP-SGD are (eps, delta)-DP, where each step
 // adds N(0, sigma^2 C^2) noise to a sum of gradients clipped to norm C and
 // each example is included independently with probability q (Poisson
 // sampling). Every accountant here assumes Poisson sampling; Jayaraman &
-// Evans' own code uses shuffled passes (experiments/published_examples/README.mdccounting
+// Evans' own code uses shuffled passes (docs/studies.md, Accounting
 // reference).
 //
 // HOW: one subclass per accountant (naive, advanced, zcdp, rdp,

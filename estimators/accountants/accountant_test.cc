@@ -23,7 +23,7 @@ namespace {
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// J&E Purchase-100 (experiments/published_examples/README.mdccounting reference).
+// J&E Purchase-100 (docs/studies.md, Accounting reference).
 DpSgdAccounting JE(double sigma) { return DpSgdAccounting{sigma, 0.02, 5000, 1e-5, {}}; }
 
 TEST(RdpOrdersTest, TableOneListIsExactlyTheReferenceList) {

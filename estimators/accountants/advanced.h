@@ -1,5 +1,5 @@
 // Advanced composition of T sampled Gaussian steps with an optimised delta
-// split (experiments/published_examples/README.mdccounting reference; that_which_we_call_private
+// split (docs/studies.md, Accounting reference; that_which_we_call_private
 // Table 1, "Advanced").
 //
 // WHAT: each step is (eps_s, q delta0)-DP (gaussian_step.h); the advanced

@@ -12,7 +12,7 @@
 namespace privbench {
 namespace {
 
-// J&E Purchase-100 logistic regression (experiments/published_examples/README.mdccounting
+// J&E Purchase-100 logistic regression (docs/studies.md, Accounting
 // reference).
 constexpr double kQ = 0.02;
 constexpr int64_t kSteps = 5000;
@@ -22,7 +22,7 @@ double RelErr(double x, double ref) { return std::abs(x / ref - 1.0); }
 double Adv(double sigma) { return AdvancedCompositionEpsilon(sigma, kQ, kSteps, kDelta).epsilon; }
 
 // that_which_we_call_private Table 1, "Advanced" column, with the delta split
-// optimised (experiments/published_examples/README.mdccounting reference).
+// optimised (docs/studies.md, Accounting reference).
 TEST(AdvancedTableOneTest, Rows2To4WithinOnePercent) {
   // that_which_we_call_private Table 1, row 2: sigma 13.76, advanced 4.23 (ours 4.22710).
   EXPECT_LT(RelErr(Adv(13.76), 4.23), 0.01);

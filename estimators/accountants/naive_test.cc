@@ -11,7 +11,7 @@
 namespace privbench {
 namespace {
 
-// J&E Purchase-100 logistic regression (experiments/published_examples/README.mdccounting
+// J&E Purchase-100 logistic regression (docs/studies.md, Accounting
 // reference).
 constexpr double kQ = 0.02;
 constexpr int64_t kSteps = 5000;

@@ -1,5 +1,5 @@
 // Privacy-loss-distribution (PLD) accountant for DP-SGD: the registry's
-// `pld` (docs/studies.md, "Accounting reference").
+// `pld` (docs/studies.md, Accounting reference").
 //
 // WHAT: an UPPER BOUND on the smallest eps such that T steps of the
 // Poisson-subsampled Gaussian mechanism (rate q, noise multiplier sigma,

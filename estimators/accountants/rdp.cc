@@ -1,4 +1,4 @@
-// RDP accountant with the classic conversion (experiments/published_examples/README.mdccounting
+// RDP accountant with the classic conversion (docs/studies.md, Accounting
 // reference; that_which_we_call_private Table 1, "RDP").
 //
 // WHAT: eps = min over orders alpha of T rdp(alpha) + ln(1/delta)/(alpha - 1),

@@ -1,4 +1,4 @@
-// RDP accountant with the improved conversion (experiments/published_examples/README.mdccounting
+// RDP accountant with the improved conversion (docs/studies.md, Accounting
 // reference).
 //
 // WHAT: eps = min over orders alpha of

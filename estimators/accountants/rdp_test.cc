@@ -9,7 +9,7 @@
 namespace privbench {
 namespace {
 
-// J&E Purchase-100 logistic regression (experiments/published_examples/README.mdccounting
+// J&E Purchase-100 logistic regression (docs/studies.md, Accounting
 // reference).
 DpSgdAccounting JE(double sigma, std::vector<double> orders) {
   return DpSgdAccounting{sigma, 0.02, 5000, 1e-5, std::move(orders)};

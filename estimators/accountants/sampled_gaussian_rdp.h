@@ -1,6 +1,6 @@
 // Rényi DP of the sampled Gaussian mechanism and its conversion to
 // (eps, delta)-DP: the computation shared by the `rdp` and `rdp_improved`
-// accountants (experiments/published_examples/README.mdccounting reference).
+// accountants (docs/studies.md, Accounting reference).
 //
 // WHAT: one DP-SGD step with Poisson sampling rate q and noise multiplier
 // sigma is (alpha, rdp(alpha))-RDP with

@@ -1,5 +1,5 @@
 // zCDP accounting as Jayaraman & Evans (USENIX Security 2019) apply it to
-// DP-SGD (experiments/published_examples/README.mdccounting reference).
+// DP-SGD (docs/studies.md, Accounting reference).
 //
 // WHAT: rho = E / (2 sigma^2) with E = T q epochs, i.e. each epoch is
 // counted as one Gaussian mechanism of sensitivity 1 (rho = 1/(2 sigma^2),

@@ -16,7 +16,7 @@
 // Times are CPU seconds of this process on one thread (the better "one
 // core" figure on a shared machine) and wall seconds.
 //
-// (Negoescu et al., PPAI-24, App. B.1; experiments/epsilon_star_identical/README.md, B3.)
+// (Negoescu et al., PPAI-24, App. B.1; experiments/epsilon_star_{identical,distance}/README.md.)
 //
 //   bazel run //experiments/lib/epsilon_star_sim:epsilon_star_sim_benchmark --
 //     [--repeats=3 --slice=false]

@@ -1,10 +1,10 @@
 // The estimation parameters shared by the Epsilon* simulation studies B2
 // `epsilon_star_identical` and B3 `epsilon_star_distance` (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B.1,
-// Figs. 4-5; experiments/epsilon_star_identical/README.md, B3): sample sizes, repetitions, the
-// Epsilon* options of the two analyses (primary: each estimator on its own
-// window; common_window: every estimator on one window), their command-line
-// parameters with their constraints, and the defaults at each scale.
+// Figs. 4-5; experiments/epsilon_star_{identical,distance}/README.md): sample sizes, repetitions,
+// the Epsilon* options of the two analyses (primary: each estimator on its own window;
+// common_window: every estimator on one window), their command-line parameters with their
+// constraints, and the defaults at each scale.
 #ifndef PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SIM_ESTIMATION_CONFIG_H_
 #define PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SIM_ESTIMATION_CONFIG_H_
 

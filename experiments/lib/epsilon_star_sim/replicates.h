@@ -1,7 +1,7 @@
 // The repeated-estimation driver of the Epsilon* simulation studies B2
 // `epsilon_star_identical` and B3 `epsilon_star_distance` (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, App. B.1,
-// Figs. 4-5; experiments/epsilon_star_identical/README.md, B3) and of the benchmark
+// Figs. 4-5; experiments/epsilon_star_{identical,distance}/README.md) and of the benchmark
 // //experiments/lib/epsilon_star_sim:epsilon_star_sim_benchmark.
 //
 // What is simulated: train losses ~ Gamma(k_t, theta_t) (+ offset_t) and

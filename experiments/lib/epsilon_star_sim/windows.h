@@ -1,5 +1,5 @@
 // The rate windows of the Epsilon* simulation studies B2 and B3 (Negoescu
-// et al., PPAI-24, App. B.1, Figs. 4-5; experiments/epsilon_star_identical/README.md, B3).
+// et al., PPAI-24, App. B.1, Figs. 4-5; experiments/epsilon_star_{identical,distance}/README.md).
 //
 // Each estimator reads ONE rate window from EpsilonStarOptions: the
 // empirical variant (and any variant not listed in WindowOfEstimator) the

@@ -1,7 +1,7 @@
 // The claims of the Epsilon* paper's §4.2 (Negoescu et al., "Epsilon*:
 // Privacy Metric for Machine Learning Models", PPAI-24) that the two sweeps
 // check, as pure functions of a SweepOutcome (report.h), and the published
-// numbers they record under /numbers. experiments/epsilon_star_sweep_adult/README.md, C3.
+// numbers they record under /numbers. experiments/epsilon_star_sweep_{adult,purchase}/README.md.
 //
 // Adult (Fig. 2; C2 epsilon_star_sweep_adult), all on the parametric
 // Epsilon* the paper used, each twice: with the library's default clip

@@ -1,8 +1,8 @@
 // The numbers of the Epsilon* privacy-utility sweeps (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, §4,
-// Figs. 1-2; experiments/epsilon_star_sweep_adult/README.md, C3): the noise calibration of every DP
-// configuration and one work unit = one trained model with its Epsilon*,
-// utility and accounting, written into the unit's sweep part.
+// Figs. 1-2; experiments/epsilon_star_sweep_{adult,purchase}/README.md): the noise calibration of
+// every DP configuration and one work unit = one trained model with its Epsilon*, utility and
+// accounting, written into the unit's sweep part.
 //
 // A unit is deterministic in (seed, configuration, repetition): the model is
 // initialised from DeriveSeed(seed, {StableHash(config id), rep, 0}) and

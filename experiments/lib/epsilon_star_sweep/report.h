@@ -1,7 +1,7 @@
 // The report of the Epsilon* privacy-utility sweeps (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, §4.2,
-// Figs. 1-2; experiments/epsilon_star_sweep_adult/README.md, C3): assembles the study file from the
-// units' parts (experiments/lib/epsilon_star_sweep/compute.h): per-model values,
+// Figs. 1-2; experiments/epsilon_star_sweep_{adult,purchase}/README.md): assembles the study file
+// from the units' parts (experiments/lib/epsilon_star_sweep/compute.h): per-model values,
 // per-configuration aggregates, the Pareto frontiers, the summary tables and
 // the metadata. Free of LibTorch.
 //
