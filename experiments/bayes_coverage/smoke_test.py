@@ -107,11 +107,7 @@ smoke.check_table(f, "width_by_method", ["fpr", "fnr", "n", "true_eps"])
 smoke.check_table(f, "coverage_classes", ["method", "kind", "under", "near", "over",
                                           "min_coverage", "max_coverage"])
 check(len(f["summary/coverage/method"]) == S * len(methods), "long table has S x M rows")
-smoke.check_claims(f, ["bayes_coverage_cp_overcovers", "bayes_coverage_jeffreys_overcovers",
-                       "bayes_coverage_bayes_near_nominal",
-                       "bayes_coverage_bayes_lower_near_nominal",
-                       "bayes_coverage_bayes_narrowest", "bayes_coverage_bayes_eps0_miss",
-                       "bayes_coverage_bayes_diagonal_limit"])
+smoke.check_declared_claims(f, STUDY)
 smoke.check_table(f, "diagonal_limit", ["fpr_equals_fnr", "n", "method", "rho", "coverage", "se",
                                         "limit_rho0", "limit_at_rho", "z"])
 check(abs(float(f["numbers/bayes_coverage_diagonal_limit_one_sided"][()]) -

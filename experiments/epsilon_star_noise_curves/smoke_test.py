@@ -31,8 +31,7 @@ k = len(f["empirical/threshold"])
 for key in ("exact_fpr", "exact_fnr", "exact_term1", "exact_term2"):
     smoke.check(f["empirical"][key].shape == (k,), f"empirical/{key} shape")
 smoke.check(f["numbers/noise_curves_exact_epsilon_star"][()] > 0, "exact Epsilon* > 0")
-smoke.check_claims(f, ["epsilon_star_noise_curves_max_at_ends",
-                    "epsilon_star_noise_curves_noise_at_ends"])
+smoke.check_declared_claims(f, STUDY)
 # Robust even at n = 500: the exact maxima sit at the floor (monotone terms).
 smoke.check(int(f["claims/epsilon_star_noise_curves_max_at_ends"].attrs["holds"]) == 1,
          "maxima at the ends")

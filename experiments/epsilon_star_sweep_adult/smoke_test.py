@@ -21,11 +21,8 @@ auroc = f["models/auroc"][...]
 smoke.check(np.array_equal(auroc, f["models/utility"][...]), "Adult utility is the AUROC")
 smoke.check(np.all(auroc[[i for i, c in enumerate(f["models/config_index"][...])
                           if kind[c] == "baseline"]] > 0.75), "baseline AUROC > 0.75")
-ids = []
-for suffix in ("", "_common_window"):
-    ids += [f"epsilon_star_sweep_adult_{c}{suffix}" for c in
-            ("all_below_0_3", "baselines_rise_with_epochs", "dp_below_baselines_5plus")]
-sc.check_claims(f, ids)
+sc.check_claims(f, smoke.declared_claim_ids(STUDY))
+smoke.check_declared_claims(f, STUDY)
 for key in ("adult_max_model_epsilon_star", "adult_baseline_epochs_5_epsilon_star_mean",
             "adult_max_dp_config_epsilon_star_mean",
             "adult_common_window_max_model_epsilon_star"):

@@ -23,9 +23,8 @@ smoke.check(n_cfg == 3 and reps == 2, f"test grid ({n_cfg}, {reps})")
 smoke.check(np.all(np.isnan(f["models/auroc"][...])), "no AUROC for 100 classes")
 smoke.check(np.array_equal(f["models/utility"][...], f["models/population_accuracy"][...]),
             "Purchase utility is the test (population) accuracy")
-sc.check_claims(f, ["epsilon_star_sweep_purchase_baselines_rise_with_epochs",
-                    "epsilon_star_sweep_purchase_dp_below_1",
-                    "epsilon_star_sweep_purchase_dp_below_1_common_window"])
+sc.check_claims(f, smoke.declared_claim_ids(STUDY))
+smoke.check_declared_claims(f, STUDY)
 for e in (1, 3):
     for q in ("epsilon_star_parametric_mean", "test_accuracy_percent"):
         smoke.check(f"numbers/purchase_baseline_epochs_{e}_{q}" in f, f"number {e} {q}")

@@ -81,10 +81,7 @@ smoke.check_table(f, "detection_ceiling", ["N", "k", "ceiling_z_alpha_2", "ceili
 c = f["summary/detection_ceiling"]
 check(abs(c["ceiling_z_alpha_2"][0] - (np.log(300) - stats.norm.isf(0.025) * np.sqrt(1 - 1 / 300)))
       < 1e-9, "Cor. 4.0.1 ceiling")
-smoke.check_claims(f, ["ml_audit_validity", "ml_audit_bug1_detected", "ml_audit_bug2_detected",
-                       "ml_audit_weakened_flagged", "ml_audit_beats_clipbkd_swapx",
-                       "ml_audit_nb_prior_beats_mean", "ml_audit_rf_near_bound_then_plateau",
-                       "ml_audit_influence_highest", "ml_audit_group_tradeoff"])
+smoke.check_declared_claims(f, STUDY)
 lb = {cases[i] + str(a["eps"][i]) + str(a["k"][i]): a["eps_lb"][i] for i in range(rows)}
 bug1 = [a["eps_lb_raw"][i] for i in range(rows) if cases[i].startswith("nb-expose_counts")]
 check(min(bug1) > 3, f"bug 1 (exposed counts) is far above eps_th at N = 300: {bug1}")
