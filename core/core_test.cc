@@ -1,9 +1,12 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include "core/files.h"
 #include "core/flags.h"
@@ -12,6 +15,7 @@
 #include "core/result.h"
 #include "core/seeding.h"
 #include "core/stats.h"
+#include "core/threads.h"
 #include "core/validate.h"
 
 namespace privbench {
@@ -157,6 +161,19 @@ TEST(FlagsTest, ConstraintsNameTheParameterAndTheElement) {
   EXPECT_EQ(flags.Validate().message(), "sizes[1] must be >= 1, got 0");
   sizes = {};
   EXPECT_EQ(flags.Validate().message(), "sizes must be non-empty");
+}
+
+TEST(ThreadsTest, EveryItemIsDoneOnceWhateverTheThreadCount) {
+  for (int extra : {0, 1, 7}) {
+    std::atomic<int> next{0};
+    std::vector<int> done(1000, 0);
+    const int ran = RunOnThreads(extra, [&] {
+      for (int i = next.fetch_add(1); i < 1000; i = next.fetch_add(1)) ++done[i];
+    });
+    EXPECT_GE(ran, 1);
+    EXPECT_LE(ran, extra + 1);
+    EXPECT_EQ(std::count(done.begin(), done.end(), 1), 1000) << extra;
+  }
 }
 
 TEST(FlagsTest, ARepeatedParameterIsAnErrorNamingIt) {

@@ -26,16 +26,17 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdint>
 #include <exception>
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
 #include "core/result.h"
+#include "core/threads.h"
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/confusion_counts.h"
@@ -111,21 +112,23 @@ Failure EstimateRange(const IntervalEstimator& est, const IntervalArgs& a, py::s
   return {};
 }
 
-// Splits [0, n) into `threads` contiguous chunks (elements are independent:
-// the values do not depend on the thread count); the failure of the lowest
-// index wins.
+// Splits [0, n) into `threads` contiguous chunks that the threads take from
+// a shared counter (elements are independent: the values do not depend on
+// the thread count, nor on how many threads the system lets us create:
+// RunOnThreads never aborts); the failure of the lowest index wins.
 Failure EstimateAll(const IntervalEstimator& est, const IntervalArgs& a, py::ssize_t n,
                     int threads) {
   threads = static_cast<int>(std::max<py::ssize_t>(1, std::min<py::ssize_t>(threads, n)));
   if (threads == 1) return EstimateRange(est, a, 0, n);
   const py::ssize_t chunk = (n + threads - 1) / threads;
   std::vector<Failure> failures(static_cast<size_t>(threads));
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) {
-    const py::ssize_t begin = t * chunk, end = std::min(n, begin + chunk);
-    pool.emplace_back([&, t, begin, end] { failures[t] = EstimateRange(est, a, begin, end); });
-  }
-  for (std::thread& th : pool) th.join();
+  std::atomic<int> next{0};
+  RunOnThreads(threads - 1, [&] {
+    for (int t = next.fetch_add(1); t < threads; t = next.fetch_add(1)) {
+      const py::ssize_t begin = t * chunk, end = std::min(n, begin + chunk);
+      if (begin < end) failures[t] = EstimateRange(est, a, begin, end);
+    }
+  });
   for (const Failure& f : failures) {
     if (f.index >= 0) return f;
   }

@@ -15,6 +15,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import textwrap
 import unittest
 
 import numpy as np
@@ -258,6 +259,27 @@ class PythonSide(unittest.TestCase):
         # Integral floats and any integer dtype are counts.
         a = privbench.interval("bayesian", np.int32(90), 10.0, np.uint8(5), 95, 0.0, 0.05)
         self.assertEqual(a, privbench.interval("bayesian", 90, 10, 5, 95, 0.0, 0.05))
+
+    def test_threads_the_system_cannot_create_are_no_abort(self):
+        """threads=1024 under a 4 GiB address-space limit: the threads that
+        cannot be created (8 MiB of stack each) are not an abort
+        ('terminate called without an active exception' before); the others
+        share the work and the values are those of one thread."""
+        code = textwrap.dedent("""
+            import resource, sys
+            import numpy as np
+            resource.setrlimit(resource.RLIMIT_AS, (4 << 30, 4 << 30))
+            import privbench
+            n = 4096
+            tp = np.arange(n) % 50
+            one = privbench.interval("clopper_pearson", tp, 50 - tp, 5, 45, 0.0, 0.05)
+            many = privbench.interval("clopper_pearson", tp, 50 - tp, 5, 45, 0.0, 0.05,
+                                      threads=1024)
+            sys.exit(0 if one[0].tolist() == many[0].tolist() else 3)
+        """)
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env=dict(os.environ, PYTHONPATH=os.pathsep.join(sys.path)))
+        self.assertEqual(r.returncode, 0, r.stderr[-2000:])
 
     def test_errors_name_the_argument_and_the_element(self):
         msg = module_error(privbench.interval, "clopper_pearson", [[9, 9], [9, -2]], 1, 1, 9,

@@ -5,11 +5,11 @@
 #include <cstdlib>
 #include <mutex>
 #include <optional>
-#include <thread>
 #include <vector>
 
 #include "core/files.h"
 #include "core/provenance.h"
+#include "core/threads.h"
 #include "experiments/lib/framework/declared_claims.h"
 
 namespace privbench {
@@ -165,10 +165,7 @@ Status ParallelFor(int64_t n, int threads, const std::function<Status(int64_t)>&
     }
   };
   const int t = static_cast<int>(std::max<int64_t>(1, std::min<int64_t>(threads, n)));
-  std::vector<std::thread> pool;
-  for (int k = 1; k < t; ++k) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
+  RunOnThreads(t - 1, worker);
   return first_error;
 }
 

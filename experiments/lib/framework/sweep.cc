@@ -8,13 +8,13 @@
 #include <cstdlib>
 #include <map>
 #include <mutex>
-#include <thread>
 
 #include "core/files.h"
 #include "core/flags.h"
 #include "core/progress.h"
 #include "core/provenance.h"
 #include "core/seeding.h"
+#include "core/threads.h"
 
 namespace privbench {
 
@@ -229,10 +229,7 @@ Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOpt
     }
   };
   const int threads = std::max(1, std::min<int>(o.threads, static_cast<int>(todo.size())));
-  std::vector<std::thread> pool;
-  for (int i = 1; i < threads; ++i) pool.emplace_back(worker);
-  worker();
-  for (auto& th : pool) th.join();
+  RunOnThreads(threads - 1, worker);
   progress.Finish();
   report.ran = ran.load();
   if (!first_error.ok()) return first_error.error();
