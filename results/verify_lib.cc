@@ -202,7 +202,7 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     }
     if (open_errors.count(e.study)) {
       v.verdict = "missing";
-      v.detail = "run `bazel run //experiments:" + e.study + "` (" + open_errors[e.study] + ")";
+      v.detail = "run `bazel run //experiments/" + e.study + "` (" + open_errors[e.study] + ")";
       v.failure = true;
       out.push_back(v);
       continue;
@@ -290,6 +290,20 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     }
     const double got = (*values)[0];
     const double want = ParsePrinted(e.published_text).value();
+    // A value that cannot be compared (NaN, or infinite against a finite
+    // published number) is the file's fault at a scale where the entry is
+    // judged: never a FINDING or MISMATCH with "|diff| nan". (Entries shown
+    // but not compared, surrogate data and smaller scales, still show it.)
+    if (!std::isfinite(got) && !(std::isinf(want) && got == want) && !scale_too_small &&
+        !other_data) {
+      v.verdict = "malformed";
+      v.reproduced = FormatNumber(got);
+      v.detail = e.h5 + " holds " + FormatNumber(got) + ", which cannot be compared with " +
+                 e.published_text;
+      v.failure = true;
+      out.push_back(v);
+      continue;
+    }
     const double tol = std::max(
         {e.tolerance, e.rel_tolerance * std::abs(want), PrintedHalfUnit(e.published_text)});
     v.reproduced = FormatNumber(got);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "core/files.h"
 #include "results/h5_file.h"
 #include "results/tables_lib.h"
 
@@ -97,6 +98,40 @@ TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
   const std::string md = StudyMarkdown(*reader.value()).value();
   EXPECT_NE(md.find("| v |"), std::string::npos);
   EXPECT_NE(md.find("not reproduced"), std::string::npos);
+}
+
+// A reproduced number that is NaN (or infinite against a finite published
+// value) cannot be judged: malformed and a failure, even with a documented
+// finding, never FINDING "|diff| nan" with exit 0.
+TEST(VerifyTest, ANonFiniteNumberIsMalformedWhereItIsJudged) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/nonfinite";
+  ASSERT_TRUE(MakeDirs(dir).ok());
+  {
+    RunMeta meta;
+    meta.study = "s";
+    meta.scale = "quick";
+    auto w = ResultWriter::Create(dir + "/s.h5", meta);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w.value()->WriteScalar("/numbers/nan", std::nan("")).ok());
+    ASSERT_TRUE(w.value()->WriteScalar("/numbers/inf", HUGE_VAL).ok());
+    ASSERT_TRUE(w.value()->Commit().ok());
+  }
+  const char* json = R"([
+    {"id":"nan_finding","study":"s","quantity":"q1","source":"p","kind":"number","published":"6.25","h5":"/numbers/nan","finding":"documented"},
+    {"id":"inf_finite","study":"s","quantity":"q2","source":"p","kind":"number","published":"6.25","h5":"/numbers/inf"},
+    {"id":"inf_inf","study":"s","quantity":"q3","source":"p","kind":"number","published":"inf","h5":"/numbers/inf"},
+    {"id":"nan_paper","study":"s","quantity":"q4","source":"p","kind":"number","published":"6.25","h5":"/numbers/nan","min_scale":"paper"}
+  ])";
+  const auto v = VerifyAll(ParsePublishedList(json).value(), dir);
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[0].verdict, "malformed");
+  EXPECT_TRUE(v[0].failure);
+  EXPECT_NE(v[0].detail.find("/numbers/nan holds nan"), std::string::npos) << v[0].detail;
+  EXPECT_EQ(v[1].verdict, "malformed");
+  EXPECT_TRUE(v[1].failure);
+  EXPECT_EQ(v[2].verdict, "reproduced");
+  EXPECT_EQ(v[3].verdict, "needs paper scale");
+  EXPECT_FALSE(v[3].failure);
 }
 
 // A claim marked inconclusive by its study (a test on random data that
