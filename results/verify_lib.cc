@@ -169,6 +169,40 @@ Status CheckUniqueIds(const std::vector<PublishedEntry>& entries) {
   return Status::Ok();
 }
 
+namespace {
+
+// The verdict of a comparable number `got` against the published `want`:
+// within max(tolerance, rel_tolerance * |want|, half a printed unit) it
+// reproduces; otherwise a documented finding, a scale below min_scale, or a
+// mismatch.
+void JudgeNumber(const PublishedEntry& e, double got, double want, bool scale_too_small,
+                 const std::string& scale, Verdict& v) {
+  const double tol =
+      std::max({e.tolerance, e.rel_tolerance * std::abs(want), PrintedHalfUnit(e.published_text)});
+  v.reproduced = FormatNumber(got);
+  const double diff = got - want;
+  const bool ok = std::isinf(want) ? (got == want) : std::abs(diff) <= tol;
+  std::ostringstream detail;
+  detail << "|diff| " << FormatNumber(std::abs(diff)) << " vs tolerance " << FormatNumber(tol);
+  if (ok) {
+    v.verdict = "reproduced";
+    if (!e.finding.empty()) detail << "; note: " << e.finding;
+  } else if (!e.finding.empty()) {
+    v.verdict = "FINDING";
+    detail << "; " << e.finding;
+  } else if (scale_too_small) {
+    v.verdict = "needs paper scale";
+    detail << " (at scale " << scale << ")";
+  } else {
+    v.verdict = "MISMATCH";
+    v.failure = true;
+  }
+  if (!e.note.empty()) detail << "; " << e.note;
+  v.detail = detail.str();
+}
+
+}  // namespace
+
 std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
                                const std::string& raw_dir) {
   std::map<std::string, std::unique_ptr<ResultReader>> files;
@@ -304,28 +338,7 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
       out.push_back(v);
       continue;
     }
-    const double tol = std::max(
-        {e.tolerance, e.rel_tolerance * std::abs(want), PrintedHalfUnit(e.published_text)});
-    v.reproduced = FormatNumber(got);
-    const double diff = got - want;
-    const bool ok = std::isinf(want) ? (got == want) : std::abs(diff) <= tol;
-    std::ostringstream detail;
-    detail << "|diff| " << FormatNumber(std::abs(diff)) << " vs tolerance " << FormatNumber(tol);
-    if (ok) {
-      v.verdict = "reproduced";
-      if (!e.finding.empty()) detail << "; note: " << e.finding;
-    } else if (!e.finding.empty()) {
-      v.verdict = "FINDING";
-      detail << "; " << e.finding;
-    } else if (scale_too_small) {
-      v.verdict = "needs paper scale";
-      detail << " (at scale " << scale << ")";
-    } else {
-      v.verdict = "MISMATCH";
-      v.failure = true;
-    }
-    if (!e.note.empty()) detail << "; " << e.note;
-    v.detail = detail.str();
+    JudgeNumber(e, got, want, scale_too_small, scale, v);
     if (other_data) other_data_verdict(v);
     out.push_back(v);
   }
