@@ -10,8 +10,9 @@ $TEST_TMPDIR; then, reading only that file and the study's own claims.json:
     the study;
   - //results:tables writes results/tables/<study>.md;
   - //results:verify --list=<claims.json> gives exactly one row per declared
-    entry, none "malformed" or "missing", and every claim the file holds is
-    declared (with the declared statement and source);
+    entry, none "malformed" or "missing"; every declared claim is in the
+    file with the declared statement and source, and no other claim is
+    (smoke.check_declared_claims);
   - make_report.py writes a page with a section for the study.
 So a study that appears here appears in the main command's tables,
 verdicts, figures and report, with no edit outside its folder.
@@ -25,16 +26,13 @@ import sys
 import h5py
 
 from tests import smoke
-from tests.smoke import check, text
+from tests.smoke import check
 
 
 def run_study(binary, study, tmp):
     raw = os.path.join(tmp, "raw")
     os.makedirs(raw, exist_ok=True)
-    cmd = [binary, "--scale=test", f"--output_dir={raw}", "--quiet"]
-    if "--parts_dir" in subprocess.run([binary, "--help"], capture_output=True, text=True).stdout:
-        cmd.append(f"--parts_dir={os.path.join(tmp, 'parts')}")
-    smoke.expect_ok(subprocess.run(cmd, capture_output=True, text=True), study)
+    smoke.expect_ok(smoke.run_at_test_scale(binary, raw, os.path.join(tmp, "parts")), study)
     return raw
 
 
@@ -53,17 +51,8 @@ def check_figures(script, study, raw, tmp):
 
 
 def check_claims_declared(study, raw, entries):
-    declared = {e["h5"][len("/claims/"):]: e for e in entries
-                if e["kind"] in ("claim", "sensitivity")}
     with h5py.File(os.path.join(raw, f"{study}.h5"), "r") as f:
-        for cid in f.get("claims", {}):
-            a = f["claims"][cid].attrs
-            check(cid in declared, f"claim {cid} is written but not declared in claims.json")
-            if cid in declared:
-                check(text(a["statement"]) == declared[cid]["quantity"],
-                      f"claim {cid}: statement is not the declared one")
-                check(text(a["source"]) == declared[cid]["source"],
-                      f"claim {cid}: source is not the declared one")
+        smoke.check_declared_claims(f, study, entries)
 
 
 def check_verify(verify, claims, raw, tmp, entries):

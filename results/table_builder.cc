@@ -36,16 +36,16 @@ TableBuilder::TableBuilder(std::string name, std::string title, std::string capt
     Column c;
     c.name = spec.name;
     table_.columns.push_back(std::move(c));
+    specs_types_.push_back(spec.type);
   }
-  specs_types_.reserve(columns.size());
-  for (const ColumnSpec& spec : columns) specs_types_.push_back(spec.type);
 }
 
 void TableBuilder::Row(std::initializer_list<Cell> cells) {
   if (!error_.empty()) return;
-  const std::string where = "table '" + table_.name + "' row " + std::to_string(rows_);
+  // The error's text is made only on an error, not for every row.
+  auto where = [&] { return "table '" + table_.name + "' row " + std::to_string(rows_); };
   if (cells.size() != table_.columns.size()) {
-    error_ = where + ": " + std::to_string(cells.size()) + " cells for " +
+    error_ = where() + ": " + std::to_string(cells.size()) + " cells for " +
              std::to_string(table_.columns.size()) + " columns";
     return;
   }
@@ -54,7 +54,7 @@ void TableBuilder::Row(std::initializer_list<Cell> cells) {
     Column& column = table_.columns[i];
     const Column::Type want = specs_types_[i++];
     if (cell.type() != want) {
-      error_ = where + ", column '" + column.name + "': a " + TypeName(cell.type()) +
+      error_ = where() + ", column '" + column.name + "': a " + TypeName(cell.type()) +
                " cell in a " + TypeName(want) + " column";
       return;
     }

@@ -148,11 +148,11 @@ Result<std::vector<PublishedEntry>> ParsePublishedList(const std::string& json_t
       if (e.h5.rfind("/claims/", 0) != 0) return Error(at + ": a claim's h5 must be /claims/<id>");
     } else if (e.kind == "sensitivity") {
       // A declared variant of a claim under another reading: the study writes
-      // it (its statement comes from here) and the report shows it; no verdict.
+      // it (its statement comes from here) and the report shows it; VerifyAll
+      // gives it no verdict.
       if (e.h5.rfind("/claims/", 0) != 0) {
         return Error(at + ": a sensitivity claim's h5 must be /claims/<id>");
       }
-      continue;
     } else {
       return Error(at + ": kind must be number, claim or sensitivity, got '" + e.kind + "'");
     }
@@ -209,6 +209,7 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
   std::map<std::string, std::string> open_errors;
   std::vector<Verdict> out;
   for (const PublishedEntry& e : entries) {
+    if (e.kind == "sensitivity") continue;  // declared for the study's writer, not judged
     Verdict v;
     v.entry_id = e.id;
     v.study = e.study;

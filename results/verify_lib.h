@@ -11,7 +11,8 @@
 //     "holds" attribute the study computed from its raw data;
 //   kind "sensitivity": a variant of a declared claim under another reading
 //     (e.g. Epsilon* delta = 0): declared so that the study may write it
-//     (with this statement) and the report show it, but given no verdict.
+//     (with this statement) and the report show it; ParsePublishedList
+//     returns it, VerifyAll gives it no verdict.
 // Optional fields: "finding" (a documented reason why the paper's number is
 // not expected to reproduce: a miss is then reported as FINDING, not a
 // failure), "lost_parameters" (what the paper's text lost and what we
@@ -61,6 +62,8 @@ struct PublishedEntry {
 };
 
 // Parses and validates the JSON list (messages name the entry and field).
+// The one parser of claims.json: verify and the study binaries
+// (experiments/lib/framework/declared_claims.h) both use it.
 Result<std::vector<PublishedEntry>> ParsePublishedList(const std::string& json_text);
 
 // Numeric value of a printed number ("6.25", "3.5e8", "8%"), and the

@@ -42,6 +42,21 @@ TEST(ParseTest, ValidatesEntries) {
   EXPECT_NE(ParsePublishedList(bad_kind).message().find("kind must be"), std::string::npos);
 }
 
+// A "sensitivity" entry (a claim's variant the study writes from its
+// declaration) is parsed, with its h5 checked, but gets no verdict row.
+TEST(ParseTest, SensitivityEntriesAreParsedButNotJudged) {
+  const char* json =
+      R"([{"id":"a","study":"s","quantity":"q","source":"x","kind":"sensitivity","h5":"/claims/a"}])";
+  const auto entries = ParsePublishedList(json);
+  ASSERT_TRUE(entries.ok()) << entries.message();
+  ASSERT_EQ(entries->size(), 1u);
+  EXPECT_EQ((*entries)[0].kind, "sensitivity");
+  EXPECT_TRUE(VerifyAll(*entries, std::getenv("TEST_TMPDIR")).empty());
+  const char* bad =
+      R"([{"id":"a","study":"s","quantity":"q","source":"x","kind":"sensitivity","h5":"/n/a"}])";
+  EXPECT_FALSE(ParsePublishedList(bad).ok());
+}
+
 TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
   const std::string dir = std::getenv("TEST_TMPDIR");
   {

@@ -44,6 +44,15 @@ def run(binary, args, directory):
                           capture_output=True, text=True)
 
 
+def run_at_test_scale(binary, directory, parts_dir):
+    """Runs a study binary at --scale=test, quietly, into `directory`; a sweep
+    (a binary with --parts_dir) keeps its parts in `parts_dir`."""
+    cmd = [binary, "--scale=test", f"--output_dir={directory}", "--quiet"]
+    if "--parts_dir" in subprocess.run([binary, "--help"], capture_output=True, text=True).stdout:
+        cmd.append(f"--parts_dir={parts_dir}")
+    return subprocess.run(cmd, capture_output=True, text=True)
+
+
 def run_ok(binary, study, args=()):
     """Runs the study at test scale; returns the open h5py file."""
     d = out_dir()
@@ -97,10 +106,13 @@ def declared_claim_ids(study):
     return [e["h5"][len("/claims/"):] for e in declared_entries(study) if e["kind"] == "claim"]
 
 
-def check_declared_claims(f, study):
+def check_declared_claims(f, study, entries=None):
     """Every declared claim is in the file with holds, evidence and the
-    declared statement and source; the file holds no undeclared claim."""
-    entries = {e["h5"][len("/claims/"):]: e for e in declared_entries(study)
+    declared statement and source; the file holds no undeclared claim.
+    `entries`: the study's claims.json entries (default: read from the
+    runfiles by declared_entries)."""
+    entries = {e["h5"][len("/claims/"):]: e
+               for e in (declared_entries(study) if entries is None else entries)
                if e["kind"] in ("claim", "sensitivity")}
     check_claims(f, list(entries))
     for cid in f.get("claims", {}):

@@ -43,11 +43,7 @@ def make_results(tmp, verify, make_report, claims, pairs):
     studies = []
     for binary, script in pairs:
         study = os.path.basename(binary)
-        cmd = [binary, "--scale=test", f"--output_dir={raw}", "--quiet"]
-        if "--parts_dir" in subprocess.run([binary, "--help"], capture_output=True,
-                                           text=True).stdout:
-            cmd.append(f"--parts_dir={os.path.join(tmp, 'parts')}")
-        smoke.expect_ok(subprocess.run(cmd, capture_output=True, text=True), study)
+        smoke.expect_ok(smoke.run_at_test_scale(binary, raw, os.path.join(tmp, "parts")), study)
         studies.append(study)
         if script != "-":
             p = subprocess.run(["/usr/bin/python3", script, os.path.join(raw, f"{study}.h5"),
