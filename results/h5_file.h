@@ -107,12 +107,13 @@ struct Claim {
   std::string evidence;  // the numbers behind the verdict
 };
 
-inline Claim MakeClaim(std::string id, std::string statement, std::string source, bool holds,
-                       std::string evidence) {
+// What a study's report code writes for a claim its claims.json declares:
+// the verdict and the numbers behind it. The statement, source and
+// criterion come from the declaration (ResultWriter::DeclareClaims), never
+// from the report code.
+inline Claim ClaimEvidence(std::string id, bool holds, std::string evidence) {
   Claim c;
   c.id = std::move(id);
-  c.statement = std::move(statement);
-  c.source = std::move(source);
   c.holds = holds;
   c.evidence = std::move(evidence);
   return c;
@@ -156,8 +157,10 @@ class ResultWriter {
   Status WriteTable(const SummaryTable& table);
   // Writes /claims/<id>. Once DeclareClaims() was called, `claim.id` must be
   // declared (else an error naming it) and the declared statement and source
-  // (and criterion, when not empty) are written instead of the claim's own:
-  // the report code supplies only holds and the evidence.
+  // (and criterion, when not empty) are written: the report code supplies
+  // only holds and the evidence (ClaimEvidence), and a claim that carries a
+  // statement or source of its own is an error naming it (a second copy of
+  // the declaration that could drift from it).
   Status WriteClaim(const Claim& claim);
   void DeclareClaims(std::map<std::string, DeclaredClaim> declared) {
     declared_claims_ = std::move(declared);

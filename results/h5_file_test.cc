@@ -33,15 +33,15 @@ RunMeta Meta() {
 
 // Once a study's declaration is attached, a claim's statement and source
 // are the declared ones and an undeclared claim is refused by name.
-TEST(ResultFileTest, DeclaredClaimsOverrideStatementAndRefuseUndeclaredIds) {
+TEST(ResultFileTest, DeclaredClaimsSupplyStatementAndRefuseUndeclaredIds) {
   const std::string path = TempDir() + "/declared.h5";
   {
     auto w = ResultWriter::Create(path, Meta());
     ASSERT_TRUE(w.ok()) << w.message();
     ResultWriter& f = *w.value();
     f.DeclareClaims({{"narrower", {"declared statement", "declared source", "x < y"}}});
-    ASSERT_TRUE(f.WriteClaim({"narrower", "code's statement", "code's source", true, "1<2"}).ok());
-    const Status undeclared = f.WriteClaim({"other", "s", "src", false, "e"});
+    ASSERT_TRUE(f.WriteClaim(ClaimEvidence("narrower", true, "1<2")).ok());
+    const Status undeclared = f.WriteClaim(ClaimEvidence("other", false, "e"));
     ASSERT_FALSE(undeclared.ok());
     EXPECT_NE(undeclared.message().find("'other'"), std::string::npos) << undeclared.message();
     ASSERT_TRUE(f.Commit().ok());

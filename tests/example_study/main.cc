@@ -28,7 +28,7 @@ void RegisterFlags(FlagSet& f, Config& c) {
 Status Validate(const Config&) { return Status::Ok(); }
 
 Status Run(const Config& c, StudyContext& ctx) {
-  return WriteResults(c, SimulateRandomizedResponse(c, ctx.seed()), ctx.out());
+  return WriteReport(c, SimulateRandomizedResponse(c, ctx.seed()), ctx.out());
 }
 
 }  // namespace

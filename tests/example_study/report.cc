@@ -3,12 +3,12 @@
 #include <cmath>
 #include <string>
 
-#include "core/format.h"
+#include "results/evidence.h"
 #include "results/table_builder.h"
 
 namespace privbench::example_study {
 
-Status WriteResults(const Config& c, const ResponseCounts& r, ResultWriter& out) {
+Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   const double eps_hat = EmpiricalEpsilon(r), se = EmpiricalEpsilonStandardError(r);
   PB_RETURN_IF_ERROR(out.WriteInts("/counts/ones", {r.ones_given_one, r.ones_given_zero}));
   PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/empirical_epsilon", eps_hat));
@@ -24,12 +24,9 @@ Status WriteResults(const Config& c, const ResponseCounts& r, ResultWriter& out)
   table.Row({c.eps, eps_hat, se});
   PB_ASSIGN_OR_RETURN(const SummaryTable built, table.Build());
   PB_RETURN_IF_ERROR(out.WriteTable(built));
-  Claim claim;
-  claim.id = "example_study_estimate_near_eps";
-  claim.holds = std::abs(eps_hat - c.eps) <= 4 * se;
-  claim.evidence = "estimate " + FormatSignificant(eps_hat, 4) + ", eps " +
-                   FormatSignificant(c.eps, 4) + ", standard error " + FormatSignificant(se, 4);
-  return out.WriteClaim(claim);
+  return out.WriteClaim(ClaimEvidence(
+      "example_study_estimate_near_eps", std::abs(eps_hat - c.eps) <= 4 * se,
+      Evidence() << "estimate " << eps_hat << ", eps " << c.eps << ", standard error " << se));
 }
 
 }  // namespace privbench::example_study

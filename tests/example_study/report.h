@@ -12,7 +12,11 @@
 
 namespace privbench::example_study {
 
-Status WriteResults(const Config& c, const ResponseCounts& r, ResultWriter& out);
+// What the computation hands the report (every study's report.h names its
+// own Config and Results and declares this one entry point).
+using Results = ResponseCounts;
+
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
 }  // namespace privbench::example_study
 
