@@ -40,7 +40,9 @@ TableBuilder::TableBuilder(std::string name, std::string title, std::string capt
   }
 }
 
-void TableBuilder::Row(std::initializer_list<Cell> cells) {
+void TableBuilder::Row(std::initializer_list<Cell> cells) { Row(std::vector<Cell>(cells)); }
+
+void TableBuilder::Row(const std::vector<Cell>& cells) {
   if (!error_.empty()) return;
   // The error's text is made only on an error, not for every row.
   auto where = [&] { return "table '" + table_.name + "' row " + std::to_string(rows_); };

@@ -62,6 +62,9 @@ class TableBuilder {
 
   // Appends one row, a cell per column in the declared order.
   void Row(std::initializer_list<Cell> cells);
+  // The same for a row whose cells are assembled at run time (e.g. one
+  // column per registered method).
+  void Row(const std::vector<Cell>& cells);
   size_t rows() const { return rows_; }
 
   // The table, or the first error a Row() met.

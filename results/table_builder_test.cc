@@ -60,5 +60,22 @@ TEST(TableBuilder, AWrongCellCountIsAnError) {
   EXPECT_NE(built.message().find("2 cells for 3 columns"), std::string::npos) << built.message();
 }
 
+// A row assembled at run time (one cell per registered method) is checked
+// the same way.
+TEST(TableBuilder, RuntimeRowsAreCheckedLikeLiteralOnes) {
+  TableBuilder t(
+      "wide", "Wide", "one column per method",
+      {{"n", Column::Type::kInt}, {"a", Column::Type::kDouble}, {"b", Column::Type::kDouble}});
+  std::vector<Cell> row = {int64_t{10}};
+  for (double w : {0.5, 0.25}) row.emplace_back(w);
+  t.Row(row);
+  auto built = t.Build();
+  ASSERT_TRUE(built.ok()) << built.message();
+  EXPECT_EQ(built->columns[2].doubles, std::vector<double>{0.25});
+  row.pop_back();
+  t.Row(row);
+  EXPECT_NE(t.Build().message().find("row 1: 2 cells for 3 columns"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace privbench

@@ -118,6 +118,12 @@ Result<Bracket> FindBracket(const LogGap& g, double log_target, const std::strin
 Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
                               const DpSgdAccounting& setting) {
   PB_RETURN_IF_ERROR(CheckPositive("target_epsilon", target_epsilon));
+  if (target_epsilon > kMaxCalibratedEpsilon) {
+    return Error("target_epsilon must be <= " + FormatDouble(kMaxCalibratedEpsilon) +
+                 " (the calibration's work bound: larger targets need sigma below the "
+                 "accountants' validated range), got " +
+                 FormatDouble(target_epsilon));
+  }
   DpSgdAccounting s = setting;
   s.sigma = 1.0;  // validates the other fields; sigma is what is searched
   PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
@@ -174,7 +180,17 @@ Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
   const double sigma = std::exp(0.5 * (root.first + root.second));
   // Check the answer: eps(sigma) must match the target.
   PB_ASSIGN_OR_RETURN(double g_final, g(std::log(sigma)));
-  if (!(std::abs(g_final) <= 1e-7)) {
+  if (std::abs(g_final) <= 1e-7) return sigma;
+  // A bracket narrowed to the tolerance whose midpoint still misses: eps
+  // jumps across the target inside it (pld's eps moves in steps as the grid
+  // reassigns mass), so the target is met to the accountant's own accuracy.
+  // The bracket's upper end is the conservative answer: its eps is at or
+  // below the target.
+  if (tol(root.first, root.second)) {
+    PB_ASSIGN_OR_RETURN(const double g_upper, g(root.second));
+    if (g_upper <= 0.0) return std::exp(root.second);
+  }
+  {
     return Error("internal error calibrating " + where + ": eps(sigma=" + FormatDouble(sigma) +
                  ") misses the target by " + FormatDouble(g_final) + " in ln eps after " +
                  std::to_string(max_iter) + " iterations in the bracket " +

@@ -86,13 +86,21 @@ Status ValidateDpSgdAccounting(const DpSgdAccounting& setting);
 inline constexpr double kMinCalibratedSigma = 1e-3;
 inline constexpr double kMaxCalibratedSigma = 1e4;
 
+// The largest target CalibrateSigma accepts (its work bound).
+inline constexpr double kMaxCalibratedEpsilon = 1e4;
+
 // sigma in [kMinCalibratedSigma, kMaxCalibratedSigma] with
 // acc.Epsilon(setting with that sigma).epsilon == target_epsilon
-// (setting.sigma is ignored). Every accountant's eps is continuous and
-// nonincreasing in sigma, so the root is bracketed by a geometric search from
-// sigma = 1 and refined by Boost's TOMS 748 on ln(eps) against ln(sigma) to
-// 1e-12 relative in sigma (eps then matches the target to ~1e-11 relative;
-// a miss above 1e-7 in ln eps is reported as an internal error). Errors name
+// (setting.sigma is ignored). Every accountant's eps is nonincreasing in
+// sigma, so the root is bracketed by a geometric search from sigma = 1 and
+// refined by Boost's TOMS 748 on ln(eps) against ln(sigma) to 1e-12 relative
+// in sigma. Where eps is continuous it then matches the target to ~1e-11
+// relative (the midpoint of the final bracket is returned). Where eps jumps
+// across the target inside that bracket (pld's grid moves eps in steps of
+// ~1e-7 relative), the bracket's upper end is returned: its eps is at most
+// the target, which is all the accountant can deliver there. Only a solver
+// that did not converge is an internal error. target_epsilon above
+// kMaxCalibratedEpsilon is refused (work bound). Errors name
 // target_epsilon when it is not finite and > 0 or cannot be reached within
 // the sigma range (too small: eps at sigma = 1e4 is larger; too large: eps
 // at sigma = 1e-3 is smaller; the message names the search from sigma = 1

@@ -166,14 +166,22 @@ TEST(CalibrateSigmaTest, RejectsBadTargetsNamingTargetEpsilon) {
                        "searching from sigma=1 up by factors of e, eps at sigma=10000 (the end "
                        "of that range) is 0.00"))
       << small.message();
-  // Too large: sigma = 1e-3 gives rho = 5e7, eps ~ 5.0e7 < 1e9.
-  auto large = CalibrateSigma(*zcdp, 1e9, JE(1.0));
+  // Beyond the work bound (1e4): refused before any search.
+  auto huge = CalibrateSigma(*zcdp, 1e300, JE(1.0));
+  ASSERT_FALSE(huge.ok());
+  EXPECT_TRUE(Contains(huge.message(), "target_epsilon must be <= 10000")) << huge.message();
+  // Too large within the bound: one step at q = 1e-6 stays below it even at
+  // sigma = 1e-3.
+  DpSgdAccounting one_step = JE(1.0);
+  one_step.q = 1e-6;
+  one_step.steps = 1;
+  auto large = CalibrateSigma(*zcdp, 9000.0, one_step);
   ASSERT_FALSE(large.ok());
-  EXPECT_TRUE(Contains(large.message(), "target_epsilon=1e+09"));
-  EXPECT_TRUE(Contains(large.message(), "target_epsilon too large"));
+  EXPECT_TRUE(Contains(large.message(), "target_epsilon=9000"));
+  EXPECT_TRUE(Contains(large.message(), "target_epsilon too large")) << large.message();
   EXPECT_TRUE(Contains(large.message(),
                        "searching from sigma=1 down by factors of e, eps at "
-                       "sigma=0.001 (the end of that range) is 5"))
+                       "sigma=0.001 (the end of that range) is "))
       << large.message();
   EXPECT_FALSE(Contains(large.message(), "at sigma=1 ")) << large.message();
   // Errors in the rest of the setting are reported as such.

@@ -14,6 +14,7 @@
 
 #include "core/validate.h"
 #include "estimators/accountants/factories.h"
+#include "estimators/accountants/gaussian_dp.h"
 
 namespace privbench {
 
@@ -430,6 +431,34 @@ Result<PrivacyLossDistribution> ComposeSelf(const PrivacyLossDistribution& step,
   return Compose(step, Chernoff(step), steps);
 }
 
+namespace {
+
+Status TooManySteps(const DpSgdAccounting& s, const std::string& why) {
+  return Error("steps=" + std::to_string(s.steps) + " is beyond what pld can compose at " +
+               s.ToString() + " (" + why +
+               "); q = 1 has the exact closed form at any steps, and for q < 1 the rdp "
+               "accountants answer in time independent of steps");
+}
+
+// The composed grid indices T i (for i from the step's first to its last
+// index) must fit in 64 bits with room for the window arithmetic (|T i| <
+// 2^62): beyond, the window loop overflowed and never ended.
+Status CheckComposedIndices(const PrivacyLossDistribution& step, const DpSgdAccounting& s) {
+  const int64_t last = step.first_index + static_cast<int64_t>(step.masses.size()) - 1;
+  constexpr int64_t kLimit = int64_t{1} << 62;
+  for (int64_t index : {step.first_index, last}) {
+    int64_t product = 0;
+    if (__builtin_mul_overflow(s.steps, index, &product) || product >= kLimit ||
+        product <= -kLimit) {
+      return TooManySteps(s, "the composed loss index steps x " + std::to_string(index) +
+                                 " does not fit in 62 bits");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection direction) {
   PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
   if (s.sigma < kMinPldSigma) {
@@ -461,6 +490,8 @@ Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection 
   auto bounds = std::make_unique<Chernoff>(step);
   int64_t points = bounds->PointsNeeded(s.steps);
   while (points > kMaxPoints) {
+    if (step.masses.size() < 3)
+      return TooManySteps(s, "the grid would be coarser than one step's losses");
     const double factor = std::exp2(
         std::ceil(std::log2(static_cast<double>(points) / static_cast<double>(kMaxPoints))));
     h *= factor;
@@ -469,13 +500,30 @@ Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection 
     points = bounds->PointsNeeded(s.steps);
   }
   PB_RETURN_IF_ERROR(CheckMass(step, s, "one step's discretised loss distribution"));
+  PB_RETURN_IF_ERROR(CheckComposedIndices(step, s));
   PrivacyLossDistribution composed = Compose(step, *bounds, s.steps);
   PB_RETURN_IF_ERROR(CheckMass(composed, s, "the composed loss distribution"));
   return composed;
 }
 
+namespace {
+
+// q = 1: T Gaussian steps are exactly (sqrt(T)/sigma)-GDP (gaussian_dp.h),
+// the same in both directions; no grid, at any number of steps.
+double FullBatchMu(const DpSgdAccounting& s) {
+  return std::sqrt(static_cast<double>(s.steps)) / s.sigma;
+}
+
+}  // namespace
+
 Result<PldAccounting> PldEpsilon(const DpSgdAccounting& s) {
   PldAccounting out;
+  if (s.q == 1.0) {
+    PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
+    PB_ASSIGN_OR_RETURN(out.epsilon, GaussianDpEpsilon(FullBatchMu(s), s.delta));
+    out.remove_epsilon = out.add_epsilon = out.epsilon;
+    return out;
+  }
   for (PldDirection dir : {PldDirection::kRemove, PldDirection::kAdd}) {
     PB_ASSIGN_OR_RETURN(PrivacyLossDistribution d, DpSgdPld(s, dir));
     const double eps = d.EpsilonForDelta(s.delta);
@@ -494,6 +542,10 @@ Result<PldAccounting> PldEpsilon(const DpSgdAccounting& s) {
 Result<double> PldDelta(const DpSgdAccounting& s, double epsilon) {
   if (!(std::isfinite(epsilon) && epsilon >= 0)) {
     return Error("epsilon must be finite and >= 0, got " + FormatDouble(epsilon));
+  }
+  if (s.q == 1.0) {
+    PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
+    return GaussianDpDelta(FullBatchMu(s), epsilon);
   }
   double delta = 0.0;
   for (PldDirection dir : {PldDirection::kRemove, PldDirection::kAdd}) {

@@ -48,6 +48,17 @@
 // 14,063 the change from h = 1e-4 to 5e-5 is < 1e-3 while T h = 1.4).
 // Floating point: the FFT adds ~1e-16 of the largest mass per entry.
 //
+// FULL BATCH (q = 1): T Gaussian steps are exactly (sqrt(T)/sigma)-GDP, so
+// PldEpsilon and PldDelta answer with that closed form (gaussian_dp.h) at any
+// number of steps, with no grid (`interval` 0); DpSgdPld still builds the
+// grid (the tests check the grid against the closed form there).
+//
+// WORK BOUND (q < 1): the composed grid indices T i must stay below 2^62 in
+// magnitude, and a coarsened grid must keep at least 3 points per step;
+// beyond either, the request is refused naming steps (in well under a
+// second). In practice steps up to ~1e9 are answered; the rdp accountants
+// answer any steps in time independent of T.
+//
 // SIZE: the grid has at most 2^21 points per step and per composed window;
 // a setting that needs more (eps in the hundreds, or sigma < 0.3 with
 // large T) uses the coarser interval h 2^k, which is still an upper bound

@@ -157,5 +157,34 @@ TEST(PldSweep, CalibratesLargeTargets) {
   }
 }
 
+// Calibration round trips, small q and delta included: a valid request gets
+// a sigma whose eps meets the target to the grid's accuracy, never a false "internal error" (q =
+// 0.001, T = 30,000, delta = 1e-7, eps = 1.70928734 once reported a miss of -3.3e-7 in ln eps for a
+// correct sigma, 0.8107005 against dp_accounting's exact root 0.8107002).
+TEST(PldSweep, CalibrationRoundTripsNeverFailFalsely) {
+  auto acc = MakeAccountant("pld");
+  ASSERT_TRUE(acc.ok()) << acc.message();
+  struct Case {
+    double q;
+    int64_t steps;
+    double delta, target;
+  };
+  for (const Case& c : {Case{0.001, 30000, 1e-7, 1.70928734}, Case{1e-4, 1000, 1e-10, 0.5},
+                        Case{0.01, 100, 1e-7, 8.0}, Case{0.1, 1000, 1e-5, 1.0},
+                        Case{1e-3, 3000, 1e-9, 3.0}, Case{1.0, 50, 1e-6, 2.0}}) {
+    const DpSgdAccounting setting{1.0, c.q, c.steps, c.delta, {}};
+    auto sigma = CalibrateSigma(**acc, c.target, setting);
+    ASSERT_TRUE(sigma.ok()) << sigma.message();
+    DpSgdAccounting s = setting;
+    s.sigma = *sigma;
+    auto r = (*acc)->Epsilon(s);
+    ASSERT_TRUE(r.ok()) << r.message();
+    // The accepted miss in ln eps is 1e-7; where pld's eps jumps across the
+    // target, the answer's eps is below it by less than one grid interval.
+    EXPECT_LE(r->epsilon, c.target * (1 + 1e-7)) << c.q << " " << c.steps;
+    EXPECT_GE(r->epsilon, c.target - kDefaultPldDiscretization) << c.q << " " << c.steps;
+  }
+}
+
 }  // namespace
 }  // namespace privbench

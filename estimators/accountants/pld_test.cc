@@ -7,8 +7,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <memory>
 #include <vector>
 
@@ -100,19 +102,64 @@ TEST(Pld, OneStepWithoutSubsamplingIsTheGaussianCurve) {
   EXPECT_NEAR(*d / GaussianDelta(1.0, 1.0), 1.0, 1e-3);
 }
 
+// The grid's answer (both directions), bypassing PldEpsilon's closed form
+// at q = 1, so that the FFT composition is checked against the exact curve.
+struct GridAnswer {
+  double epsilon = 0.0, interval = 0.0;
+};
+GridAnswer GridEpsilon(const DpSgdAccounting& s) {
+  GridAnswer a;
+  for (PldDirection dir : {PldDirection::kRemove, PldDirection::kAdd}) {
+    auto d = DpSgdPld(s, dir);
+    EXPECT_TRUE(d.ok()) << d.message();
+    if (!d.ok()) return a;
+    a.epsilon = std::max(a.epsilon, d->EpsilonForDelta(s.delta));
+    a.interval = std::max(a.interval, d->interval);
+  }
+  return a;
+}
+
 TEST(Pld, ComposedGaussianWithinTheDerivedBound) {
   // q = 1: T steps at sigma are one Gaussian mechanism at sigma/sqrt(T).
   for (int64_t steps : {10, 100, 1000}) {
     for (double sigma : {2.0, 10.0, 30.0}) {
       const double exact = GaussianEpsilon(std::sqrt(static_cast<double>(steps)) / sigma, 1e-5);
-      auto r = PldEpsilon(Setting(sigma, 1.0, steps, 1e-5));
-      ASSERT_TRUE(r.ok()) << r.message();
-      EXPECT_GE(r->epsilon, exact - 1e-9) << steps << " " << sigma;
-      EXPECT_LE(r->epsilon, exact + static_cast<double>(steps) * r->interval)
+      const GridAnswer r = GridEpsilon(Setting(sigma, 1.0, steps, 1e-5));
+      EXPECT_GE(r.epsilon, exact - 1e-9) << steps << " " << sigma;
+      EXPECT_LE(r.epsilon, exact + static_cast<double>(steps) * r.interval)
           << steps << " " << sigma;
       // In practice the error is second order: far below T h.
-      EXPECT_LE(r->epsilon, exact + 1e-3) << steps << " " << sigma;
+      EXPECT_LE(r.epsilon, exact + 1e-3) << steps << " " << sigma;
     }
+  }
+}
+
+// At q = 1 PldEpsilon and PldDelta answer with the exact closed form (mu-GDP,
+// gaussian_dp.h), at any number of steps: 2^63 - 1 once never returned.
+TEST(Pld, FullBatchIsTheExactGaussianAtAnySteps) {
+  for (int64_t steps : {int64_t{1}, int64_t{1000}, int64_t{1} << 40}) {
+    const double mu = std::sqrt(static_cast<double>(steps)) / 2.0;
+    auto r = PldEpsilon(Setting(2.0, 1.0, steps, 1e-5));
+    ASSERT_TRUE(r.ok()) << r.message();
+    EXPECT_NEAR(r->epsilon / GaussianEpsilon(mu, 1e-5), 1.0, 1e-9) << steps;
+    EXPECT_EQ(r->remove_epsilon, r->add_epsilon);
+  }
+  auto r = PldEpsilon(Setting(2.0, 1.0, std::numeric_limits<int64_t>::max(), 1e-5));
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_NEAR(r->epsilon / GaussianEpsilon(std::sqrt(9.223372036854775807e18) / 2.0, 1e-5), 1.0,
+              1e-9);
+  auto d = PldDelta(Setting(2.0, 1.0, 100, 1e-5), 3.0);
+  ASSERT_TRUE(d.ok()) << d.message();
+  EXPECT_NEAR(*d / GaussianDelta(5.0, 3.0), 1.0, 1e-9);
+}
+
+// Subsampled (q < 1) settings whose composed grid indices would overflow 64
+// bits are refused naming steps, quickly (they once spun for hours).
+TEST(Pld, StepsBeyondTheGridAreRefusedByName) {
+  for (int64_t steps : {std::numeric_limits<int64_t>::max(), int64_t{1} << 62}) {
+    auto r = PldEpsilon(Setting(2.0, 0.5, steps, 1e-5));
+    ASSERT_FALSE(r.ok()) << steps;
+    EXPECT_EQ(r.message().rfind("steps=", 0), 0u) << r.message();
   }
 }
 
@@ -171,12 +218,11 @@ TEST(Pld, ReportsTheWorseDirection) {
 
 TEST(Pld, CoarsensLargeWindowsAndStaysAnUpperBound) {
   // q = 1, sigma = 0.5, T = 10,000: composed loss N(20000, 40000).
-  auto r = PldEpsilon(Setting(0.5, 1.0, 10000, 1e-5));
-  ASSERT_TRUE(r.ok()) << r.message();
-  EXPECT_GT(r->interval, kDefaultPldDiscretization);
+  const GridAnswer r = GridEpsilon(Setting(0.5, 1.0, 10000, 1e-5));
+  EXPECT_GT(r.interval, kDefaultPldDiscretization);
   const double exact = GaussianEpsilon(200.0, 1e-5);
-  EXPECT_GE(r->epsilon, exact - 1e-9);
-  EXPECT_LE(r->epsilon, exact + 10000 * r->interval);
+  EXPECT_GE(r.epsilon, exact - 1e-9);
+  EXPECT_LE(r.epsilon, exact + 10000 * r.interval);
 }
 
 TEST(Pld, RefusesDeltaBelowItsTailMass) {
