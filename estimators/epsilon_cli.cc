@@ -84,6 +84,15 @@ ops:
       Jagielski 2023, Thm 3.1): m canaries each included with probability
       1/2, r guesses, v of them correct; 0 <= v <= r <= m, delta in [0, 1),
       beta in (0, 1).
+
+Work bounds (every request is answered in bounded time; beyond a bound the
+request is refused with an error naming the argument):
+  epsilon_star: quantiles_per_distribution <= 1e8.
+  accountant pld: q = 1 is the exact Gaussian-DP closed form at any steps;
+      for q < 1, steps whose composed loss grid would overflow 64-bit
+      indices are refused (naming steps); the rdp methods take any steps.
+  calibrate: target_epsilon <= 1e4.
+  one_run: m <= 2^53.
 )";
 
 std::string JoinNames(const std::vector<std::string>& names) {

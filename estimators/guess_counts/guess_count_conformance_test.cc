@@ -37,11 +37,18 @@ TEST_P(GuessCountConformance, RefusesBadInputNamingTheArgument) {
     std::string prefix;
   };
   const std::vector<Case> cases = {
-      {{0, 0, 0}, 0, 0.05, "m must be"},        {{10, 11, 5}, 0, 0.05, "r must be"},
-      {{10, -1, 0}, 0, 0.05, "r must be"},      {{10, 5, 6}, 0, 0.05, "v must be"},
-      {{10, 5, -1}, 0, 0.05, "v must be"},      {{10, 5, 5}, -1e-9, 0.05, "delta must be"},
-      {{10, 5, 5}, 1.0, 0.05, "delta must be"}, {{10, 5, 5}, 0, 0.0, "beta must be"},
-      {{10, 5, 5}, 0, 1.0, "beta must be"},     {{10, 5, 5}, 0, std::nan(""), "beta must be"},
+      {{0, 0, 0}, 0, 0.05, "m must be"},
+      {{10, 11, 5}, 0, 0.05, "r must be"},
+      {{10, -1, 0}, 0, 0.05, "r must be"},
+      {{10, 5, 6}, 0, 0.05, "v must be"},
+      {{10, 5, -1}, 0, 0.05, "v must be"},
+      {{10, 5, 5}, -1e-9, 0.05, "delta must be"},
+      {{10, 5, 5}, 1.0, 0.05, "delta must be"},
+      {{10, 5, 5}, 0, 0.0, "beta must be"},
+      {{10, 5, 5}, 0, 1.0, "beta must be"},
+      {{10, 5, 5}, 0, std::nan(""), "beta must be"},
+      // Beyond the work bound (2^62 canaries once took 109 s).
+      {{(int64_t{1} << 53) + 1, 10, 5}, 0, 0.05, "m must be <= 2^53"},
   };
   for (const Case& k : cases) {
     auto r = est_->LowerBound(k.c, k.delta, k.beta);

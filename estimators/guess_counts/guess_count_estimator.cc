@@ -14,6 +14,12 @@ std::string GuessCounts::ToString() const {
 
 Status ValidateGuessCounts(const GuessCounts& c, double delta, double beta) {
   PB_RETURN_IF_ERROR(CheckPositiveCount("m", c.m));
+  if (c.m > kMaxCanaries) {
+    return Error("m must be <= 2^53 = " + std::to_string(kMaxCanaries) +
+                 " (the work bound: the binomial tails take counts as exact doubles, and "
+                 "beyond it one bound took minutes), got m=" +
+                 std::to_string(c.m));
+  }
   if (c.r < 0 || c.r > c.m) {
     return Error("r must be in [0, m] (guesses among m canaries), got r=" + std::to_string(c.r) +
                  " with m=" + std::to_string(c.m));

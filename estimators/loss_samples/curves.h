@@ -29,7 +29,7 @@ namespace privbench {
 
 struct EpsilonStarCurveOptions {
   double delta = 0.0;                            // [0, 1)
-  int64_t quantiles_per_distribution = 1000000;  // m, in [1, 1e9]
+  int64_t quantiles_per_distribution = 1000000;  // m, in [1, 1e8]
   double rate_floor = 1e-6;                      // (0, 1): drop rates below it
 };
 

@@ -131,7 +131,7 @@ TEST(CurveTest, RefusesBadInput) {
   EXPECT_EQ(ExactEpsilonStarCurve(n, n, CurveOptions(10, 0.0)).message(),
             "rate_floor must be in (0, 1), got 0");
   EXPECT_EQ(ExactEpsilonStarCurve(n, n, CurveOptions(0, 0.01)).message(),
-            "quantiles_per_distribution must be in [1, 1000000000], got 0");
+            "quantiles_per_distribution must be in [1, 100000000], got 0");
   EXPECT_EQ(ExactEpsilonStarCurve(n, n, CurveOptions(10, 0.01, -1)).message(),
             "delta must be in [0, 1), got -1");
   KnownLossDistribution none;

@@ -142,7 +142,7 @@ TEST(ExactTest, RefusesBadInput) {
   EXPECT_EQ(ExactEpsilonStar(n, n, Window(0.001, 0.999, 10, 1.0)).message(),
             "delta must be in [0, 1), got 1");
   EXPECT_EQ(ExactEpsilonStar(n, n, Window(0.001, 0.999, 0)).message(),
-            "quantiles_per_distribution must be in [1, 1000000000], got 0");
+            "quantiles_per_distribution must be in [1, 100000000], got 0");
   EXPECT_EQ(ExactEpsilonStar(n, n, Window(-0.1, 0.999)).message(),
             "rate_floor must be in [0, 0.5), got -0.1");
   EXPECT_EQ(ExactEpsilonStar(n, n, Window(0.001, 0.4)).message(),

@@ -1,12 +1,16 @@
 // Runs a libFuzzer target's LLVMFuzzerTestOneInput once on every file of the
 // directories (or files) given as arguments: the seed corpus as a regression
 // test in the default (GCC) build, where libFuzzer itself is not available.
-// Exits 1 if an argument cannot be read or holds no files.
+// Exits 1 if an argument cannot be read or holds no files, and if any input
+// takes longer than --per_input_seconds=S (default 20): a slow input is a
+// failure, as libFuzzer's -timeout makes it in fuzzing builds.
 #include <dirent.h>
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <string>
@@ -33,16 +37,35 @@ std::vector<std::string> FilesOf(const std::string& path) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int runs = 0;
+  double limit_seconds = 20.0;
+  const std::string flag = "--per_input_seconds=";
+  int runs = 0, slow = 0;
   for (int i = 1; i < argc; ++i) {
-    for (const std::string& file : FilesOf(argv[i])) {
+    const std::string arg = argv[i];
+    if (arg.rfind(flag, 0) == 0) {
+      limit_seconds = std::atof(arg.c_str() + flag.size());
+      if (!(limit_seconds > 0)) {
+        std::fprintf(stderr, "--per_input_seconds must be > 0, got '%s'\n", arg.c_str());
+        return 2;
+      }
+      continue;
+    }
+    for (const std::string& file : FilesOf(arg)) {
       std::ifstream in(file, std::ios::binary);
       const std::string bytes((std::istreambuf_iterator<char>(in)),
                               std::istreambuf_iterator<char>());
+      const auto start = std::chrono::steady_clock::now();
       LLVMFuzzerTestOneInput(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size());
+      const double seconds =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      if (seconds > limit_seconds) {
+        std::fprintf(stderr, "SLOW INPUT %s: %.1f s (limit %.1f s per input)\n", file.c_str(),
+                     seconds, limit_seconds);
+        ++slow;
+      }
       ++runs;
     }
   }
-  std::printf("replayed %d inputs\n", runs);
-  return runs > 0 ? 0 : 1;
+  std::printf("replayed %d inputs, %d over the per-input time limit\n", runs, slow);
+  return runs > 0 && slow == 0 ? 0 : 1;
 }
