@@ -64,7 +64,9 @@ void SilenceHdf5() {
 // from the file, and a damaged or hostile file must not make us allocate
 // terabytes (2^28 float64 values are 2 GiB).
 constexpr hssize_t kMaxDatasetValues = hssize_t{1} << 28;
-// Deeper group nesting is refused (hard-link cycles in a damaged file).
+// The format written and read: version 2 carries /meta's checksum.
+constexpr int64_t kFormatVersion = 2;
+// Deeper group nesting is refused.
 constexpr int kMaxGroupDepth = 32;
 
 double NowSeconds() {
@@ -117,11 +119,53 @@ Result<size_t> BoundedCount(hid_t space, const std::string& what) {
   return static_cast<size_t>(n);
 }
 
+// What a reader may allocate for one dataset beyond the file's own size: a
+// result file stores its datasets contiguously and uncompressed, so its
+// values take no more memory than the file has bytes (strings: a pointer
+// and a std::string each). kAllocationFloor keeps tiny files readable.
+constexpr double kAllocationPerFileByte = 16.0;
+constexpr double kAllocationFloor = 16.0 * 1024 * 1024;
+
+// A dataset must hold its data in this file: external raw storage (which
+// could point at /etc/passwd) and virtual datasets (data from other files)
+// are refused, and so is a dataset whose n values would need more memory
+// than kAllocationPerFileByte times the file's size (a sparse chunked
+// dataset declaring 2^28 values in an 81 KB file).
+Status CheckDatasetSource(hid_t ds, size_t n, double bytes_per_value, const std::string& what) {
+  Handle dcpl(H5Dget_create_plist(ds), H5Pclose);
+  if (!dcpl.ok()) return Error("cannot read the storage properties of " + what);
+  if (H5Pget_layout(dcpl.get()) == H5D_VIRTUAL) {
+    return Error(what + " is a virtual dataset (its values live in other files); result files " +
+                 "hold their own data");
+  }
+  if (H5Pget_external_count(dcpl.get()) != 0) {
+    return Error(what + " keeps its values in an external file; result files hold their own " +
+                 "data");
+  }
+  Handle file(H5Iget_file_id(ds), H5Fclose);
+  hsize_t file_size = 0;
+  if (!file.ok() || H5Fget_filesize(file.get(), &file_size) < 0) {
+    return Error("cannot read the size of the file holding " + what);
+  }
+  const double need = static_cast<double>(n) * bytes_per_value;
+  const double cap =
+      std::max(kAllocationFloor, kAllocationPerFileByte * static_cast<double>(file_size));
+  if (need > cap) {
+    return Error(what + " declares " + std::to_string(n) + " values (" +
+                 std::to_string(static_cast<uint64_t>(need)) + " bytes to load) in a file of " +
+                 std::to_string(file_size) + " bytes; a reader loads at most " +
+                 std::to_string(static_cast<int>(kAllocationPerFileByte)) +
+                 " times the file's size");
+  }
+  return Status::Ok();
+}
+
 // All values of a numeric dataset converted to T (mem_type).
 template <typename T>
 Result<std::vector<T>> ReadNumericValues(hid_t ds, hid_t mem_type, const std::string& what) {
   Handle space(H5Dget_space(ds), H5Sclose);
   PB_ASSIGN_OR_RETURN(size_t n, BoundedCount(space.get(), what));
+  PB_RETURN_IF_ERROR(CheckDatasetSource(ds, n, sizeof(T), what));
   std::vector<T> out;
   try {
     out.resize(n);
@@ -142,6 +186,7 @@ Result<std::vector<std::string>> ReadStringValues(hid_t ds, const std::string& w
   }
   Handle space(H5Dget_space(ds), H5Sclose);
   PB_ASSIGN_OR_RETURN(size_t n, BoundedCount(space.get(), what));
+  PB_RETURN_IF_ERROR(CheckDatasetSource(ds, n, sizeof(char*) + sizeof(std::string), what));
   std::vector<char*> raw;
   std::vector<std::string> out;
   try {
@@ -309,6 +354,17 @@ Status DigestGroup(hid_t group, const std::string& path, int depth, Sha256& d) {
     }
     Handle obj(H5Oopen(group, name.c_str(), H5P_DEFAULT), H5Oclose);
     if (!obj.ok()) return Error("cannot open '" + child + "'");
+    // Each object of a result file has exactly one name. An object linked
+    // twice (a hard-link DAG whose traversal doubles per level, or a cycle)
+    // is refused, so every reader visits each object once.
+    H5O_info_t info;
+    if (H5Oget_info2(obj.get(), &info, H5O_INFO_BASIC) < 0) {
+      return Error("cannot read the object header of '" + child + "'");
+    }
+    if (info.rc != 1) {
+      return Error("'" + child + "' has " + std::to_string(info.rc) +
+                   " hard links; every object of a result file has exactly one");
+    }
     const H5I_type_t type = H5Iget_type(obj.get());
     if (type == H5I_GROUP) {
       d.Field('G', child);
@@ -451,7 +507,7 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::Create(const std::string& fi
   };
   for (const auto& a : attrs) PB_RETURN_IF_ERROR(w->SetAttribute("/meta", a.name, a.value));
   // Version 2: /meta carries the content checksum (version 1 files have none).
-  PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "format_version", int64_t{2}));
+  PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "format_version", kFormatVersion));
   PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "git_dirty", int64_t{BuildDirty() ? 1 : 0}));
   // The seed as text too: uint64 seeds above 2^63 do not fit an int64.
   PB_RETURN_IF_ERROR(w->SetAttribute("/meta", "seed", std::to_string(meta.seed)));
@@ -573,6 +629,18 @@ Status WriteAttribute(hid_t obj, const std::string& name, hid_t type, const void
   return Status::Ok();
 }
 }  // namespace
+
+Status RecomputeChecksum(const std::string& path) {
+  SilenceHdf5();
+  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+  if (!file.ok()) return Error("'" + path + "' is not a writable HDF5 file");
+  PB_ASSIGN_OR_RETURN(const std::string digest, ContentDigest(file.get()));
+  Handle meta(OpenObject(file.get(), "/meta"), H5Oclose);
+  if (!meta.ok()) return Error(path + ": no /meta group");
+  Handle type(Utf8StringType(), H5Tclose);
+  const char* ptr = digest.c_str();
+  return WriteAttribute(meta.get(), kChecksumAttribute, type.get(), &ptr, "/meta");
+}
 
 // Opens (creating it as a group if missing) the object at `object_path` and
 // writes one scalar attribute of `type` from `data`.
@@ -721,7 +789,13 @@ Status ResultReader::VerifyChecksum() const {
   if (!version.ok()) {
     return Error(version.message() + " (not a privbench result file, or a damaged one)");
   }
-  if (*version == 1) return Status::Ok();  // written before checksums existed
+  if (*version != kFormatVersion) {
+    // Version 1 files (before checksums) are no longer read: a file could
+    // otherwise skip every integrity check by claiming to be one.
+    return Error(path_ + ": format_version " + std::to_string(*version) +
+                 " is not read (this reader reads version " + std::to_string(kFormatVersion) +
+                 ", whose checksum it verifies; rerun the study to rewrite the file)");
+  }
   auto stored = ReadStringAttribute("/meta", kChecksumAttribute);
   if (!stored.ok()) return Error(stored.message() + " (the file is damaged)");
   auto computed = ContentDigest(file_);

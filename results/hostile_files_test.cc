@@ -50,22 +50,18 @@ void WriteStudy(const std::string& path, const std::string& scale = "quick") {
   ASSERT_TRUE(w.value()->Commit().ok());
 }
 
-// Edits a committed file with raw HDF5 calls. With `legacy`, the file is
-// marked format_version 1 (no checksum), so the readers' other checks are
-// what must catch the edit.
-void Tamper(const std::string& path, bool legacy, const std::function<void(hid_t)>& edit) {
+// Edits a committed file with raw HDF5 calls. With `reseal`, the checksum is
+// recomputed afterwards (as anyone editing a file can), so the readers'
+// other checks are what must catch the edit.
+void Tamper(const std::string& path, bool reseal, const std::function<void(hid_t)>& edit) {
   const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   ASSERT_GE(f, 0);
   edit(f);
-  if (legacy) {
-    const hid_t meta = H5Oopen(f, "/meta", H5P_DEFAULT);
-    const int64_t one = 1;
-    const hid_t a = H5Aopen(meta, "format_version", H5P_DEFAULT);
-    H5Awrite(a, H5T_NATIVE_INT64, &one);
-    H5Aclose(a);
-    H5Oclose(meta);
-  }
   H5Fclose(f);
+  if (reseal) {
+    const Status resealed = RecomputeChecksum(path);
+    ASSERT_TRUE(resealed.ok()) << resealed.message();
+  }
 }
 
 void SetAttr(hid_t f, const char* obj_path, const char* name, hid_t type, const void* value) {
@@ -156,28 +152,133 @@ TEST(HostileFiles, RaggedColumnsAreRefused) {  // item 10
       << t.message();
 }
 
+// Replaces /summary/t/a by a sparse chunked dataset of `values` doubles
+// (nothing written: the file stays small).
+void MakeSparse(hid_t f, hsize_t values) {
+  H5Ldelete(f, "/summary/t/a", H5P_DEFAULT);
+  const hsize_t dims[1] = {values}, chunk[1] = {1024};
+  const hid_t space = H5Screate_simple(1, dims, nullptr);
+  const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+  H5Pset_chunk(dcpl, 1, chunk);
+  const hid_t ds =
+      H5Dcreate2(f, "/summary/t/a", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+  H5Dclose(ds);
+  H5Pclose(dcpl);
+  H5Sclose(space);
+}
+
 TEST(HostileFiles, HugeDatasetIsRefusedBeforeAllocating) {  // item 11
   const std::string dir = FreshDir("huge");
   WriteStudy(dir + "/s.h5");
-  Tamper(dir + "/s.h5", true, [](hid_t f) {
-    H5Ldelete(f, "/summary/t/a", H5P_DEFAULT);
-    const hsize_t dims[1] = {hsize_t{1} << 40}, chunk[1] = {1024};
+  // Beyond the absolute cap: refused on Open (the checksum pass reads
+  // every dataset), before any allocation.
+  Tamper(dir + "/s.h5", false, [](hid_t f) { MakeSparse(f, hsize_t{1} << 40); });
+  auto r = ResultReader::Open(dir + "/s.h5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("dataset '/summary/t/a' holds 1099511627776 values"),
+            std::string::npos)
+      << r.message();
+  // Under the absolute cap but far beyond the file's size (2^27 doubles,
+  // 1 GiB, in a file of a few KB): refused relative to the file's size.
+  WriteStudy(dir + "/s.h5");
+  Tamper(dir + "/s.h5", false, [](hid_t f) { MakeSparse(f, hsize_t{1} << 27); });
+  r = ResultReader::Open(dir + "/s.h5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("dataset '/summary/t/a' declares 134217728 values (1073741824 "
+                             "bytes to load) in a file of "),
+            std::string::npos)
+      << r.message();
+}
+
+// Objects linked twice (a DAG whose traversal doubles per level, or a
+// cycle) are refused on Open, after one visit of each object.
+TEST(HostileFiles, SharedAndCyclicLinksAreRefused) {
+  const std::string dir = FreshDir("links");
+  WriteStudy(dir + "/s.h5");
+  Tamper(dir + "/s.h5", false, [](hid_t f) {
+    // 31 groups, each linking twice to the next: 2^31 paths.
+    std::string prev = "/dag0";
+    H5Gclose(H5Gcreate2(f, prev.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    for (int i = 1; i <= 31; ++i) {
+      const std::string g = "/dag" + std::to_string(i);
+      H5Gclose(H5Gcreate2(f, g.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+      H5Lcreate_hard(f, g.c_str(), f, (prev + "/a").c_str(), H5P_DEFAULT, H5P_DEFAULT);
+      H5Lcreate_hard(f, g.c_str(), f, (prev + "/b").c_str(), H5P_DEFAULT, H5P_DEFAULT);
+      prev = g;
+    }
+  });
+  auto r = ResultReader::Open(dir + "/s.h5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("hard links; every object of a result file has exactly one"),
+            std::string::npos)
+      << r.message();
+  WriteStudy(dir + "/s.h5");
+  Tamper(dir + "/s.h5", false, [](hid_t f) {
+    H5Lcreate_hard(f, "/numbers", f, "/numbers/loop", H5P_DEFAULT, H5P_DEFAULT);
+  });
+  r = ResultReader::Open(dir + "/s.h5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("'/numbers' has 2 hard links"), std::string::npos) << r.message();
+}
+
+// A dataset whose values live outside the file (external raw storage, a
+// virtual dataset) is refused: its bytes could be any file on the machine.
+TEST(HostileFiles, DataOutsideTheFileIsRefused) {
+  const std::string dir = FreshDir("external");
+  WriteStudy(dir + "/s.h5");
+  Tamper(dir + "/s.h5", false, [](hid_t f) {
+    H5Ldelete(f, "/raw/marker", H5P_DEFAULT);
+    const hsize_t dims[1] = {8};
     const hid_t space = H5Screate_simple(1, dims, nullptr);
     const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    H5Pset_chunk(dcpl, 1, chunk);
+    H5Pset_external(dcpl, "/etc/passwd", 0, 64);
     const hid_t ds =
-        H5Dcreate2(f, "/summary/t/a", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+        H5Dcreate2(f, "/raw/marker", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     H5Dclose(ds);
     H5Pclose(dcpl);
     H5Sclose(space);
   });
   auto r = ResultReader::Open(dir + "/s.h5");
-  ASSERT_TRUE(r.ok()) << r.message();
-  auto t = r.value()->ReadAllTables();
-  ASSERT_FALSE(t.ok());
-  EXPECT_NE(t.message().find("s.h5: dataset '/summary/t/a' holds 1099511627776 values"),
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("dataset '/raw/marker' keeps its values in an external file"),
             std::string::npos)
-      << t.message();
+      << r.message();
+  WriteStudy(dir + "/s.h5");
+  WriteStudy(dir + "/source.h5");
+  Tamper(dir + "/s.h5", false, [&](hid_t f) {
+    H5Ldelete(f, "/raw/marker", H5P_DEFAULT);
+    const hsize_t dims[1] = {2};
+    const hid_t space = H5Screate_simple(1, dims, nullptr);
+    const hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    H5Pset_virtual(dcpl, space, (dir + "/source.h5").c_str(), "/raw/marker", space);
+    const hid_t ds =
+        H5Dcreate2(f, "/raw/marker", H5T_IEEE_F64LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    H5Dclose(ds);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+  });
+  r = ResultReader::Open(dir + "/s.h5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("dataset '/raw/marker' is a virtual dataset"), std::string::npos)
+      << r.message();
+}
+
+// format_version 1 (written before checksums) is no longer read: claiming
+// it skipped every integrity check.
+TEST(HostileFiles, FormatVersionsWithoutChecksumAreRefused) {
+  const std::string dir = FreshDir("version1");
+  WriteStudy(dir + "/s.h5");
+  Tamper(dir + "/s.h5", false, [](hid_t f) {
+    const hid_t meta = H5Oopen(f, "/meta", H5P_DEFAULT);
+    const int64_t one = 1;
+    const hid_t a = H5Aopen(meta, "format_version", H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_INT64, &one);
+    H5Aclose(a);
+    H5Oclose(meta);
+  });
+  auto r = ResultReader::Open(dir + "/s.h5");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.message().find("format_version 1 is not read"), std::string::npos) << r.message();
 }
 
 TEST(HostileFiles, FifoIsNotOpened) {  // item 12

@@ -4,12 +4,11 @@
 // HDF5 API (attributes of any type or value — NaN claims, missing scale,
 // odd column lists; datasets of any type, rank and size — ragged, 2^40
 // values, strings where numbers belong; deleted objects, extra groups, soft
-// links, hard-link cycles), then marks it format_version 1 (no checksum) or
-// leaves the checksum to catch the edits. Every file is valid HDF5, so what
-// is fuzzed is our readers' handling of hostile content, not libhdf5's
-// parser. The oracle, beyond "no crash, no sanitizer report": a table that
-// reads has equal-length columns, a claim that reads is 0/1, and verify
-// never calls a file with a bad scale or claim anything but a failure.
+// links, hard-link cycles), then reseals it (recomputes the checksum, as
+// anyone editing a file can) or leaves the checksum to catch the edits. Every file is valid HDF5,
+// so what is fuzzed is our readers' handling of hostile content, not libhdf5's parser. The oracle,
+// beyond "no crash, no sanitizer report": a table that reads has equal-length columns, a claim that
+// reads is 0/1, and verify never calls a file with a bad scale or claim anything but a failure.
 // Seed corpus: tests/fuzz/corpus/result_reader.
 #include <hdf5.h>
 #include <sys/stat.h>
@@ -173,7 +172,7 @@ void EditLinks(hid_t file, Recipe& r) {
 }
 
 void Edit(const std::string& path, Recipe& r) {
-  const bool legacy = r.U8() % 4 != 0;  // mostly: bypass the checksum
+  const bool reseal = r.U8() % 4 != 0;  // mostly: get past the checksum
   const int edits = r.U8() % 12;
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
   if (file < 0) std::abort();
@@ -189,17 +188,10 @@ void Edit(const std::string& path, Recipe& r) {
         EditLinks(file, r);
     }
   }
-  if (legacy) {
-    const hid_t meta = H5Oopen(file, "/meta", H5P_DEFAULT);
-    if (meta >= 0 && H5Aexists(meta, "format_version") > 0) {
-      const int64_t one = 1;
-      const hid_t a = H5Aopen(meta, "format_version", H5P_DEFAULT);
-      if (H5Tget_class(H5Aget_type(a)) == H5T_INTEGER) H5Awrite(a, H5T_NATIVE_INT64, &one);
-      H5Aclose(a);
-    }
-    if (meta >= 0) H5Oclose(meta);
-  }
   H5Fclose(file);
+  // A structure the digest refuses cannot be resealed; the reader must then
+  // refuse it on Open.
+  if (reseal) (void)privbench::RecomputeChecksum(path);
 }
 
 void Read(const std::string& dir, const std::string& path) {
