@@ -48,6 +48,7 @@
 #include "estimators/loss_samples/loss_sample_estimator.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/loss_transform.h"
+#include "results/h5_file.h"
 
 namespace privbench {
 namespace {
@@ -298,6 +299,19 @@ std::vector<std::string> LossTransformNames() {
   return names;
 }
 
+// privbench.results reads a file only after the C++ reader accepted it:
+// one set of rules (regular file, format version, checksum, one hard link
+// per object, no external or virtual data, allocation bounded by the file's
+// size). Raises ValueError with the reader's message (it names the file).
+void CheckResultFile(const std::string& path) {
+  Result<std::unique_ptr<ResultReader>> reader = Error("");
+  {
+    py::gil_scoped_release release;
+    reader = ResultReader::Open(path);
+  }
+  if (!reader.ok()) throw py::value_error(reader.message());
+}
+
 void Define(py::module_& m) {
   using py::arg;
   m.doc() = "privbench's estimator library (the package privbench wraps this module)";
@@ -317,6 +331,7 @@ void Define(py::module_& m) {
         arg("clip_lo") = py::none(), arg("clip_hi") = py::none(), arg("transform") = py::none());
   m.def("accountant", &AccountantEpsilon, arg("method"), arg("sigma"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
+  m.def("check_result_file", &CheckResultFile, arg("path"));
   m.def("calibrate", &Calibrate, arg("method"), arg("target_epsilon"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
 }

@@ -351,10 +351,41 @@ class PythonSide(unittest.TestCase):
             self.assertEqual(r["raw"]["eps_lo"].shape, (2, 3))
             self.assertEqual(float(r["raw"]["total"]), 21.0)
             self.assertTrue(module_error(privbench.read_results, os.path.join(d, "none.h5"))
-                            .startswith("path '"))
+                            .startswith("result file '"))
             open(os.path.join(d, "bad.h5"), "w").write("not hdf5")
             self.assertIn("not a readable HDF5 file",
                           module_error(privbench.read_results, os.path.join(d, "bad.h5")))
+
+    def test_results_reader_applies_the_cpp_readers_rules(self):
+        import h5py
+        from privbench.results import Group
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "fixture.h5")
+            subprocess.run([FIXTURE, path], check=True)
+            # An edit without a matching checksum is refused, naming the file.
+            with h5py.File(path, "r+") as f:
+                f["claims/widest"].attrs["holds"] = 1
+            self.assertIn(path + ": checksum mismatch", module_error(privbench.read_results, path))
+            # Objects linked twice (a DAG that doubles per level) are refused
+            # before any traversal.
+            subprocess.run([FIXTURE, path], check=True)
+            with h5py.File(path, "r+") as f:
+                prev = f.create_group("dag0")
+                for i in range(1, 31):
+                    g = f.create_group("dag%d" % i)
+                    prev["a"], prev["b"] = g, g
+                    prev = g
+            self.assertIn("hard links; every object of a result file has exactly one",
+                          module_error(privbench.read_results, path))
+            # A FIFO named *.h5 is refused instead of blocking.
+            fifo = os.path.join(d, "trap.h5")
+            os.mkfifo(fifo)
+            self.assertIn("is not a regular file", module_error(privbench.read_results, fifo))
+            # holds must be the integer 0 or 1: "0", 2 and 1.0 are errors, not True.
+            for bad in ("0", 2, 1.0):
+                r = Group({"claims": Group({"c": Group({}, {"holds": bad})}, {})}, {}, path)
+                self.assertIn("claim '/claims/c': holds must be the integer 0 or 1",
+                              module_error(privbench.claims, r))
 
 
 if __name__ == "__main__":

@@ -5,21 +5,32 @@ The layout (results/h5_file.h): /meta (provenance attributes),
 attribute), /claims/<id> (attributes statement, source, holds, evidence),
 and the raw per-trial data anywhere else.
 
+A file is read only after the C++ reader (results/h5_file.h) accepted it,
+so Python applies the same rules as tables and verify: a regular file, the
+current format version with a matching checksum, one hard link per object,
+no external or virtual data, no dataset larger than the file can hold.
+Anything else raises ValueError naming the file.
+
     r = privbench.read_results("results/raw/katz_coverage.h5")
     privbench.meta(r)["git_commit"]
     privbench.summary_tables(r)["coverage"]["method"]   # a column, a NumPy array
     privbench.claims(r)                                  # {id: {statement, ..., holds}}
 """
+import os
+
 import h5py
 import numpy as np
+
+from . import _privbench
 
 
 class Group(dict):
     """An HDF5 group: {member name: Group or NumPy array}, with .attrs (a dict)."""
 
-    def __init__(self, members, attrs):
+    def __init__(self, members, attrs, path=None):
         super().__init__(members)
         self.attrs = attrs
+        self.path = path  # the file, on the root group
 
 
 def _attr_value(v):
@@ -49,11 +60,15 @@ def read_results(path):
     """The whole file as nested Groups; datasets as NumPy arrays (strings as str objects)."""
     if not isinstance(path, (str, bytes)) and not hasattr(path, "__fspath__"):
         raise ValueError("path must be a file name, got %r" % (path,))
+    path = os.fsdecode(os.fspath(path))
+    _privbench.check_result_file(path)
     try:
         with h5py.File(path, "r") as f:
-            return _group(f)
+            root = _group(f)
     except OSError as e:
         raise ValueError("path '%s' is not a readable HDF5 file: %s" % (path, e)) from None
+    root.path = path
+    return root
 
 
 def _results(r):
@@ -82,12 +97,20 @@ def summary_tables(r):
 
 
 def claims(r):
-    """{claim id: {"statement", "source", "holds" (bool), "evidence"}}."""
+    """{claim id: {"statement", "source", "holds" (bool), "evidence"}}.
+
+    holds must be the integer 0 or 1 (as the C++ readers require): "0", 2
+    or 1.0 raise ValueError naming the file and the claim.
+    """
     r = _results(r)
     out = {}
     for cid, g in r.get("claims", {}).items():
         a = dict(g.attrs)
         if "holds" in a:
-            a["holds"] = bool(a["holds"])
+            h = a["holds"]
+            if isinstance(h, bool) or not isinstance(h, (int, np.integer)) or h not in (0, 1):
+                raise ValueError("%s: claim '/claims/%s': holds must be the integer 0 or 1, got %r"
+                                 % (getattr(r, "path", None) or "result file", cid, h))
+            a["holds"] = bool(h)
         out[cid] = a
     return out
