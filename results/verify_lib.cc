@@ -268,6 +268,13 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     };
     if (e.kind == "claim") {
       const std::string g = e.h5;
+      if (f.Exists(g) && f.Shape(g).ok()) {
+        v.verdict = "malformed";
+        v.detail = g + " is a dataset; a claim is a group whose attribute holds is 0 or 1";
+        v.failure = true;
+        out.push_back(v);
+        continue;
+      }
       auto holds = f.ReadClaimHolds(g);
       if (!holds.ok() && f.Exists(g)) {
         // Present but not an integer 0/1 (e.g. NaN): an error, never a verdict.
@@ -317,9 +324,14 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     }
     auto values = f.ReadDoubles(e.h5);
     if (!values.ok() || values->size() != 1) {
-      v.verdict = scale_too_small ? "needs paper scale" : "missing";
-      v.detail = values.ok() ? e.h5 + " is not a scalar" : values.message();
-      v.failure = !scale_too_small;
+      // Present but not one number (a string, two values, a group): the
+      // file's fault at any scale, never "missing" or "needs paper scale".
+      const bool present = f.Exists(e.h5);
+      v.verdict = present ? "malformed" : scale_too_small ? "needs paper scale" : "missing";
+      v.detail = values.ok()
+                     ? e.h5 + " holds " + std::to_string(values->size()) + " values, not one number"
+                     : values.message();
+      v.failure = present || !scale_too_small;
       out.push_back(v);
       continue;
     }
@@ -327,10 +339,11 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     const double want = ParsePrinted(e.published_text).value();
     // A value that cannot be compared (NaN, or infinite against a finite
     // published number) is the file's fault at a scale where the entry is
-    // judged: never a FINDING or MISMATCH with "|diff| nan". (Entries shown
-    // but not compared, surrogate data and smaller scales, still show it.)
-    if (!std::isfinite(got) && !(std::isinf(want) && got == want) && !scale_too_small &&
-        !other_data) {
+    // judged or awaiting paper scale: never a FINDING or MISMATCH with
+    // "|diff| nan", nor a "needs paper scale" that hides it. (Surrogate-data
+    // entries, shown but never compared, still show it: their stand-in data
+    // may have no finite value, e.g. an interval end at +inf.)
+    if (!std::isfinite(got) && !(std::isinf(want) && got == want) && !other_data) {
       v.verdict = "malformed";
       v.reproduced = FormatNumber(got);
       v.detail = e.h5 + " holds " + FormatNumber(got) + ", which cannot be compared with " +

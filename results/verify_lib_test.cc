@@ -145,6 +145,44 @@ TEST(VerifyTest, ANonFiniteNumberIsMalformedWhereItIsJudged) {
   EXPECT_EQ(v[1].verdict, "malformed");
   EXPECT_TRUE(v[1].failure);
   EXPECT_EQ(v[2].verdict, "reproduced");
+  // Awaiting paper scale does not hide a NaN either.
+  EXPECT_EQ(v[3].verdict, "malformed");
+  EXPECT_TRUE(v[3].failure);
+}
+
+// Present but the wrong thing: a number that is a string or holds two
+// values, a claim stored as a dataset. Malformed (a failure) at any scale,
+// never "missing" or "needs paper scale".
+TEST(VerifyTest, WrongTypesAndShapesAreMalformedAtAnyScale) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/wrong_shapes";
+  ASSERT_TRUE(MakeDirs(dir).ok());
+  {
+    RunMeta meta;
+    meta.study = "s";
+    meta.scale = "quick";
+    auto w = ResultWriter::Create(dir + "/s.h5", meta);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w.value()->WriteStrings("/numbers/text", {"6.25"}).ok());
+    ASSERT_TRUE(w.value()->WriteDoubles("/numbers/two", {6.25, 6.25}).ok());
+    ASSERT_TRUE(w.value()->WriteScalar("/claims/as_dataset", 1.0).ok());
+    ASSERT_TRUE(w.value()->Commit().ok());
+  }
+  const char* json = R"([
+    {"id":"text","study":"s","quantity":"q1","source":"p","kind":"number","published":"6.25","h5":"/numbers/text"},
+    {"id":"two","study":"s","quantity":"q2","source":"p","kind":"number","published":"6.25","h5":"/numbers/two","min_scale":"paper"},
+    {"id":"claim","study":"s","quantity":"q3","source":"p","kind":"claim","h5":"/claims/as_dataset"},
+    {"id":"absent","study":"s","quantity":"q4","source":"p","kind":"number","published":"6.25","h5":"/numbers/none","min_scale":"paper"}
+  ])";
+  const auto v = VerifyAll(ParsePublishedList(json).value(), dir);
+  ASSERT_EQ(v.size(), 4u);
+  for (int i = 0; i < 3; ++i) {
+    EXPECT_EQ(v[i].verdict, "malformed") << i << " " << v[i].detail;
+    EXPECT_TRUE(v[i].failure) << i;
+  }
+  EXPECT_NE(v[1].detail.find("/numbers/two holds 2 values, not one number"), std::string::npos)
+      << v[1].detail;
+  EXPECT_NE(v[2].detail.find("/claims/as_dataset is a dataset"), std::string::npos) << v[2].detail;
+  // Absent below its scale: still awaiting paper scale, not a failure.
   EXPECT_EQ(v[3].verdict, "needs paper scale");
   EXPECT_FALSE(v[3].failure);
 }
