@@ -201,6 +201,61 @@ void JudgeNumber(const PublishedEntry& e, double got, double want, bool scale_to
   v.detail = detail.str();
 }
 
+// The verdict of a claim entry (a group with holds 0/1, evidence and,
+// for claims judged by a test on random data, inconclusive); false when the
+// file could not give one (malformed, missing).
+bool JudgeClaim(const PublishedEntry& e, const ResultReader& f, const std::string& scale,
+                bool scale_too_small, Verdict& v) {
+  const std::string g = e.h5;
+  if (f.Exists(g) && f.Shape(g).ok()) {
+    v.verdict = "malformed";
+    v.detail = g + " is a dataset; a claim is a group whose attribute holds is 0 or 1";
+    v.failure = true;
+    return false;
+  }
+  auto holds = f.ReadClaimHolds(g);
+  if (!holds.ok() && f.Exists(g)) {
+    // Present but not an integer 0/1 (e.g. NaN): an error, never a verdict.
+    v.verdict = "malformed";
+    v.detail = holds.message();
+    v.failure = true;
+    return false;
+  }
+  if (!holds.ok()) {
+    v.verdict = scale_too_small ? "needs paper scale" : "missing";
+    v.detail = holds.message();
+    v.failure = !scale_too_small;
+    return false;
+  }
+  v.reproduced = *holds ? "holds" : "does not hold";
+  v.detail = f.ReadStringAttribute(g, "evidence").value_or("");
+  // Below its min_scale a claim is not judged either way: what the
+  // smaller run shows goes into the detail.
+  if (scale_too_small) {
+    v.verdict = "needs paper scale";
+    v.detail =
+        std::string(*holds ? "holds" : "does not hold") + " at scale " + scale + ": " + v.detail;
+  } else {
+    v.verdict = *holds ? "reproduced" : "not reproduced";
+  }
+  // A claim judged on random data whose test could not decide either
+  // way at the study's replicates (attribute inconclusive = 1, with the
+  // fraction of replicates / seeds on which it held): neither verdict.
+  auto judged = InconclusiveFraction(f, g);
+  if (!judged.ok()) {
+    v.verdict = "malformed";
+    v.detail = judged.message();
+    v.failure = true;
+    return false;
+  }
+  if (!scale_too_small && judged->has_value()) {
+    v.verdict = "inconclusive";
+    v.reproduced = "holds on " + FormatSignificant(100.0 * **judged, 3) + "% of replicates";
+  }
+  if (!e.note.empty()) v.detail += "; " + e.note;
+  return true;
+}
+
 }  // namespace
 
 std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
@@ -267,58 +322,7 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
                        (verdict.detail.empty() ? "" : "; " + verdict.detail);
     };
     if (e.kind == "claim") {
-      const std::string g = e.h5;
-      if (f.Exists(g) && f.Shape(g).ok()) {
-        v.verdict = "malformed";
-        v.detail = g + " is a dataset; a claim is a group whose attribute holds is 0 or 1";
-        v.failure = true;
-        out.push_back(v);
-        continue;
-      }
-      auto holds = f.ReadClaimHolds(g);
-      if (!holds.ok() && f.Exists(g)) {
-        // Present but not an integer 0/1 (e.g. NaN): an error, never a verdict.
-        v.verdict = "malformed";
-        v.detail = holds.message();
-        v.failure = true;
-        out.push_back(v);
-        continue;
-      }
-      if (!holds.ok()) {
-        v.verdict = scale_too_small ? "needs paper scale" : "missing";
-        v.detail = holds.message();
-        v.failure = !scale_too_small;
-        out.push_back(v);
-        continue;
-      }
-      v.reproduced = *holds ? "holds" : "does not hold";
-      v.detail = f.ReadStringAttribute(g, "evidence").value_or("");
-      // Below its min_scale a claim is not judged either way: what the
-      // smaller run shows goes into the detail.
-      if (scale_too_small) {
-        v.verdict = "needs paper scale";
-        v.detail = std::string(*holds ? "holds" : "does not hold") + " at scale " + scale + ": " +
-                   v.detail;
-      } else {
-        v.verdict = *holds ? "reproduced" : "not reproduced";
-      }
-      // A claim judged on random data whose test could not decide either
-      // way at the study's replicates (attribute inconclusive = 1, with the
-      // fraction of replicates / seeds on which it held): neither verdict.
-      auto judged = InconclusiveFraction(f, g);
-      if (!judged.ok()) {
-        v.verdict = "malformed";
-        v.detail = judged.message();
-        v.failure = true;
-        out.push_back(v);
-        continue;
-      }
-      if (!scale_too_small && judged->has_value()) {
-        v.verdict = "inconclusive";
-        v.reproduced = "holds on " + FormatSignificant(100.0 * **judged, 3) + "% of replicates";
-      }
-      if (!e.note.empty()) v.detail += "; " + e.note;
-      if (other_data) other_data_verdict(v);
+      if (JudgeClaim(e, f, scale, scale_too_small, v) && other_data) other_data_verdict(v);
       out.push_back(v);
       continue;
     }
