@@ -257,13 +257,14 @@ Result<Json> EpsilonStar(Request& r) {
   return out;
 }
 
-Result<DpSgdAccounting> Setting(Request& r) {
+Result<DpSgdAccounting> Setting(Request& r, const Accountant& acc) {
   DpSgdAccounting s;
   PB_ASSIGN_OR_RETURN(s.q, r.Double("q"));
   PB_ASSIGN_OR_RETURN(s.steps, r.Int("steps"));
   PB_ASSIGN_OR_RETURN(s.delta, r.Double("delta"));
   if (r.Has("orders")) {
     PB_ASSIGN_OR_RETURN(s.orders, r.Doubles("orders"));
+    PB_RETURN_IF_ERROR(CheckRequestedOrders(acc, s.orders));
   }
   if (r.Has("discretization")) {
     PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
@@ -279,7 +280,7 @@ Result<Json> AccountantOp(Request& r) {
       r.CheckFields({"method", "sigma", "q", "steps", "delta"}, {"orders", "discretization"}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
   PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method, "method"));
-  PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r));
+  PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r, *acc));
   PB_ASSIGN_OR_RETURN(s.sigma, r.Double("sigma"));
   PB_ASSIGN_OR_RETURN(AccountantResult res, acc->Epsilon(s));
   Json out;
@@ -293,7 +294,7 @@ Result<Json> Calibrate(Request& r) {
                                    {"orders", "discretization"}));
   PB_ASSIGN_OR_RETURN(std::string method, r.String("method"));
   PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(method, "method"));
-  PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r));
+  PB_ASSIGN_OR_RETURN(DpSgdAccounting s, Setting(r, *acc));
   PB_ASSIGN_OR_RETURN(double target, r.Double("target_epsilon"));
   PB_ASSIGN_OR_RETURN(double sigma, CalibrateSigma(*acc, target, s));
   Json out;

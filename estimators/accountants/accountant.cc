@@ -19,6 +19,17 @@ std::string DpSgdAccounting::ToString() const {
          " steps=" + std::to_string(steps) + " delta=" + FormatDouble(delta);
 }
 
+Status CheckRequestedOrders(const Accountant& acc, const std::vector<double>& orders) {
+  if (!acc.uses_orders()) {
+    return Error("orders apply to the RDP accountants only; method " + std::string(acc.name()) +
+                 " does not use them");
+  }
+  if (orders.empty()) {
+    return Error("orders must be a non-empty list (omit it for the default orders)");
+  }
+  return Status::Ok();
+}
+
 Status ValidateDpSgdAccounting(const DpSgdAccounting& s) {
   PB_RETURN_IF_ERROR(CheckPositive("sigma", s.sigma));
   // The RDP terms hold 1/sigma^2, which overflows a double near 1e-154.

@@ -65,6 +65,9 @@ class Accountant {
   virtual std::string_view name() const = 0;
   // One line: the bound and the paper/theorem it comes from.
   virtual std::string_view description() const = 0;
+  // Whether DpSgdAccounting::orders means anything to this accountant (the
+  // RDP accountants); the others ignore it.
+  virtual bool uses_orders() const { return false; }
 
   // Validates sigma (finite, > 0), q in (0, 1], steps >= 1, delta in (0, 1),
   // every order finite and > 1, discretization 0 or in (0, 1] (messages
@@ -77,6 +80,12 @@ class Accountant {
   // Called with a validated setting.
   virtual Result<AccountantResult> EpsilonImpl(const DpSgdAccounting& setting) const = 0;
 };
+
+// For requests from users (CLI, Python): orders given explicitly must be a
+// non-empty list (an empty one silently meant the default) and the
+// accountant must use them (naive, advanced, zcdp and pld ignored them).
+// Errors name orders.
+Status CheckRequestedOrders(const Accountant& acc, const std::vector<double>& orders);
 
 // Validation used by Accountant::Epsilon (exposed for callers that build
 // settings from flags): sigma, q, steps, delta and orders as documented above.

@@ -153,6 +153,22 @@ TEST(Pld, FullBatchIsTheExactGaussianAtAnySteps) {
   EXPECT_NEAR(*d / GaussianDelta(5.0, 3.0), 1.0, 1e-9);
 }
 
+// Where T q (2 Phi(1/(2 sigma)) - 1) <= delta the outputs are within delta
+// in total variation, so eps = 0 exactly, also where q is too small for the
+// grid (q = 1e-60 once blamed delta with all the grid's mass at +inf).
+TEST(Pld, TotalVariationBelowDeltaIsEpsilonZero) {
+  for (double q : {1e-60, 1e-30, 1e-12}) {
+    auto r = PldEpsilon(Setting(1.0, q, 1000, 1e-5));
+    ASSERT_TRUE(r.ok()) << q << " " << r.message();
+    EXPECT_EQ(r->epsilon, 0.0) << q;
+  }
+  // Just above the bound the grid answers (and eps is small but positive).
+  auto r = PldEpsilon(Setting(1.0, 1e-6, 1000, 1e-5));
+  ASSERT_TRUE(r.ok()) << r.message();
+  EXPECT_GT(r->epsilon, 0.0);
+  EXPECT_LT(r->epsilon, 1e-3);
+}
+
 // Subsampled (q < 1) settings whose composed grid indices would overflow 64
 // bits are refused naming steps, quickly (they once spun for hours).
 TEST(Pld, StepsBeyondTheGridAreRefusedByName) {

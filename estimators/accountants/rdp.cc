@@ -21,6 +21,7 @@ namespace {
 class RdpAccountant final : public Accountant {
  public:
   std::string_view name() const override { return "rdp"; }
+  bool uses_orders() const override { return true; }
   std::string_view description() const override {
     return "RDP of the sampled Gaussian mechanism (Mironov, Talwar & Zhang 2019), classic "
            "conversion eps = T rdp + ln(1/delta)/(alpha-1) (Mironov 2017 Prop 3), min over orders";

@@ -22,6 +22,7 @@ namespace {
 class RdpImprovedAccountant final : public Accountant {
  public:
   std::string_view name() const override { return "rdp_improved"; }
+  bool uses_orders() const override { return true; }
   std::string_view description() const override {
     return "RDP of the sampled Gaussian mechanism (Mironov, Talwar & Zhang 2019), improved "
            "conversion eps = T rdp + ln(1-1/alpha) - (ln delta + ln alpha)/(alpha-1) "

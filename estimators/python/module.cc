@@ -246,13 +246,17 @@ double EpsilonStar(const Doubles& train_losses, const Doubles& population_losses
   return ValueOrRaise(std::move(eps));
 }
 
-DpSgdAccounting Setting(double q, int64_t steps, double delta,
+DpSgdAccounting Setting(const Accountant& acc, double q, int64_t steps, double delta,
                         std::optional<std::vector<double>> orders) {
   DpSgdAccounting s;
   s.q = q;
   s.steps = steps;
   s.delta = delta;
-  if (orders) s.orders = std::move(*orders);  // empty: the library's default orders
+  if (orders) {
+    const Status checked = CheckRequestedOrders(acc, *orders);
+    if (!checked.ok()) throw py::value_error(checked.message());
+    s.orders = std::move(*orders);
+  }
   return s;
 }
 
@@ -260,7 +264,7 @@ DpSgdAccounting Setting(double q, int64_t steps, double delta,
 py::tuple AccountantEpsilon(const std::string& method, double sigma, double q, int64_t steps,
                             double delta, std::optional<std::vector<double>> orders) {
   const std::unique_ptr<Accountant> acc = ValueOrRaise(MakeAccountant(method, "method"));
-  DpSgdAccounting s = Setting(q, steps, delta, std::move(orders));
+  DpSgdAccounting s = Setting(*acc, q, steps, delta, std::move(orders));
   s.sigma = sigma;
   Result<AccountantResult> r = Error("");
   {
@@ -274,7 +278,7 @@ py::tuple AccountantEpsilon(const std::string& method, double sigma, double q, i
 double Calibrate(const std::string& method, double target_epsilon, double q, int64_t steps,
                  double delta, std::optional<std::vector<double>> orders) {
   const std::unique_ptr<Accountant> acc = ValueOrRaise(MakeAccountant(method, "method"));
-  const DpSgdAccounting s = Setting(q, steps, delta, std::move(orders));
+  const DpSgdAccounting s = Setting(*acc, q, steps, delta, std::move(orders));
   Result<double> sigma = Error("");
   {
     py::gil_scoped_release release;

@@ -121,8 +121,10 @@ class AgreesWithCli(unittest.TestCase):
 
     def test_every_accountant_and_calibration(self):
         for method in privbench.accountant_methods():
+            rdp = method.startswith("rdp")
             for sigma, q, steps, delta, orders in [(1.1, 0.01, 1000, 1e-5, None),
-                                                   (0.8, 0.05, 200, 1e-6, [2.0, 4.0, 32.0])]:
+                                                   (0.8, 0.05, 200, 1e-6,
+                                                    [2.0, 4.0, 32.0] if rdp else None)]:
                 eps, order = privbench.accountant(method, sigma, q, steps, delta, orders,
                                                   with_order=True)
                 request = {"op": "accountant", "method": method, "sigma": sigma, "q": q,
@@ -192,6 +194,11 @@ class SameErrorsAsCli(unittest.TestCase):
             self.check(privbench.accountant, [request[k] for k in order], request)
         self.check(privbench.accountant, [acc[k] for k in order] + [[0.5, 2.0]],
                    dict(acc, orders=[0.5, 2.0]))
+        # An empty list no longer means the default, and orders given to an
+        # accountant that ignores them are an error, not silently dropped.
+        self.check(privbench.accountant, [acc[k] for k in order] + [[]], dict(acc, orders=[]))
+        pld = dict(acc, method="pld")
+        self.check(privbench.accountant, [pld[k] for k in order] + [[2.0]], dict(pld, orders=[2.0]))
         self.check(privbench.calibrate, ["rdp", -1.0, 0.01, 10, 1e-5],
                    {"op": "calibrate", "method": "rdp", "target_epsilon": -1.0, "q": 0.01,
                     "steps": 10, "delta": 1e-5})
