@@ -720,6 +720,12 @@ Status ResultWriter::WriteClaim(const Claim& claim) {
                    "with h5 \"/claims/" +
                    claim.id + "\")");
     }
+    if (!claim.statement.empty() || !claim.source.empty()) {
+      return Error("claim '" + claim.id +
+                   "' carries its own statement or source; both come from the study's "
+                   "claims.json, so the report code supplies only holds and evidence "
+                   "(ClaimEvidence)");
+    }
     statement = declared->second.statement;
     source = declared->second.source;
     if (!declared->second.criterion.empty()) {

@@ -119,16 +119,6 @@ inline Claim ClaimEvidence(std::string id, bool holds, std::string evidence) {
   return c;
 }
 
-// Deprecated: the statement and source come from claims.json. Removed once
-// no report code calls it.
-inline Claim MakeClaim(std::string id, std::string statement, std::string source, bool holds,
-                       std::string evidence) {
-  Claim c = ClaimEvidence(std::move(id), holds, std::move(evidence));
-  c.statement = std::move(statement);
-  c.source = std::move(source);
-  return c;
-}
-
 // A claim as its study's claims.json declares it (the statement and source
 // a result file carries for it; experiments/lib/framework/declared_claims.h).
 struct DeclaredClaim {

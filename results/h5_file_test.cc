@@ -32,7 +32,8 @@ RunMeta Meta() {
 }
 
 // Once a study's declaration is attached, a claim's statement and source
-// are the declared ones and an undeclared claim is refused by name.
+// are the declared ones, an undeclared claim is refused by name, and so is a
+// claim that brings a statement of its own (a second copy that could drift).
 TEST(ResultFileTest, DeclaredClaimsSupplyStatementAndRefuseUndeclaredIds) {
   const std::string path = TempDir() + "/declared.h5";
   {
@@ -40,6 +41,12 @@ TEST(ResultFileTest, DeclaredClaimsSupplyStatementAndRefuseUndeclaredIds) {
     ASSERT_TRUE(w.ok()) << w.message();
     ResultWriter& f = *w.value();
     f.DeclareClaims({{"narrower", {"declared statement", "declared source", "x < y"}}});
+    const Status own_statement =
+        f.WriteClaim({"narrower", "code's statement", "code's source", true, "1<2"});
+    ASSERT_FALSE(own_statement.ok());
+    EXPECT_NE(own_statement.message().find("'narrower' carries its own statement"),
+              std::string::npos)
+        << own_statement.message();
     ASSERT_TRUE(f.WriteClaim(ClaimEvidence("narrower", true, "1<2")).ok());
     const Status undeclared = f.WriteClaim(ClaimEvidence("other", false, "e"));
     ASSERT_FALSE(undeclared.ok());

@@ -40,8 +40,6 @@
 namespace privbench::bayes_coverage {
 namespace {
 
-using Config = BayesCoverageConfig;
-
 Config Defaults(Scale scale) {
   Config c;
   for (const RatePair& p : DefaultCoverageRatePairs()) {
@@ -99,13 +97,13 @@ Status Validate(const Config& c) {
 }
 
 Status Run(const Config& c, StudyContext& ctx) {
-  const std::vector<CoverageSetting> settings = MakeCoverageSettings(c);
-  PB_ASSIGN_OR_RETURN(std::vector<CoverageMethod> methods, MakeCoverageMethods(c.delta));
-  PB_ASSIGN_OR_RETURN(CoverageRun run, RunCoverageTrials(c, settings, methods, ctx.seed(),
-                                                         ctx.threads(), ctx.quiet()));
-  SummarizeCoverage(c, settings, methods, &run);
-  PB_RETURN_IF_ERROR(WriteCoverageRawData(ctx.out(), c, settings, methods, run));
-  return WriteCoverageReport(ctx.out(), c, settings, methods, run.data);
+  Results r;
+  r.settings = MakeCoverageSettings(c);
+  PB_ASSIGN_OR_RETURN(r.methods, MakeCoverageMethods(c.delta));
+  PB_ASSIGN_OR_RETURN(
+      r.run, RunCoverageTrials(c, r.settings, r.methods, ctx.seed(), ctx.threads(), ctx.quiet()));
+  SummarizeCoverage(c, r.settings, r.methods, &r.run);
+  return WriteReport(c, r, ctx.out());
 }
 
 }  // namespace

@@ -1,15 +1,24 @@
-// What study bayes_coverage (README.md) writes: the raw draws and
-// intervals, the summary tables, the /numbers scalars and the claims checked
-// against the Bayesian paper (Zanella-Beguelin et al., ICML 2023): Sec. 2.6
-// (Clopper-Pearson exceeds nominal coverage), Sec. 3.2 (the Jeffreys
-// rectangle over-covers; the joint-posterior credible interval has nominal
-// coverage), Sec. 3.3 (the one-sided bound F^-1(alpha)) and Sec. 3.4 (the
-// Bayesian interval is the narrowest). Tables and claims are pure functions
-// of the computed run; the Write* functions only store them.
+// What study bayes_coverage (README.md) writes, all through WriteReport:
+//   /settings, /trials, /methods, /estimates   the raw draws and intervals
+//                                              (layout in main.cc)
+//   /summary/{coverage,coverage_by_method,width_by_method,coverage_classes,
+//             diagonal_limit}
+//   /numbers/bayes_coverage_*                  per method the minimum coverage
+//                                              and the settings under; the
+//                                              diagonal limits
+//   /claims/...                                the verdict and evidence of
+//                                              the seven claims of claims.json
+//   /meta lost_parameters
+// The claims are checked against the Bayesian paper (Zanella-Beguelin et
+// al., ICML 2023): Sec. 2.6 (Clopper-Pearson exceeds nominal coverage),
+// Sec. 3.2 (the Jeffreys rectangle over-covers; the joint-posterior credible
+// interval has nominal coverage), Sec. 3.3 (the one-sided bound F^-1(alpha))
+// and Sec. 3.4 (the Bayesian interval is the narrowest). Tables and claims
+// are pure functions of the computed run, declared here for the unit test.
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_REPORT_H_
 
-#include <string>
+#include <cstdint>
 #include <vector>
 
 #include "core/result.h"
@@ -19,18 +28,24 @@
 
 namespace privbench::bayes_coverage {
 
-// The six claims, in the order the study writes them.
-std::vector<Claim> CoverageClaims(const BayesCoverageConfig& c,
-                                  const std::vector<CoverageSetting>& settings,
-                                  const std::vector<CoverageMethod>& methods,
-                                  const std::vector<MethodData>& data);
+using Config = BayesCoverageConfig;
 
-// The summary tables coverage, coverage_by_method, width_by_method and
-// coverage_classes, in that order.
-std::vector<SummaryTable> CoverageTables(const BayesCoverageConfig& c,
-                                         const std::vector<CoverageSetting>& settings,
-                                         const std::vector<CoverageMethod>& methods,
-                                         const std::vector<MethodData>& data);
+// What the computation hands the report.
+struct Results {
+  std::vector<CoverageSetting> settings;
+  std::vector<CoverageMethod> methods;
+  CoverageRun run;  // with the statistics (SummarizeCoverage)
+};
+
+// Writes everything listed above into `out`.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// The seven claims, in the order the study writes them.
+std::vector<Claim> CoverageClaims(const Config& c, const Results& r);
+
+// The summary tables coverage, coverage_by_method, width_by_method,
+// coverage_classes and diagonal_limit, in that order.
+Result<std::vector<SummaryTable>> CoverageTables(const Config& c, const Results& r);
 
 // Per method: the minimum coverage over the settings and the number of
 // settings classed "under" (/numbers/bayes_coverage_<method>_{min_coverage,
@@ -40,17 +55,6 @@ struct MethodNumbers {
   int64_t settings_under = 0;
 };
 MethodNumbers CountMethodNumbers(const MethodData& d);
-
-// /settings, /trials, /methods and /estimates (layout in main.cc).
-Status WriteCoverageRawData(ResultWriter& out, const BayesCoverageConfig& c,
-                            const std::vector<CoverageSetting>& settings,
-                            const std::vector<CoverageMethod>& methods, const CoverageRun& run);
-
-// The tables, /numbers, claims and /meta lost_parameters.
-Status WriteCoverageReport(ResultWriter& out, const BayesCoverageConfig& c,
-                           const std::vector<CoverageSetting>& settings,
-                           const std::vector<CoverageMethod>& methods,
-                           const std::vector<MethodData>& data);
 
 }  // namespace privbench::bayes_coverage
 

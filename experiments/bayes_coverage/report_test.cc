@@ -11,10 +11,8 @@ namespace privbench::bayes_coverage {
 namespace {
 
 struct Fixture {
-  BayesCoverageConfig c;
-  std::vector<CoverageSetting> settings;
-  std::vector<CoverageMethod> methods;
-  CoverageRun run;
+  Config c;
+  Results r;
 };
 
 Fixture SmallRun() {
@@ -23,20 +21,20 @@ Fixture SmallRun() {
   f.c.fnr = {0.05, 0.5};
   f.c.n = {200};
   f.c.trials = 10;
-  f.settings = MakeCoverageSettings(f.c);
+  f.r.settings = MakeCoverageSettings(f.c);
   auto methods = MakeCoverageMethods(f.c.delta);
   EXPECT_TRUE(methods.ok());
-  f.methods = std::move(methods.value());
-  auto run = RunCoverageTrials(f.c, f.settings, f.methods, 3, 2, true);
+  f.r.methods = std::move(methods.value());
+  auto run = RunCoverageTrials(f.c, f.r.settings, f.r.methods, 3, 2, true);
   EXPECT_TRUE(run.ok());
-  f.run = std::move(run.value());
-  SummarizeCoverage(f.c, f.settings, f.methods, &f.run);
+  f.r.run = std::move(run.value());
+  SummarizeCoverage(f.c, f.r.settings, f.r.methods, &f.r.run);
   return f;
 }
 
 TEST(CoverageClaims, SevenClaimsWithEvidence) {
   const Fixture f = SmallRun();
-  const std::vector<Claim> claims = CoverageClaims(f.c, f.settings, f.methods, f.run.data);
+  const std::vector<Claim> claims = CoverageClaims(f.c, f.r);
   const std::vector<std::string> ids = {
       "bayes_coverage_cp_overcovers",       "bayes_coverage_jeffreys_overcovers",
       "bayes_coverage_bayes_near_nominal",  "bayes_coverage_bayes_lower_near_nominal",
@@ -46,7 +44,8 @@ TEST(CoverageClaims, SevenClaimsWithEvidence) {
   for (size_t i = 0; i < ids.size(); ++i) {
     EXPECT_EQ(claims[i].id, ids[i]);
     EXPECT_GT(claims[i].evidence.size(), 20u) << ids[i];
-    EXPECT_GT(claims[i].source.size(), 10u) << ids[i];
+    EXPECT_TRUE(claims[i].statement.empty()) << ids[i];  // claims.json has it
+    EXPECT_TRUE(claims[i].source.empty()) << ids[i];
   }
   // The chance point is in the grid, so the eps = 0 claim is evaluated.
   EXPECT_EQ(claims[5].evidence.find("not evaluated"), std::string::npos);
@@ -54,20 +53,22 @@ TEST(CoverageClaims, SevenClaimsWithEvidence) {
 
 TEST(CoverageClaims, ChancePointNotEvaluatedWithoutIt) {
   Fixture f = SmallRun();
-  f.settings.pop_back();  // drop the (0.5, 0.5) setting
-  for (MethodData& d : f.run.data) {
+  f.r.settings.pop_back();  // drop the (0.5, 0.5) setting
+  for (MethodData& d : f.r.run.data) {
     d.truth.pop_back();
     d.stats.pop_back();
     d.classes.pop_back();
   }
-  const std::vector<Claim> claims = CoverageClaims(f.c, f.settings, f.methods, f.run.data);
+  const std::vector<Claim> claims = CoverageClaims(f.c, f.r);
   EXPECT_FALSE(claims[5].holds);
   EXPECT_EQ(claims[5].evidence.rfind("not evaluated", 0), 0u);
 }
 
 TEST(CoverageTables, NamesAndRowCounts) {
   const Fixture f = SmallRun();
-  const std::vector<SummaryTable> t = CoverageTables(f.c, f.settings, f.methods, f.run.data);
+  const auto tables = CoverageTables(f.c, f.r);
+  ASSERT_TRUE(tables.ok()) << tables.message();
+  const std::vector<SummaryTable>& t = *tables;
   ASSERT_EQ(t.size(), 5u);
   EXPECT_EQ(t[0].name, "coverage");
   EXPECT_EQ(t[1].name, "coverage_by_method");
@@ -80,9 +81,13 @@ TEST(CoverageTables, NamesAndRowCounts) {
   EXPECT_NEAR(t[4].columns[6].doubles[0], 0.7989, 1e-4);
   EXPECT_NEAR(t[4].columns[6].doubles[1], 0.6697, 1e-4);
   EXPECT_GT(t[4].columns[7].doubles[1], t[4].columns[6].doubles[1]);  // rho > 0 raises it
-  EXPECT_EQ(t[0].columns[0].size(), f.settings.size() * f.methods.size());
-  EXPECT_EQ(t[1].columns.size(), 4 + f.methods.size());
-  EXPECT_EQ(t[3].columns[0].size(), f.methods.size());
+  EXPECT_EQ(t[0].columns[0].size(), f.r.settings.size() * f.r.methods.size());
+  EXPECT_EQ(t[1].columns.size(), 4 + f.r.methods.size());
+  EXPECT_EQ(t[1].columns.back().size(), f.r.settings.size());
+  size_t two_sided = 0;
+  for (const CoverageMethod& m : f.r.methods) two_sided += !m.one_sided;
+  EXPECT_EQ(t[2].columns.size(), 4 + 2 * two_sided);
+  EXPECT_EQ(t[3].columns[0].size(), f.r.methods.size());
 }
 
 TEST(CountMethodNumbers, MinimumAndUnder) {

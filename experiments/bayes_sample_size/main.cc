@@ -72,7 +72,7 @@ Status Run(const Config& c, StudyContext& ctx) {
   PB_ASSIGN_OR_RETURN(SampleSizeCurves curves,
                       ComputeSampleSizeCurves(c, n, ctx.threads(), &progress));
   progress.Finish();
-  return WriteSampleSizeResults(c, curves, ctx.out());
+  return WriteReport(c, curves, ctx.out());
 }
 
 }  // namespace

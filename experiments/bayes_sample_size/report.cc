@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "core/format.h"
+#include "results/evidence.h"
 #include "results/table_builder.h"
 
 namespace privbench::bayes_sample_size {
@@ -17,7 +18,7 @@ std::string Fmt(double x) { return FormatRounded(x, 4); }
 // A samples-needed value for /numbers: "not reached" is NaN there.
 double NeededNumber(int64_t n) { return n < 0 ? kNan : static_cast<double>(n); }
 
-Status WriteRawData(const SampleSizeCurves& r, ResultWriter& out) {
+Status WriteRawData(const Results& r, ResultWriter& out) {
   const size_t G = r.n.size();
   std::vector<int64_t> tp(G), fn(G), fp(G), tn(G);
   for (size_t g = 0; g < G; ++g) {
@@ -38,7 +39,7 @@ Status WriteRawData(const SampleSizeCurves& r, ResultWriter& out) {
 }
 
 // /intervals/<name>/... and each two-sided method's samples needed.
-Status WriteIntervals(const SampleSizeCurves& r, ResultWriter& out) {
+Status WriteIntervals(const Results& r, ResultWriter& out) {
   for (size_t m = 0; m < r.methods.size(); ++m) {
     const WidthMethod& method = r.methods[m];
     const std::string grp = "/intervals/" + method.name;
@@ -63,51 +64,48 @@ Status WriteIntervals(const SampleSizeCurves& r, ResultWriter& out) {
 }
 
 // "samples needed (width stays <= 0.3): Clopper-Pearson ..., ..."
-std::string NeededLine(const Config& c, const SampleSizeCurves& r, const PaperMethods& p) {
-  return "samples needed (width stays <= " + Fmt(r.target_width) + "): Clopper-Pearson " +
-         NeededText(r.needed[p.clopper_pearson].stays, c.n_max) + ", Jeffreys " +
-         NeededText(r.needed[p.jeffreys].stays, c.n_max) + ", Bayesian " +
-         NeededText(r.needed[p.bayesian].stays, c.n_max);
+Evidence NeededLine(const Config& c, const Results& r, const PaperMethods& p) {
+  return Evidence() << "samples needed (width stays <= " << r.target_width << "): Clopper-Pearson "
+                    << NeededText(r.needed[p.clopper_pearson].stays, c.n_max) << ", Jeffreys "
+                    << NeededText(r.needed[p.jeffreys].stays, c.n_max) << ", Bayesian "
+                    << NeededText(r.needed[p.bayesian].stays, c.n_max);
 }
 
-Claim FewestClaim(const Config& c, const SampleSizeCurves& r, const PaperMethods& p) {
+Claim FewestClaim(const Config& c, const Results& r, const PaperMethods& p) {
   const int64_t n_cp = r.needed[p.clopper_pearson].stays, n_jf = r.needed[p.jeffreys].stays,
                 n_by = r.needed[p.bayesian].stays;
   const bool holds = n_by > 0 && (n_cp < 0 || n_by < n_cp) && (n_jf < 0 || n_by < n_jf);
-  return {"bayes_sample_size_bayesian_fewest",
-          "The Bayesian approach needs the fewest samples for an estimate within +-0.15 at 90% "
-          "confidence (FPR = FNR = 40%)",
-          "Bayesian paper Sec. 3.4, Fig. 4", holds,
-          NeededLine(c, r, p) +
-              "; criterion: Bayesian reaches the target and needs strictly fewer than "
-              "Clopper-Pearson and Jeffreys"};
+  return ClaimEvidence("bayes_sample_size_bayesian_fewest", holds,
+                       NeededLine(c, r, p)
+                           << "; criterion: Bayesian reaches the target and needs strictly fewer "
+                              "than Clopper-Pearson and Jeffreys");
 }
 
-Claim JeffreysMarginalClaim(const Config& c, const SampleSizeCurves& r, const PaperMethods& p) {
+Claim JeffreysMarginalClaim(const Config& c, const Results& r, const PaperMethods& p) {
   const int64_t n_cp = r.needed[p.clopper_pearson].stays, n_jf = r.needed[p.jeffreys].stays;
   const double rel = (n_cp > 0 && n_jf > 0) ? 1.0 - static_cast<double>(n_jf) / n_cp : kNan;
   const bool holds = n_cp > 0 && n_jf > 0 && n_jf < n_cp && rel <= 0.2;
-  return {"bayes_sample_size_jeffreys_marginal",
-          "Jeffreys intervals marginally reduce the number of samples relative to Clopper-Pearson",
-          "Bayesian paper Sec. 3.4", holds,
-          NeededLine(c, r, p) + "; Jeffreys saves " +
-              (std::isnan(rel) ? "n/a" : Fmt(100 * rel) + "%") +
-              " of CP's samples; criterion: Jeffreys needs fewer than CP, and at most 20% "
-              "fewer ('marginally')"};
+  Evidence e = NeededLine(c, r, p) << "; Jeffreys saves ";
+  if (std::isnan(rel)) {
+    e << "n/a";
+  } else {
+    e << 100 * rel << "%";
+  }
+  e << " of CP's samples; criterion: Jeffreys needs fewer than CP, and at most 20% fewer "
+       "('marginally')";
+  return ClaimEvidence("bayes_sample_size_jeffreys_marginal", holds, e);
 }
 
-Claim OverFiveHundredClaim(const Config& c, const SampleSizeCurves& r, const PaperMethods& p) {
+Claim OverFiveHundredClaim(const Config& c, const Results& r, const PaperMethods& p) {
   const int64_t n_by = r.needed[p.bayesian].stays;
-  return {"bayes_sample_size_bayesian_over_500",
-          "With the Bayesian approach the number of samples drops to just over 500",
-          "Bayesian paper Sec. 3.4", n_by > 500,
-          "Bayesian samples needed " + NeededText(n_by, c.n_max) +
-              "; criterion: more than 500 (the 'over' part; the number itself is checked "
-              "against 500 with a tolerance)"};
+  return ClaimEvidence("bayes_sample_size_bayesian_over_500", n_by > 500,
+                       Evidence() << "Bayesian samples needed " << NeededText(n_by, c.n_max)
+                                  << "; criterion: more than 500 (the 'over' part; the number "
+                                     "itself is checked against 500 with a tolerance)");
 }
 
 // Narrowest at every n among the paper's three methods.
-Claim NarrowestClaim(const SampleSizeCurves& r, const PaperMethods& p) {
+Claim NarrowestClaim(const Results& r, const PaperMethods& p) {
   const std::vector<double>& w_cp = r.width[p.clopper_pearson];
   const std::vector<double>& w_jf = r.width[p.jeffreys];
   const std::vector<double>& w_by = r.width[p.bayesian];
@@ -122,18 +120,21 @@ Claim NarrowestClaim(const SampleSizeCurves& r, const PaperMethods& p) {
       if (first_violation < 0) first_violation = r.n[g];
     }
   }
-  return {
-      "bayes_sample_size_bayesian_narrowest",
-      "For a given number of samples the Bayesian interval is narrower than the "
-      "Clopper-Pearson and Jeffreys intervals",
-      "Bayesian paper Sec. 3.4, Fig. 4", violations == 0,
-      std::to_string(violations) + " of " + std::to_string(r.n.size()) +
-          " grid n where the Bayesian width is not strictly smaller than both" +
-          (first_violation >= 0 ? " (first at n = " + std::to_string(first_violation) + ")" : "") +
-          "; smallest margin min(CP, Jeffreys) - Bayesian = " + Fmt(min_gap) +
-          "; widths at n = " + std::to_string(r.n.back()) + ": CP " + Fmt(w_cp.back()) +
-          ", Jeffreys " + Fmt(w_jf.back()) + ", Bayesian " + Fmt(w_by.back())};
+  Evidence e;
+  e << violations << " of " << r.n.size()
+    << " grid n where the Bayesian width is not strictly smaller than both";
+  if (first_violation >= 0) e << " (first at n = " << first_violation << ")";
+  e << "; smallest margin min(CP, Jeffreys) - Bayesian = " << min_gap
+    << "; widths at n = " << r.n.back() << ": CP " << w_cp.back() << ", Jeffreys " << w_jf.back()
+    << ", Bayesian " << w_by.back();
+  return ClaimEvidence("bayes_sample_size_bayesian_narrowest", violations == 0, e);
 }
+
+constexpr const char* kLostParameters =
+    "none essential: the paper gives FPR = FNR = 0.4, alpha = 0.1 and the +-0.15 target; "
+    "not stated and chosen here: delta = 1e-5 (as elsewhere in the paper), the grid of n "
+    "(every even n from 100 to 3000), counts = round(rate * n/2) half away from zero, and "
+    "'samples needed' = smallest grid n from which the width stays <= 0.3";
 
 }  // namespace
 
@@ -153,7 +154,7 @@ std::vector<int64_t> EndpointSampleSizes(const Config& c, const std::vector<int6
   return picks;
 }
 
-Result<SummaryTable> SamplesNeededTable(const Config& c, const SampleSizeCurves& r) {
+Result<SummaryTable> SamplesNeededTable(const Config& c, const Results& r) {
   TableBuilder t(
       "samples_needed",
       "Samples needed for an eps estimate within +-" + Fmt(c.target_half_width) +
@@ -182,7 +183,7 @@ Result<SummaryTable> SamplesNeededTable(const Config& c, const SampleSizeCurves&
   return t.Build();
 }
 
-Result<SummaryTable> EndpointsTable(const Config& c, const SampleSizeCurves& r) {
+Result<SummaryTable> EndpointsTable(const Config& c, const Results& r) {
   TableBuilder t("endpoints", "Interval endpoints at selected n (Bayesian paper Fig. 4)",
                  "Every registered estimator at n in {n_min, 500, 1000, 1500, 2000, n_max} (those "
                  "on the grid). True eps = " +
@@ -202,26 +203,18 @@ Result<SummaryTable> EndpointsTable(const Config& c, const SampleSizeCurves& r) 
   return t.Build();
 }
 
-double CpToBayesianSampleRatio(const SampleSizeCurves& r, const PaperMethods& paper) {
+double CpToBayesianSampleRatio(const Results& r, const PaperMethods& paper) {
   const int64_t n_cp = r.needed[paper.clopper_pearson].stays;
   const int64_t n_by = r.needed[paper.bayesian].stays;
   return (n_cp > 0 && n_by > 0) ? static_cast<double>(n_cp) / static_cast<double>(n_by) : kNan;
 }
 
-std::vector<Claim> SampleSizeClaims(const Config& c, const SampleSizeCurves& r,
-                                    const PaperMethods& paper) {
+std::vector<Claim> SampleSizeClaims(const Config& c, const Results& r, const PaperMethods& paper) {
   return {FewestClaim(c, r, paper), JeffreysMarginalClaim(c, r, paper),
           OverFiveHundredClaim(c, r, paper), NarrowestClaim(r, paper)};
 }
 
-std::string SampleSizeLostParameters() {
-  return "none essential: the paper gives FPR = FNR = 0.4, alpha = 0.1 and the +-0.15 target; "
-         "not stated and chosen here: delta = 1e-5 (as elsewhere in the paper), the grid of n "
-         "(every even n from 100 to 3000), counts = round(rate * n/2) half away from zero, and "
-         "'samples needed' = smallest grid n from which the width stays <= 0.3";
-}
-
-Status WriteSampleSizeResults(const Config& c, const SampleSizeCurves& r, ResultWriter& out) {
+Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteRawData(r, out));
   PB_RETURN_IF_ERROR(WriteIntervals(r, out));
   PB_ASSIGN_OR_RETURN(const SummaryTable needed, SamplesNeededTable(c, r));
@@ -234,7 +227,7 @@ Status WriteSampleSizeResults(const Config& c, const SampleSizeCurves& r, Result
   for (const Claim& claim : SampleSizeClaims(c, r, paper)) {
     PB_RETURN_IF_ERROR(out.WriteClaim(claim));
   }
-  return out.SetAttribute("/meta", "lost_parameters", SampleSizeLostParameters());
+  return SetAttributes(out, "/meta", {{"lost_parameters", kLostParameters}});
 }
 
 }  // namespace privbench::bayes_sample_size

@@ -1,9 +1,5 @@
-// The output of study bayes_sample_size (Bayesian paper, Sec. 3.4, Fig. 4;
-// README.md): raw curves, the scalars results/verify checks, the
-// summary tables and the paper's claims. Tables and claims are pure
-// functions of the computed curves.
-//
-// Output (results/raw/bayes_sample_size.h5):
+// What study bayes_sample_size (Bayesian paper, Sec. 3.4, Fig. 4;
+// README.md) writes, all through WriteReport:
 //   /n                          int64 [G]  total samples
 //   /counts/{tp,fn,fp,tn}       int64 [G]
 //   /point_eps                  [G]  Eq. 1 (A1) at the rounded rates
@@ -12,10 +8,14 @@
 //       attributes label, delta, one_sided (samples_needed,
 //       first_n_within_target for two-sided methods)
 //   /numbers/...                scalars checked by verify
-//   /summary/{samples_needed,endpoints}, /claims/...
-// The published values (Clopper-Pearson about 1500 samples, Bayesian just
-// over 500) live in experiments/bayes_sample_size/claims.json; this study
-// never copies them.
+//   /summary/{samples_needed,endpoints}
+//   /claims/...                 the verdict and evidence of the four claims
+//                               of claims.json
+//   /meta lost_parameters
+// The tables and claims are pure functions of the computed curves, declared
+// here for the unit test. The published values (Clopper-Pearson about 1500
+// samples, Bayesian just over 500) live in
+// experiments/bayes_sample_size/claims.json; this study never copies them.
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_SAMPLE_SIZE_REPORT_H_
 
@@ -31,6 +31,12 @@
 
 namespace privbench::bayes_sample_size {
 
+// What the computation hands the report: every method's curves over the grid.
+using Results = SampleSizeCurves;
+
+// Writes everything listed above into `out`.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
 // A samples-needed value as text: the number, or "> n_max (not reached)"
 // for -1.
 std::string NeededText(int64_t n, int64_t n_max);
@@ -40,25 +46,18 @@ std::string NeededText(int64_t n, int64_t n_max);
 std::vector<int64_t> EndpointSampleSizes(const Config& c, const std::vector<int64_t>& n);
 
 // Samples needed per method (one row per method).
-Result<SummaryTable> SamplesNeededTable(const Config& c, const SampleSizeCurves& r);
+Result<SummaryTable> SamplesNeededTable(const Config& c, const Results& r);
 // Every method's endpoints at EndpointSampleSizes().
-Result<SummaryTable> EndpointsTable(const Config& c, const SampleSizeCurves& r);
+Result<SummaryTable> EndpointsTable(const Config& c, const Results& r);
 
 // Clopper-Pearson's samples needed over the Bayesian method's; NaN unless
 // both reach the target.
-double CpToBayesianSampleRatio(const SampleSizeCurves& r, const PaperMethods& paper);
+double CpToBayesianSampleRatio(const Results& r, const PaperMethods& paper);
 
-// The paper's four claims: the Bayesian method needs the fewest samples,
-// Jeffreys saves marginally against CP, the Bayesian method needs over 500,
-// the Bayesian interval is the narrowest at every n.
-std::vector<Claim> SampleSizeClaims(const Config& c, const SampleSizeCurves& r,
-                                    const PaperMethods& paper);
-
-// What the paper does not state and this study chose (/meta lost_parameters).
-std::string SampleSizeLostParameters();
-
-// Writes everything listed above into `out`.
-Status WriteSampleSizeResults(const Config& c, const SampleSizeCurves& r, ResultWriter& out);
+// The paper's four claims (verdict and evidence): the Bayesian method needs
+// the fewest samples, Jeffreys saves marginally against CP, the Bayesian
+// method needs over 500, the Bayesian interval is the narrowest at every n.
+std::vector<Claim> SampleSizeClaims(const Config& c, const Results& r, const PaperMethods& paper);
 
 }  // namespace privbench::bayes_sample_size
 

@@ -100,7 +100,7 @@ Status Run(const Config& c, StudyContext& ctx) {
                             ctx.quiet());
   PB_ASSIGN_OR_RETURN(WidthGrid w, ComputeWidthGrid(c, std::move(grid), ctx.threads(), &progress));
   progress.Finish();
-  return WriteWidthGridResults(c, w, ctx.out());
+  return WriteReport(c, w, ctx.out());
 }
 
 }  // namespace

@@ -5,13 +5,17 @@
 
 #include "core/format.h"
 #include "core/stats.h"
+#include "results/evidence.h"
+#include "results/table_builder.h"
 
 namespace privbench::bayes_width_grid {
 namespace {
 
+// Numbers in table cells, captions and /meta (4 decimals); claim evidence
+// uses Evidence instead.
 std::string Fmt(double x) { return FormatRounded(x, 4); }
-// Percent with one decimal; non-finite values without the sign.
-std::string Pct(double x) { return FormatRounded(x, 1) + (std::isfinite(x) ? "%" : ""); }
+// A percentage for evidence; non-finite values without the sign.
+std::string Pct(double x) { return (Evidence() << x).str() + (std::isfinite(x) ? "%" : ""); }
 
 std::vector<uint64_t> Shape(const WidthGrid& w) { return {w.grid.fpr.size(), w.grid.fnr.size()}; }
 
@@ -32,9 +36,10 @@ Status WriteRawData(const WidthGrid& w, ResultWriter& out) {
     PB_RETURN_IF_ERROR(out.WriteDoubles(grp + "/eps_lo", w.lower[m], shape));
     PB_RETURN_IF_ERROR(out.WriteDoubles(grp + "/eps_hi", w.upper[m], shape));
     PB_RETURN_IF_ERROR(out.WriteDoubles(grp + "/width", w.width[m], shape));
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "label", w.methods[m].label));
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "delta", w.methods[m].delta));
-    PB_RETURN_IF_ERROR(out.SetAttribute(grp, "one_sided", int64_t{w.methods[m].one_sided}));
+    PB_RETURN_IF_ERROR(SetAttributes(out, grp,
+                                     {{"label", w.methods[m].label},
+                                      {"delta", w.methods[m].delta},
+                                      {"one_sided", int64_t{w.methods[m].one_sided}}}));
   }
   return Status::Ok();
 }
@@ -47,7 +52,8 @@ Status WriteReductions(const WidthGrid& w, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteDoubles("/reduction/vs_jeffreys", w.reduction_jf, Shape(w)));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/reduction/vs_clopper_pearson_half_alpha",
                                       w.reduction_cp_half_alpha, Shape(w)));
-  return out.SetAttribute("/reduction", "units", "percent: 100 (1 - W_bayesian / W_reference)");
+  return SetAttributes(out, "/reduction",
+                       {{"units", "percent: 100 (1 - W_bayesian / W_reference)"}});
 }
 
 // /numbers/[subgrid<b>_]reduction_vs_... and /subgrids/...
@@ -79,12 +85,15 @@ Status WriteBoxes(const std::vector<Box>& boxes, const std::vector<BoxSummary>& 
   return out.WriteDoubles("/subgrids/fnr_hi", fnr_hi);
 }
 
-// "(FPR .., FNR ..): Bayesian .., CP .., Jeffreys .." for a box's first
-// violation; "" if none.
-std::string ViolationText(const WidthGrid& w, const BoxSummary& s) {
-  if (s.first_violation < 0) return "";
+// The reduction_ranges cell of a box: "yes", "no points", or "no: 3 points,
+// e.g. (FPR .., FNR ..): Bayesian .., CP .., Jeffreys .." at its first
+// violation.
+std::string NarrowestCell(const WidthGrid& w, const BoxSummary& s) {
+  if (s.points == 0) return "no points";
+  if (s.violations == 0) return "yes";
   const int64_t p = s.first_violation;
-  return PointText(w, p) + ": Bayesian " + Fmt(w.width[w.paper.bayesian][p]) + ", CP " +
+  return "no: " + std::to_string(s.violations) + " points, e.g. " + PointText(w, p) +
+         ": Bayesian " + Fmt(w.width[w.paper.bayesian][p]) + ", CP " +
          Fmt(w.width[w.paper.clopper_pearson][p]) + ", Jeffreys " +
          Fmt(w.width[w.paper.jeffreys][p]);
 }
@@ -105,59 +114,59 @@ std::string PointText(const WidthGrid& w, int64_t p) {
   return "(FPR " + Fmt(w.fpr_at(p)) + ", FNR " + Fmt(w.fnr_at(p)) + ")";
 }
 
-SummaryTable ReductionRangesTable(const Config& c, const WidthGrid& w,
-                                  const std::vector<Box>& boxes,
-                                  const std::vector<BoxSummary>& summaries) {
-  std::vector<std::string> names, fpr_range, fnr_range, narrowest;
-  std::vector<int64_t> points;
-  std::vector<double> jf_min, jf_max, cp_min, cp_max, cph_min, cph_max;
+Result<SummaryTable> ReductionRangesTable(const Config& c, const WidthGrid& w,
+                                          const std::vector<Box>& boxes,
+                                          const std::vector<BoxSummary>& summaries) {
+  const FiniteRange ratio = RangeOfFinite(w.jeffreys_over_cp);
+  TableBuilder t(
+      "reduction_ranges",
+      "Bayesian width reduction vs Jeffreys and Clopper-Pearson (Bayesian paper Fig. 5)",
+      GridText(c, w.grid.points.size()) +
+          ". Reduction = 100 (1 - W_bayesian / W_ref) in percent, W = upper - lower "
+          "of the 90% intervals; range over the grid points inside each box (row 'all' "
+          "= the whole grid; the published 20-32% vs Jeffreys and 36-52% vs CP are "
+          "'for the FPR and FNR ranges in Figure 5', which the paper's text lost). "
+          "Jeffreys / CP width ratio over the grid: " +
+          Fmt(ratio.min) + " to " + Fmt(ratio.max) +
+          ". vs_cp_95_*: the convention test, CP at confidence 1 - alpha/2 (95%) against "
+          "the Bayesian interval at 1 - alpha. Points where a reduction is not finite (an "
+          "infinite width): vs CP " +
+          std::to_string(w.undefined_cp) + ", vs Jeffreys " + std::to_string(w.undefined_jf) + ".",
+      {{"subgrid", Column::Type::kString},
+       {"fpr_range", Column::Type::kString},
+       {"fnr_range", Column::Type::kString},
+       {"points", Column::Type::kInt},
+       {"vs_jeffreys_min_pct", Column::Type::kDouble},
+       {"vs_jeffreys_max_pct", Column::Type::kDouble},
+       {"vs_cp_min_pct", Column::Type::kDouble},
+       {"vs_cp_max_pct", Column::Type::kDouble},
+       {"vs_cp_95_min_pct", Column::Type::kDouble},
+       {"vs_cp_95_max_pct", Column::Type::kDouble},
+       {"bayesian_narrowest_everywhere", Column::Type::kString}});
   for (size_t b = 0; b < boxes.size(); ++b) {
     const Box& box = boxes[b];
     const BoxSummary& s = summaries[b];
-    names.push_back(box.name);
-    fpr_range.push_back("[" + Fmt(box.fpr_lo) + ", " + Fmt(box.fpr_hi) + "]");
-    fnr_range.push_back("[" + Fmt(box.fnr_lo) + ", " + Fmt(box.fnr_hi) + "]");
-    points.push_back(s.points);
-    jf_min.push_back(s.vs_jeffreys.min);
-    jf_max.push_back(s.vs_jeffreys.max);
-    cp_min.push_back(s.vs_cp.min);
-    cp_max.push_back(s.vs_cp.max);
-    cph_min.push_back(s.vs_cp_half_alpha.min);
-    cph_max.push_back(s.vs_cp_half_alpha.max);
-    narrowest.push_back(s.points == 0       ? "no points"
-                        : s.violations == 0 ? "yes"
-                                            : "no: " + std::to_string(s.violations) +
-                                                  " points, e.g. " + ViolationText(w, s));
+    t.Row({box.name, "[" + Fmt(box.fpr_lo) + ", " + Fmt(box.fpr_hi) + "]",
+           "[" + Fmt(box.fnr_lo) + ", " + Fmt(box.fnr_hi) + "]", s.points, s.vs_jeffreys.min,
+           s.vs_jeffreys.max, s.vs_cp.min, s.vs_cp.max, s.vs_cp_half_alpha.min,
+           s.vs_cp_half_alpha.max, NarrowestCell(w, s)});
   }
-  const FiniteRange ratio = RangeOfFinite(w.jeffreys_over_cp);
-  return {"reduction_ranges",
-          "Bayesian width reduction vs Jeffreys and Clopper-Pearson (Bayesian paper Fig. 5)",
-          GridText(c, w.grid.points.size()) +
-              ". Reduction = 100 (1 - W_bayesian / W_ref) in percent, W = upper - lower "
-              "of the 90% intervals; range over the grid points inside each box (row 'all' "
-              "= the whole grid; the published 20-32% vs Jeffreys and 36-52% vs CP are "
-              "'for the FPR and FNR ranges in Figure 5', which the paper's text lost). "
-              "Jeffreys / CP width ratio over the grid: " +
-              Fmt(ratio.min) + " to " + Fmt(ratio.max) +
-              ". vs_cp_95_*: the convention test, CP at confidence 1 - alpha/2 (95%) against "
-              "the Bayesian interval at 1 - alpha. Points where a reduction is not finite (an "
-              "infinite width): vs CP " +
-              std::to_string(w.undefined_cp) + ", vs Jeffreys " + std::to_string(w.undefined_jf) +
-              ".",
-          {Column::Strings("subgrid", names), Column::Strings("fpr_range", fpr_range),
-           Column::Strings("fnr_range", fnr_range), Column::Ints("points", points),
-           Column::Doubles("vs_jeffreys_min_pct", jf_min),
-           Column::Doubles("vs_jeffreys_max_pct", jf_max), Column::Doubles("vs_cp_min_pct", cp_min),
-           Column::Doubles("vs_cp_max_pct", cp_max), Column::Doubles("vs_cp_95_min_pct", cph_min),
-           Column::Doubles("vs_cp_95_max_pct", cph_max),
-           Column::Strings("bayesian_narrowest_everywhere", narrowest)}};
+  return t.Build();
 }
 
-SummaryTable WidthsTable(const Config& c, const WidthGrid& w) {
+Result<SummaryTable> WidthsTable(const Config& c, const WidthGrid& w) {
+  TableBuilder t("widths",
+                 "Interval width over the grid per two-sided method (Bayesian paper Fig. 5)",
+                 GridText(c, w.grid.points.size()) +
+                     ". Width = upper - lower in eps units (nats); one-sided methods have no "
+                     "width. 'points narrower than bayesian' counts grid points where the method "
+                     "is strictly narrower than the Bayesian interval.",
+                 {{"method", Column::Type::kString},
+                  {"min_width", Column::Type::kDouble},
+                  {"median_width", Column::Type::kDouble},
+                  {"max_width", Column::Type::kDouble},
+                  {"points_narrower_than_bayesian", Column::Type::kInt}});
   const std::vector<double>& w_by = w.width[w.paper.bayesian];
-  std::vector<std::string> method_col;
-  std::vector<double> wmin, wmed, wmax;
-  std::vector<int64_t> narrower_than_bayes;
   for (size_t m = 0; m < w.methods.size(); ++m) {
     if (w.methods[m].one_sided) continue;
     std::vector<double> widths;
@@ -167,55 +176,45 @@ SummaryTable WidthsTable(const Config& c, const WidthGrid& w) {
       narrower += w.width[m][p] < w_by[p];
     }
     std::sort(widths.begin(), widths.end());
-    method_col.push_back(w.methods[m].label);
-    wmin.push_back(widths.front());
-    wmed.push_back(Median(widths));
-    wmax.push_back(widths.back());
-    narrower_than_bayes.push_back(narrower);
+    t.Row({w.methods[m].label, widths.front(), Median(widths), widths.back(), narrower});
   }
-  return {"widths",
-          "Interval width over the grid per two-sided method (Bayesian paper Fig. 5)",
-          GridText(c, w.grid.points.size()) +
-              ". Width = upper - lower in eps units (nats); one-sided methods have no "
-              "width. 'points narrower than bayesian' counts grid points where the method "
-              "is strictly narrower than the Bayesian interval.",
-          {Column::Strings("method", method_col), Column::Doubles("min_width", wmin),
-           Column::Doubles("median_width", wmed), Column::Doubles("max_width", wmax),
-           Column::Ints("points_narrower_than_bayesian", narrower_than_bayes)}};
+  return t.Build();
 }
 
 Claim NarrowestClaim(const Config& c, const WidthGrid& w, const BoxSummary& all) {
-  return {"bayes_width_grid_bayesian_narrowest",
-          "The Bayesian approach provides the narrowest interval for all combinations of FPR and "
-          "FNR (vs Clopper-Pearson and Jeffreys)",
-          "Bayesian paper Sec. 3.4, Fig. 5", all.violations == 0,
-          std::to_string(all.violations) + " of " + std::to_string(w.grid.points.size()) +
-              " grid points where the Bayesian width is not strictly below both CP and Jeffreys" +
-              (all.violations ? " (e.g. " + ViolationText(w, all) + ")" : "") +
-              "; reductions vs CP " + Pct(all.vs_cp.min) + " to " + Pct(all.vs_cp.max) +
-              ", vs Jeffreys " + Pct(all.vs_jeffreys.min) + " to " + Pct(all.vs_jeffreys.max) +
-              " (" + GridText(c, w.grid.points.size()) + ")"};
+  Evidence e;
+  e << all.violations << " of " << w.grid.points.size()
+    << " grid points where the Bayesian width is not strictly below both CP and Jeffreys";
+  if (all.violations) {
+    const int64_t p = all.first_violation;
+    e << " (e.g. " << PointText(w, p) << ": Bayesian " << w.width[w.paper.bayesian][p] << ", CP "
+      << w.width[w.paper.clopper_pearson][p] << ", Jeffreys " << w.width[w.paper.jeffreys][p]
+      << ")";
+  }
+  e << "; reductions vs CP " << Pct(all.vs_cp.min) << " to " << Pct(all.vs_cp.max)
+    << ", vs Jeffreys " << Pct(all.vs_jeffreys.min) << " to " << Pct(all.vs_jeffreys.max) << " ("
+    << GridText(c, w.grid.points.size()) << ")";
+  return ClaimEvidence("bayes_width_grid_bayesian_narrowest", all.violations == 0, e);
 }
 
 Claim CornersClaim(const WidthGrid& w, const BoxSummary& all, const CornerAnalysis& corners) {
   auto describe = [&](const char* what, const FiniteRange& r, const std::string& corner) {
-    return std::string(what) + " largest " + Fmt(r.max) + " at " + PointText(w, r.argmax) + " (" +
-           (corner.empty() ? "not at a corner" : "corner: " + corner) + ")";
+    return Evidence() << what << " largest " << r.max << " at " << PointText(w, r.argmax) << " ("
+                      << (corner.empty() ? "not at a corner" : "corner: " + corner) << ")";
   };
-  return {"bayes_width_grid_corners",
-          "The most prevalent differences are at the corners of the region (e.g. low FPR and "
-          "high FNR)",
-          "Bayesian paper Sec. 3.4, Fig. 5",
-          !corners.corner_cp.empty() && !corners.corner_jeffreys.empty(),
-          describe("CP - Bayesian width difference", corners.diff_cp, corners.corner_cp) + "; " +
-              describe("Jeffreys - Bayesian", corners.diff_jeffreys, corners.corner_jeffreys) +
-              "; largest relative reduction vs CP " + Pct(all.vs_cp.max) + " at " +
-              PointText(w, all.vs_cp.argmax) + ", vs Jeffreys " + Pct(all.vs_jeffreys.max) +
-              " at " + PointText(w, all.vs_jeffreys.argmax) +
-              "; criterion: both largest absolute differences within 0.1 (in FPR and FNR) of a "
-              "vertex of the evaluated region. With n/2 trials per class the widths are "
-              "symmetric under FPR <-> FNR (to solver accuracy), so high FPR / low FNR is the "
-              "mirror of the paper's low FPR / high FNR"};
+  return ClaimEvidence(
+      "bayes_width_grid_corners", !corners.corner_cp.empty() && !corners.corner_jeffreys.empty(),
+      Evidence()
+          << describe("CP - Bayesian width difference", corners.diff_cp, corners.corner_cp).str()
+          << "; "
+          << describe("Jeffreys - Bayesian", corners.diff_jeffreys, corners.corner_jeffreys).str()
+          << "; largest relative reduction vs CP " << Pct(all.vs_cp.max) << " at "
+          << PointText(w, all.vs_cp.argmax) << ", vs Jeffreys " << Pct(all.vs_jeffreys.max)
+          << " at " << PointText(w, all.vs_jeffreys.argmax)
+          << "; criterion: both largest absolute differences within 0.1 (in FPR and FNR) "
+             "of a vertex of the evaluated region. With n/2 trials per class the widths "
+             "are symmetric under FPR <-> FNR (to solver accuracy), so high FPR / low FNR "
+             "is the mirror of the paper's low FPR / high FNR");
 }
 
 namespace {
@@ -225,15 +224,15 @@ bool RangeMatches(const FiniteRange& r, double lo, double hi) {
          std::abs(r.max - hi) <= kRangeTolerancePct;
 }
 
-// "all 12.3-45.6%; fpr_0-0.5_fnr_0-0.5 ...": every box's range of one
+// "all 12.3% to 45.6%; fpr_0-0.5_fnr_0-0.5 ...": every box's range of one
 // reduction; `matching` gets the boxes whose range reproduces [lo, hi].
 std::string BoxRanges(const std::vector<Box>& boxes, const std::vector<BoxSummary>& summaries,
                       FiniteRange BoxSummary::*range, double lo, double hi,
                       std::vector<std::string>* matching) {
-  std::string text;
+  Evidence text;
   for (size_t b = 0; b < boxes.size(); ++b) {
     const FiniteRange& r = summaries[b].*range;
-    text += (b ? "; " : "") + boxes[b].name + " " + Pct(r.min) + " to " + Pct(r.max);
+    text << (b ? "; " : "") << boxes[b].name << " " << Pct(r.min) << " to " << Pct(r.max);
     if (RangeMatches(r, lo, hi)) matching->push_back(boxes[b].name);
   }
   return text;
@@ -250,41 +249,33 @@ std::string Joined(const std::vector<std::string>& names) {
 
 std::vector<Claim> ReadingClaims(const WidthGrid& w, const std::vector<Box>& boxes,
                                  const std::vector<BoxSummary>& summaries) {
-  const std::string src = "Bayesian paper Sec. 3.4, Fig. 5";
-  const std::string tol = "reproduces = both ends within " + Fmt(kRangeTolerancePct) +
-                          " percentage points of the published ends; ";
+  const std::string tol = Evidence() << "reproduces = both ends within " << kRangeTolerancePct
+                                     << " percentage points of the published ends; ";
   std::vector<std::string> jf_match, cp_match, cph_match;
   const std::string jf = BoxRanges(boxes, summaries, &BoxSummary::vs_jeffreys, 20, 32, &jf_match);
   const std::string cp = BoxRanges(boxes, summaries, &BoxSummary::vs_cp, 36, 52, &cp_match);
   const std::string cph =
       BoxRanges(boxes, summaries, &BoxSummary::vs_cp_half_alpha, 36, 52, &cph_match);
   const std::string low = BoxName(0.0, 0.1, 0.0, 0.5);
-  bool low_holds = false;
-  for (const std::string& n : jf_match) low_holds = low_holds || n == low;
+  const bool low_holds = std::find(jf_match.begin(), jf_match.end(), low) != jf_match.end();
   const FiniteRange ratio = RangeOfFinite(w.jeffreys_over_cp);
   return {
-      {"bayes_width_grid_jeffreys_range_low_fpr",
-       "The 20-32% reduction vs Jeffreys reproduces on the low-FPR part of the grid (FPR <= "
-       "0.1, FNR <= 0.5), all intervals at the same confidence",
-       src, low_holds,
-       tol + "reduction vs Jeffreys per box: " + jf +
-           "; boxes that reproduce 20-32%: " + Joined(jf_match)},
-      {"bayes_width_grid_cp_range_same_confidence",
-       "The 36-52% reduction vs Clopper-Pearson reproduces on some part of the grid with every "
-       "interval at the same confidence 1 - alpha",
-       src, !cp_match.empty(),
-       tol + "reduction vs CP per box: " + cp +
-           "; boxes that reproduce 36-52%: " + Joined(cp_match) +
-           "; Jeffreys / CP width ratio over the grid " + Fmt(ratio.min) + " to " + Fmt(ratio.max) +
-           " (20-32% vs Jeffreys together with 36-52% vs CP needs Jeffreys about 20% narrower "
-           "than CP, against the paper's own 'marginal' Jeffreys gain in Fig. 4)"},
-      {"bayes_width_grid_cp_range_cp_at_half_alpha",
-       "The 36-52% reduction vs Clopper-Pearson reproduces when CP is taken at confidence 1 - "
-       "alpha/2 (95%) and the Bayesian interval at 1 - alpha (90%)",
-       src, !cph_match.empty(),
-       tol + "reduction vs CP at 95% per box: " + cph +
-           "; boxes that reproduce 36-52%: " + Joined(cph_match) +
-           " (an inconsistent convention: it compares intervals of different confidence)"},
+      ClaimEvidence("bayes_width_grid_jeffreys_range_low_fpr", low_holds,
+                    Evidence() << tol << "reduction vs Jeffreys per box: " << jf
+                               << "; boxes that reproduce 20-32%: " << Joined(jf_match)),
+      ClaimEvidence("bayes_width_grid_cp_range_same_confidence", !cp_match.empty(),
+                    Evidence() << tol << "reduction vs CP per box: " << cp
+                               << "; boxes that reproduce 36-52%: " << Joined(cp_match)
+                               << "; Jeffreys / CP width ratio over the grid " << ratio.min
+                               << " to " << ratio.max
+                               << " (20-32% vs Jeffreys together with 36-52% vs CP needs "
+                                  "Jeffreys about 20% narrower than CP, against the paper's own "
+                                  "'marginal' Jeffreys gain in Fig. 4)"),
+      ClaimEvidence("bayes_width_grid_cp_range_cp_at_half_alpha", !cph_match.empty(),
+                    Evidence() << tol << "reduction vs CP at 95% per box: " << cph
+                               << "; boxes that reproduce 36-52%: " << Joined(cph_match)
+                               << " (an inconsistent convention: it compares intervals of "
+                                  "different confidence)"),
   };
 }
 
@@ -297,23 +288,25 @@ std::string WidthGridLostParameters(const Config& c, size_t evaluated_points) {
          GridText(c, evaluated_points);
 }
 
-Status WriteWidthGridResults(const Config& c, const WidthGrid& w, ResultWriter& out) {
+Status WriteReport(const Config& c, const Results& w, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteRawData(w, out));
   PB_RETURN_IF_ERROR(WriteReductions(w, out));
   const std::vector<Box> boxes = ReportedBoxes(c, w.grid);
   std::vector<BoxSummary> summaries;
   for (const Box& box : boxes) summaries.push_back(SummarizeBox(w, box));
   PB_RETURN_IF_ERROR(WriteBoxes(boxes, summaries, out));
-  PB_RETURN_IF_ERROR(out.WriteTable(ReductionRangesTable(c, w, boxes, summaries)));
-  PB_RETURN_IF_ERROR(out.WriteTable(WidthsTable(c, w)));
+  PB_ASSIGN_OR_RETURN(const SummaryTable ranges, ReductionRangesTable(c, w, boxes, summaries));
+  PB_RETURN_IF_ERROR(out.WriteTable(ranges));
+  PB_ASSIGN_OR_RETURN(const SummaryTable widths, WidthsTable(c, w));
+  PB_RETURN_IF_ERROR(out.WriteTable(widths));
   PB_RETURN_IF_ERROR(out.WriteClaim(NarrowestClaim(c, w, summaries[0])));
   PB_ASSIGN_OR_RETURN(const CornerAnalysis corners, AnalyzeCorners(w));
   PB_RETURN_IF_ERROR(out.WriteClaim(CornersClaim(w, summaries[0], corners)));
   for (const Claim& claim : ReadingClaims(w, boxes, summaries)) {
     PB_RETURN_IF_ERROR(out.WriteClaim(claim));
   }
-  return out.SetAttribute("/meta", "lost_parameters",
-                          WidthGridLostParameters(c, w.grid.points.size()));
+  return SetAttributes(out, "/meta",
+                       {{"lost_parameters", WidthGridLostParameters(c, w.grid.points.size())}});
 }
 
 }  // namespace privbench::bayes_width_grid

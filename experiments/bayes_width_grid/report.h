@@ -1,10 +1,6 @@
-// The output of study bayes_width_grid (Bayesian paper, Sec. 3.4, Fig. 5;
-// README.md): raw grids, the scalars results/verify checks, the
-// summary tables and the paper's claims. Tables and claims are pure
-// functions of the computed grid.
-//
-// Output (results/raw/bayes_width_grid.h5); 2-D arrays are [fpr, fnr]
-// (row i = fpr[i], column j = fnr[j]), NaN outside the evaluated region:
+// What study bayes_width_grid (Bayesian paper, Sec. 3.4, Fig. 5; README.md)
+// writes, all through WriteReport. 2-D arrays are [fpr, fnr] (row i =
+// fpr[i], column j = fnr[j]), NaN outside the evaluated region:
 //   /fpr [A], /fnr [B]            grid values
 //   /counts/fp [A], /counts/fn [B]  rounded counts (of n/2 each)
 //   /valid int64 [A, B]           1 where evaluated (FPR + FNR < 1 if below_chance_only)
@@ -14,13 +10,18 @@
 //   /reduction/vs_clopper_pearson, /reduction/vs_jeffreys [A, B]  percent
 //   /reduction/vs_clopper_pearson_half_alpha [A, B]  percent, CP at 1 - alpha/2
 //   /subgrids/{name, fpr_lo, fpr_hi, fnr_lo, fnr_hi}
-//   /numbers/..., /summary/{reduction_ranges,widths}, /claims/...
-// Published (Sec. 3.4): the Bayesian interval is the narrowest for all
-// combinations of FPR and FNR; over Fig. 5's ranges it is 20-32% narrower
-// than Jeffreys and 36-52% narrower than Clopper-Pearson. The published
-// values live in experiments/bayes_width_grid/claims.json.
-#ifndef PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_REPORT_H_
-#define PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_REPORT_H_
+//   /numbers/...                  scalars checked by verify
+//   /summary/{reduction_ranges,widths}
+//   /claims/...                   the verdict and evidence of the five claims of
+//                                 claims.json
+//   /meta lost_parameters
+// The tables and claims are pure functions of the computed grid, declared
+// here for the unit test. Published (Sec. 3.4): the Bayesian interval is the
+// narrowest for all combinations of FPR and FNR; over Fig. 5's ranges it is
+// 20-32% narrower than Jeffreys and 36-52% narrower than Clopper-Pearson.
+// The published values live in experiments/bayes_width_grid/claims.json.
+#ifndef PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_
+#define PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_
 
 #include <cstdint>
 #include <string>
@@ -33,6 +34,13 @@
 
 namespace privbench::bayes_width_grid {
 
+// What the computation hands the report: every method's interval over the
+// grid.
+using Results = WidthGrid;
+
+// Writes everything listed above into `out`.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
 // "n = 1000 (500 + 500), alpha = 0.1, ...; 1275 grid points evaluated":
 // the grid as tables, claims and /meta describe it.
 std::string GridText(const Config& c, size_t evaluated_points);
@@ -42,14 +50,14 @@ std::string PointText(const WidthGrid& w, int64_t p);
 
 // One row per box: points, reduction ranges, whether the Bayesian interval
 // is the narrowest at every point.
-SummaryTable ReductionRangesTable(const Config& c, const WidthGrid& w,
-                                  const std::vector<Box>& boxes,
-                                  const std::vector<BoxSummary>& summaries);
+Result<SummaryTable> ReductionRangesTable(const Config& c, const WidthGrid& w,
+                                          const std::vector<Box>& boxes,
+                                          const std::vector<BoxSummary>& summaries);
 // One row per two-sided method: min, median and max width over the grid.
-SummaryTable WidthsTable(const Config& c, const WidthGrid& w);
+Result<SummaryTable> WidthsTable(const Config& c, const WidthGrid& w);
 
-// The Bayesian interval is the narrowest at every point (`all` summarises
-// the whole grid).
+// The claims (verdict and evidence). The Bayesian interval is the narrowest
+// at every point (`all` summarises the whole grid).
 Claim NarrowestClaim(const Config& c, const WidthGrid& w, const BoxSummary& all);
 // The largest differences lie at the corners of the region.
 Claim CornersClaim(const WidthGrid& w, const BoxSummary& all, const CornerAnalysis& corners);
@@ -72,9 +80,6 @@ std::vector<Claim> ReadingClaims(const WidthGrid& w, const std::vector<Box>& box
 // What the paper's text lost and this study chose (/meta lost_parameters).
 std::string WidthGridLostParameters(const Config& c, size_t evaluated_points);
 
-// Writes everything listed above into `out`.
-Status WriteWidthGridResults(const Config& c, const WidthGrid& w, ResultWriter& out);
-
 }  // namespace privbench::bayes_width_grid
 
-#endif  // PRIVBENCH_EXPERIMENTS_LIB_BAYES_WIDTH_GRID_REPORT_H_
+#endif  // PRIVBENCH_EXPERIMENTS_BAYES_WIDTH_GRID_REPORT_H_

@@ -39,7 +39,7 @@ TEST(ReductionRangesTable, OneRowPerBox) {
   const std::vector<Box> boxes = ReportedBoxes(c, w.grid);
   std::vector<BoxSummary> summaries;
   for (const Box& b : boxes) summaries.push_back(SummarizeBox(w, b));
-  const SummaryTable t = ReductionRangesTable(c, w, boxes, summaries);
+  const SummaryTable t = ReductionRangesTable(c, w, boxes, summaries).value();
   EXPECT_EQ(t.name, "reduction_ranges");
   ASSERT_EQ(t.columns.size(), 11u);
   EXPECT_EQ(t.columns[0].strings[0], "all");
@@ -50,7 +50,7 @@ TEST(ReductionRangesTable, OneRowPerBox) {
   WidthGrid worse = w;
   worse.width[worse.paper.bayesian][0] = 100.0;
   summaries[0] = SummarizeBox(worse, boxes[0]);
-  const SummaryTable bad = ReductionRangesTable(c, worse, boxes, summaries);
+  const SummaryTable bad = ReductionRangesTable(c, worse, boxes, summaries).value();
   EXPECT_EQ(
       bad.columns[10].strings[0].rfind("no: 1 points, e.g. (FPR 0.01, FNR 0.01): Bayesian 100,", 0),
       0u)
@@ -59,7 +59,7 @@ TEST(ReductionRangesTable, OneRowPerBox) {
 
 TEST(WidthsTable, TwoSidedMethodsOnly) {
   const WidthGrid w = TestGrid();
-  const SummaryTable t = WidthsTable(TestConfig(), w);
+  const SummaryTable t = WidthsTable(TestConfig(), w).value();
   size_t two_sided = 0;
   for (const WidthMethod& m : w.methods) two_sided += !m.one_sided;
   ASSERT_EQ(t.columns[0].strings.size(), two_sided);

@@ -12,6 +12,7 @@
 // Epsilon* on each window as the reference (compute.h). Output and claims:
 // report.h.
 #include <string>
+#include <utility>
 
 #include "core/format.h"
 #include "experiments/epsilon_star_distance/compute.h"
@@ -23,8 +24,8 @@
 namespace privbench::epsilon_star_distance {
 namespace {
 
-DistanceConfig Defaults(Scale scale) {
-  DistanceConfig c;
+Config Defaults(Scale scale) {
+  Config c;
   c.est = DefaultEstimationConfig(scale);
   c.distances = DefaultDistances(scale);
   // d0_empirical_overshoots_more is judged by sign tests over the
@@ -35,7 +36,7 @@ DistanceConfig Defaults(Scale scale) {
   return c;
 }
 
-void RegisterFlags(FlagSet& f, DistanceConfig& c) {
+void RegisterFlags(FlagSet& f, Config& c) {
   f.AddDouble("train_shape", &c.train_shape, "Gamma shape of the train losses (lost; ours 1)")
       .Above(0)
       .Finite();
@@ -62,7 +63,7 @@ void RegisterFlags(FlagSet& f, DistanceConfig& c) {
 }
 
 // The rules across fields: distances and n strictly increasing.
-Status Validate(const DistanceConfig& c) {
+Status Validate(const Config& c) {
   for (size_t i = 1; i < c.distances.size(); ++i) {
     if (!(c.distances[i] > c.distances[i - 1])) {
       return Error("distances must be strictly increasing, got " +
@@ -72,10 +73,10 @@ Status Validate(const DistanceConfig& c) {
   return ValidateEstimationConfig(c.est);
 }
 
-Status Run(const DistanceConfig& c, StudyContext& ctx) {
-  PB_ASSIGN_OR_RETURN(DistanceResults r,
+Status Run(const Config& c, StudyContext& ctx) {
+  PB_ASSIGN_OR_RETURN(DistanceResults sim,
                       ComputeDistance(c, ctx.seed(), ctx.threads(), ctx.quiet()));
-  return WriteDistanceResults(c, r, ctx.scale(), ctx.out());
+  return WriteReport(c, Results{std::move(sim), ctx.scale()}, ctx.out());
 }
 
 }  // namespace
@@ -84,7 +85,7 @@ Status Run(const DistanceConfig& c, StudyContext& ctx) {
 int main(int argc, char** argv) {
   using namespace privbench;
   using namespace privbench::epsilon_star_distance;
-  Study<DistanceConfig> study;
+  Study<Config> study;
   study.info = {"epsilon_star_distance",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
                 "App. B.1 (Increasing the distance between training and non-training "

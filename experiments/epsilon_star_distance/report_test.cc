@@ -12,8 +12,8 @@
 namespace privbench::epsilon_star_distance {
 namespace {
 
-DistanceConfig Config2() {
-  DistanceConfig c;
+Config Config2() {
+  Config c;
   c.est = DefaultEstimationConfig(Scale::kTest);
   c.est.n = {100, 1000};
   c.est.repetitions = 2;
@@ -24,7 +24,7 @@ DistanceConfig Config2() {
 // d = 0: empirical 0.4, 0.2 vs parametric 0.1, 0.1 (overshoots more);
 // d = 1 (exact 1 on every window): empirical 0.5, 0.8 (bias -0.5, -0.2),
 // parametric 1.3, 1.3 (bias +0.3, not shrinking).
-DistanceResults Fixture(const DistanceConfig& c) {
+DistanceResults Fixture(const Config& c) {
   DistanceResults r;
   r.N = 2;
   r.names = {"empirical", "parametric"};
@@ -48,19 +48,23 @@ DistanceResults Fixture(const DistanceConfig& c) {
 }
 
 TEST(DistanceReportTest, Tables) {
-  const DistanceConfig c = Config2();
+  const Config c = Config2();
   const DistanceResults r = Fixture(c);
-  const SummaryTable exact = DistanceExactTable(c, r);
-  EXPECT_EQ(exact.name, "distance_exact");
-  EXPECT_EQ(exact.columns[1].doubles, (std::vector<double>{1.0, 2.0}));  // population shape
-  const SummaryTable t = DistanceTable(c, r, 1);
-  EXPECT_EQ(t.name, "distance_common_window");
-  EXPECT_EQ(t.columns[0].doubles.size(), 8u);  // D x N x E rows
-  EXPECT_DOUBLE_EQ(t.columns[7].doubles[4], -0.5);
+  const Result<SummaryTable> exact = DistanceExactTable(c, r);
+  ASSERT_TRUE(exact.ok()) << exact.message();
+  EXPECT_EQ(exact->name, "distance_exact");
+  EXPECT_EQ(exact->columns[1].doubles, (std::vector<double>{1.0, 2.0}));  // population shape
+  EXPECT_EQ(exact->columns[5].doubles, (std::vector<double>{0.0, 1.0}));  // common window
+  const Result<SummaryTable> t = DistanceTable(c, r, 1);
+  ASSERT_TRUE(t.ok()) << t.message();
+  EXPECT_EQ(t->name, "distance_common_window");
+  EXPECT_EQ(t->columns[0].doubles.size(), 8u);  // D x N x E rows
+  EXPECT_EQ(t->columns[1].ints, (std::vector<int64_t>{100, 100, 1000, 1000, 100, 100, 1000, 1000}));
+  EXPECT_DOUBLE_EQ(t->columns[7].doubles[4], -0.5);
 }
 
 TEST(DistanceReportTest, ClaimsFollowTheirCriteria) {
-  const DistanceConfig c = Config2();
+  const Config c = Config2();
   const DistanceResults r = Fixture(c);
   // Two repetitions cannot make a sign test significant: inconclusive,
   // with empirical > parametric in 4 of 4 (n, repetition) pairs.
@@ -81,13 +85,14 @@ TEST(DistanceReportTest, ClaimsFollowTheirCriteria) {
   const Claim accurate = MoreAccurateClaim(c, r, 0);
   EXPECT_FALSE(accurate.holds);
   EXPECT_NE(accurate.evidence.find("fails at d=1,n=1000;"), std::string::npos) << accurate.evidence;
+  EXPECT_TRUE(accurate.statement.empty());  // from claims.json, not the report
   const Claim shrink = BiasesShrinkClaim(c, r, 1);
   EXPECT_FALSE(shrink.holds);
   EXPECT_EQ(shrink.id, "epsilon_star_distance_biases_shrink_with_n_common_window");
   EXPECT_NE(shrink.evidence.find("not decreasing: parametric d=0, parametric d=1"),
             std::string::npos)
       << shrink.evidence;
-  DistanceConfig no_zero = c;
+  Config no_zero = c;
   no_zero.distances = {1, 2};
   EXPECT_FALSE(D0OvershootsClaim(no_zero, r, 0).claim.holds);
   EXPECT_FALSE(D0OvershootsClaim(no_zero, r, 0).inconclusive);
@@ -96,7 +101,7 @@ TEST(DistanceReportTest, ClaimsFollowTheirCriteria) {
 // With 10 repetitions: 10 of 10 at both n holds (p = 1/1024 <= 0.025);
 // 0 of 10 at one n does not hold; 7 of 10 is inconclusive.
 TEST(DistanceReportTest, D0VerdictsFromTheSignTest) {
-  DistanceConfig c = Config2();
+  Config c = Config2();
   c.est.repetitions = 10;
   DistanceResults r = Fixture(c);
   r.values = xt::zeros<double>({4, 2, 2, 10});

@@ -1,7 +1,14 @@
-// The summary tables, numbers and claims of study C4 epsilon_star_gof
-// (Negoescu et al., "Epsilon*", PPAI-24, App. B.2, Fig. 6; README.md
-// (C4)), as pure functions of the merged arrays (compute.h), and the writer
-// that puts them into the study file.
+// What study C4 epsilon_star_gof (Negoescu et al., "Epsilon*", PPAI-24,
+// App. B.2, Fig. 6; README.md (C4)) writes from the merged arrays
+// (compute.h) into results/raw/epsilon_star_gof.h5 (the raw arrays,
+// settings and /meta are written by the merge, run.h):
+//   /summary/gof_by_n_eval       one row per (loss set, model, analysis,
+//                                n_eval)
+//   /summary/gof_by_components   one row per (loss set, model, analysis, k)
+//   /summary/models              one row per (model, repetition)
+//   /numbers/epsilon_star_gof_*  the fractions and medians of each analysis
+//   /claims                      the verdict and evidence of each claim
+//                                below (statements and criteria: claims.json)
 //
 // Claims (training losses, primary p-values, alpha = significance = 0.05;
 // for the primary analysis, and again for each other analysis with its
@@ -29,17 +36,25 @@
 
 namespace privbench::epsilon_star_gof {
 
-// "100,500,1000".
+using Config = GofStudyConfig;
+
+// What the report needs: the merged arrays of every unit and the label of
+// the data they came from (e.g. "uci-adult").
+struct Results {
+  GofArrays arrays;
+  std::string dataset_label;
+};
+
+// Writes the three tables, then every analysis's numbers and claims.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// "100,500,1000" (also the merge's sweep configuration text).
 std::string JoinInts(const std::vector<int64_t>& values);
 
-// /summary/gof_by_n_eval: one row per (loss set, model, analysis, n_eval).
-SummaryTable GofByNEvalTable(const GofArrays& arrays, const GofStudyConfig& config,
-                             const std::string& dataset_label);
-// /summary/gof_by_components: one row per (loss set, model, analysis, k).
-SummaryTable GofByComponentsTable(const GofArrays& arrays, const GofStudyConfig& config,
-                                  const std::string& dataset_label);
-// /summary/models: one row per (model, repetition).
-SummaryTable ModelsTable(const GofArrays& arrays, const std::string& dataset_label);
+// The parts WriteReport writes, for the unit tests.
+Result<SummaryTable> GofByNEvalTable(const Config& config, const Results& results);
+Result<SummaryTable> GofByComponentsTable(const Config& config, const Results& results);
+Result<SummaryTable> ModelsTable(const Results& results);
 
 struct GofNumber {
   std::string id;  // full name under /numbers: "epsilon_star_gof_frac_above_all"
@@ -52,11 +67,7 @@ struct AnalysisReport {
   std::vector<GofNumber> numbers;
   std::vector<Claim> claims;
 };
-AnalysisReport ReportAnalysis(const GofArrays& arrays, const GofStudyConfig& config, int64_t f);
-
-// Writes the three tables, then every analysis's numbers and claims.
-Status WriteReport(const GofArrays& arrays, const GofStudyConfig& config,
-                   const std::string& dataset_label, ResultWriter& out);
+AnalysisReport ReportAnalysis(const Config& config, const GofArrays& arrays, int64_t f);
 
 }  // namespace privbench::epsilon_star_gof
 

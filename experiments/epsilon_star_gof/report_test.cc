@@ -18,8 +18,8 @@ bool Contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-GofStudyConfig SmallConfig() {
-  GofStudyConfig c;
+Config SmallConfig() {
+  Config c;
   c.n_eval = {100, 200};
   c.max_components = 3;
   c.variance_floors = {1e-6};
@@ -83,7 +83,7 @@ TEST(GofReportTest, JoinInts) {
 }
 
 TEST(GofReportTest, NumbersFollowTheKnownPValues) {
-  const AnalysisReport r = ReportAnalysis(KnownArrays(), SmallConfig(), 0);
+  const AnalysisReport r = ReportAnalysis(SmallConfig(), KnownArrays(), 0);
   EXPECT_DOUBLE_EQ(NumberOf(r, "frac_above_all"), 20.0 / 24.0);
   EXPECT_DOUBLE_EQ(NumberOf(r, "frac_above_no_dp"), 8.0 / 12.0);
   EXPECT_DOUBLE_EQ(NumberOf(r, "frac_above_dp"), 1.0);
@@ -97,15 +97,17 @@ TEST(GofReportTest, NumbersFollowTheKnownPValues) {
 }
 
 TEST(GofReportTest, ClaimVerdictsAndEvidence) {
-  const AnalysisReport r = ReportAnalysis(KnownArrays(), SmallConfig(), 0);
+  const AnalysisReport r = ReportAnalysis(SmallConfig(), KnownArrays(), 0);
   ASSERT_EQ(r.claims.size(), 5u);
   const Claim* most = ClaimOf(r, "most_above");
   ASSERT_NE(most, nullptr);
   EXPECT_TRUE(most->holds);
-  EXPECT_TRUE(Contains(most->evidence, "got 0.833")) << most->evidence;
+  EXPECT_TRUE(Contains(most->evidence, "2 model types): 0.8333 (no DP 0.6667, DP 1;"))
+      << most->evidence;
   EXPECT_TRUE(Contains(most->evidence, "24 p-values (2 repetitions x 2 n_eval x 3 k"));
-  EXPECT_TRUE(Contains(most->statement, "[training losses, exact p-values; App. B transform"));
-  EXPECT_TRUE(Contains(most->source, "App. B.2"));
+  // The statement and source come from claims.json, not the report.
+  EXPECT_TRUE(most->statement.empty());
+  EXPECT_TRUE(most->source.empty());
   EXPECT_TRUE(ClaimOf(r, "more_with_dp")->holds);
   EXPECT_TRUE(ClaimOf(r, "more_with_components")->holds);
   EXPECT_TRUE(Contains(ClaimOf(r, "more_with_components")->evidence, "at k >= 3"));
@@ -118,22 +120,24 @@ TEST(GofReportTest, ClaimVerdictsAndEvidence) {
 }
 
 TEST(GofReportTest, OtherAnalysesCarryTheirSuffix) {
-  GofStudyConfig c = SmallConfig();
+  Config c = SmallConfig();
   c.variance_floors = {1e-6, 1e-12};
   c.carlini_analysis = true;
   const GofArrays g = KnownArrays(3);
-  const AnalysisReport r = ReportAnalysis(g, c, 2);
+  const AnalysisReport r = ReportAnalysis(c, g, 2);
   EXPECT_DOUBLE_EQ(NumberOf(r, "frac_above_all_carlini_logit"), 20.0 / 24.0);
   EXPECT_NE(ClaimOf(r, "most_above_carlini_logit"), nullptr);
   EXPECT_TRUE(Contains(r.numbers.front().id, "_carlini_logit"));
-  const AnalysisReport floor = ReportAnalysis(g, c, 1);
+  const AnalysisReport floor = ReportAnalysis(c, g, 1);
   EXPECT_NE(ClaimOf(floor, "more_with_dp_floor1e-12"), nullptr);
 }
 
 TEST(GofReportTest, TablesHaveOneRowPerCell) {
-  const GofStudyConfig c = SmallConfig();
-  const GofArrays g = KnownArrays();
-  const SummaryTable by_n = GofByNEvalTable(g, c, "uci-adult");
+  const Config c = SmallConfig();
+  const Results r{KnownArrays(), "uci-adult"};
+  const Result<SummaryTable> by_n_result = GofByNEvalTable(c, r);
+  ASSERT_TRUE(by_n_result.ok()) << by_n_result.message();
+  const SummaryTable& by_n = *by_n_result;
   EXPECT_EQ(by_n.name, "gof_by_n_eval");
   EXPECT_TRUE(Contains(by_n.caption, "Data: uci-adult."));
   for (const Column& col : by_n.columns) EXPECT_EQ(col.size(), 4u) << col.name;
@@ -142,12 +146,17 @@ TEST(GofReportTest, TablesHaveOneRowPerCell) {
   EXPECT_EQ(by_n.columns[11].ints, (std::vector<int64_t>{2, 2, 2, 2}));
   EXPECT_EQ(by_n.columns[5].doubles, (std::vector<double>{0.01, 0.01, 0.5, 0.5}));
   EXPECT_EQ(by_n.columns[13].doubles, (std::vector<double>{1.0, 1.0, 1.0, 1.0}));  // floored
-  const SummaryTable by_k = GofByComponentsTable(g, c, "uci-adult");
+  const Result<SummaryTable> by_k_result = GofByComponentsTable(c, r);
+  ASSERT_TRUE(by_k_result.ok()) << by_k_result.message();
+  const SummaryTable& by_k = *by_k_result;
   for (const Column& col : by_k.columns) EXPECT_EQ(col.size(), 6u) << col.name;
   EXPECT_EQ(by_k.columns[4].ints, (std::vector<int64_t>{1, 2, 3, 1, 2, 3}));
   EXPECT_EQ(by_k.columns[9].doubles, (std::vector<double>{-1, -2, -3, -1, -2, -3}));
   EXPECT_TRUE(Contains(by_k.caption, "n_eval = 100,200"));
-  const SummaryTable models = ModelsTable(g, "uci-adult");
+  const Result<SummaryTable> models_result = ModelsTable(r);
+  ASSERT_TRUE(models_result.ok()) << models_result.message();
+  const SummaryTable& models = *models_result;
+  EXPECT_EQ(models.columns[1].ints, (std::vector<int64_t>{0, 1, 0, 1}));  // repetition
   for (const Column& col : models.columns) EXPECT_EQ(col.size(), 4u) << col.name;
   EXPECT_EQ(models.columns[10].doubles, (std::vector<double>{2, 4, 6, 8}));  // seconds
 }

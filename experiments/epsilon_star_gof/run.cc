@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/format.h"
@@ -20,6 +21,7 @@
 #include "experiments/epsilon_star_gof/report.h"
 #include "experiments/epsilon_star_gof/transform_shape.h"
 #include "experiments/lib/framework/sweep.h"
+#include "results/table_builder.h"
 
 namespace privbench::epsilon_star_gof {
 namespace {
@@ -351,11 +353,12 @@ Status WriteGofArrays(const GofArrays& mg, const std::vector<int64_t>& fit_size,
   for (const auto& [name, v] : mg.n) PB_RETURN_IF_ERROR(out.WriteInts("/gof/" + name, v, shape));
   PB_RETURN_IF_ERROR(
       out.WriteInts("/gof/fit_size", fit_size, {shape[0], shape[1], shape[2], shape[4]}));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/gof", "dims",
-                                      "model, repetition, loss_set, analysis, n_eval, components"));
+  PB_RETURN_IF_ERROR(
+      SetAttributes(out, "/gof",
+                    {{"dims", "model, repetition, loss_set, analysis, n_eval, components"},
+                     {"p_value_method", c.ks_method}}));
   PB_RETURN_IF_ERROR(
       out.SetAttribute("/gof/fit_size", "dims", "model, repetition, loss_set, n_eval"));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/gof", "p_value_method", c.ks_method));
   for (const auto& [name, v] : mg.unit) {
     PB_RETURN_IF_ERROR(out.WriteDoubles("/models/" + name, v, {shape[0], shape[1]}));
   }
@@ -420,12 +423,13 @@ Status WriteSettings(const GofStudyConfig& c, double delta, const std::string& d
   PB_RETURN_IF_ERROR(out.WriteStrings(
       "/settings/loss_sets",
       std::vector<std::string>(kGofLossSets.begin(), kGofLossSets.begin() + c.loss_sets())));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "repetitions", c.repetitions));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "significance", c.significance));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "delta", delta));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "dp_epsilon", c.dp_epsilon));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "p_value_method", c.ks_method));
-  return out.SetAttribute("/settings", "dataset_label", dataset_label);
+  return SetAttributes(out, "/settings",
+                       {{"repetitions", c.repetitions},
+                        {"significance", c.significance},
+                        {"delta", delta},
+                        {"dp_epsilon", c.dp_epsilon},
+                        {"p_value_method", c.ks_method},
+                        {"dataset_label", dataset_label}});
 }
 
 // The DP model's training description for /meta lost_parameters.
@@ -505,19 +509,17 @@ struct MergeInputs {
 Status WriteMeta(const MergeInputs& in, const SweepParts& parts, const SweepOptions& so,
                  ResultWriter& out) {
   const Dataset& data = *in.dataset;
-  PB_RETURN_IF_ERROR(
-      out.SetAttribute("/meta", "sweep_part_versions", DescribePartVersions(parts).description));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_provenance", data.provenance));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_source", data.source));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_checksums", data.checksums));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "sweep_config", so.config_text));
-  PB_RETURN_IF_ERROR(
-      out.SetAttribute("/meta", "accounting", AccountingText(*in.config, in.delta, *in.plan)));
-  PB_RETURN_IF_ERROR(out.SetAttribute(
-      "/meta", "loss_transform",
-      "epsilon_star_logit (App. B): joint min/max of train + population losses of each model"));
-  return out.SetAttribute("/meta", "lost_parameters",
-                          LostParameters(*in.config, data, in.delta, *in.plan));
+  return SetAttributes(
+      out, "/meta",
+      {{"sweep_part_versions", DescribePartVersions(parts).description},
+       {"dataset_provenance", data.provenance},
+       {"dataset_source", data.source},
+       {"dataset_checksums", data.checksums},
+       {"sweep_config", so.config_text},
+       {"accounting", AccountingText(*in.config, in.delta, *in.plan)},
+       {"loss_transform",
+        "epsilon_star_logit (App. B): joint min/max of train + population losses of each model"},
+       {"lost_parameters", LostParameters(*in.config, data, in.delta, *in.plan)}});
 }
 
 Status Merge(const MergeInputs& in, const SweepParts& parts, const SweepOptions& so,
@@ -527,7 +529,7 @@ Status Merge(const MergeInputs& in, const SweepParts& parts, const SweepOptions&
   PB_ASSIGN_OR_RETURN(GofArrays mg, MergeParts(parts, c, label, out));
   PB_RETURN_IF_ERROR(WriteSettings(c, in.delta, label, out));
   PB_RETURN_IF_ERROR(WriteMeta(in, parts, so, out));
-  return WriteReport(mg, c, label, out);
+  return WriteReport(c, Results{std::move(mg), label}, out);
 }
 
 }  // namespace

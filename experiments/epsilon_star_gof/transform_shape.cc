@@ -7,6 +7,7 @@
 
 #include "core/stats.h"
 #include "estimators/loss_samples/loss_transform.h"
+#include "results/table_builder.h"
 
 namespace privbench::epsilon_star_gof {
 
@@ -62,18 +63,31 @@ const std::vector<std::pair<std::string, double TransformShape::*>>& Fields() {
 
 Status WriteTransformShape(const std::vector<TransformShapeRow>& rows,
                            const std::string& dataset_label, ResultWriter& out) {
-  std::vector<std::string> model, set;
-  std::vector<int64_t> rep;
-  std::map<std::string, std::vector<double>> cols;
+  TableBuilder table(
+      "transform_shape", "What each transform does to the losses (Epsilon* App. B.2, Fig. 6)",
+      "Data: " + dataset_label +
+          ". Per model and loss set: sample skewness g1 of the raw cross-entropy losses, of the "
+          "App. B transform as restored (joint min/max normalisation, +1, exp(-x), logit) and "
+          "of Carlini et al.'s logit(exp(-loss)) (no joint normalisation); corr_*: Pearson's "
+          "correlation of each transform with the raw loss. A correlation near -1 means the "
+          "transform is almost affine: a Normal fitted after it is a Normal fitted to the raw, "
+          "skewed losses.",
+      {{"model", Column::Type::kString},
+       {"loss_set", Column::Type::kString},
+       {"repetition", Column::Type::kInt},
+       {"skew_raw", Column::Type::kDouble},
+       {"skew_app_b", Column::Type::kDouble},
+       {"skew_carlini", Column::Type::kDouble},
+       {"corr_app_b", Column::Type::kDouble},
+       {"corr_carlini", Column::Type::kDouble}});
   std::map<std::string, std::pair<double, int64_t>> sums;  // "<model>_<set>_<field>"
   for (const TransformShapeRow& r : rows) {
-    model.push_back(r.model);
-    set.push_back(r.loss_set);
-    rep.push_back(r.repetition);
+    const TransformShape& x = r.shape;
+    table.Row({r.model, r.loss_set, r.repetition, x.skew_raw, x.skew_app_b, x.skew_carlini,
+               x.corr_app_b, x.corr_carlini});
     for (const auto& [name, field] : Fields()) {
-      cols[name].push_back(r.shape.*field);
       auto& s = sums[r.model + "_" + r.loss_set + "_" + name];
-      s.first += r.shape.*field;
+      s.first += x.*field;
       ++s.second;
     }
   }
@@ -81,19 +95,8 @@ Status WriteTransformShape(const std::vector<TransformShapeRow>& rows,
     PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/transform_shape_" + key,
                                        s.first / static_cast<double>(s.second)));
   }
-  std::vector<Column> columns = {Column::Strings("model", model), Column::Strings("loss_set", set),
-                                 Column::Ints("repetition", rep)};
-  for (const auto& [name, field] : Fields()) columns.push_back(Column::Doubles(name, cols[name]));
-  return out.WriteTable(
-      {"transform_shape", "What each transform does to the losses (Epsilon* App. B.2, Fig. 6)",
-       "Data: " + dataset_label +
-           ". Per model and loss set: sample skewness g1 of the raw cross-entropy losses, of the "
-           "App. B transform as restored (joint min/max normalisation, +1, exp(-x), logit) and "
-           "of Carlini et al.'s logit(exp(-loss)) (no joint normalisation); corr_*: Pearson's "
-           "correlation of each transform with the raw loss. A correlation near -1 means the "
-           "transform is almost affine: a Normal fitted after it is a Normal fitted to the raw, "
-           "skewed losses.",
-       columns});
+  PB_ASSIGN_OR_RETURN(const SummaryTable built, table.Build());
+  return out.WriteTable(built);
 }
 
 }  // namespace privbench::epsilon_star_gof

@@ -8,6 +8,8 @@
 // Every registered loss-sample estimator on `repetitions` pairs of samples
 // of n losses from one Gamma(shape, scale), in a primary and a
 // common-window analysis (compute.h). Output and claims: report.h.
+#include <utility>
+
 #include "experiments/epsilon_star_identical/compute.h"
 #include "experiments/epsilon_star_identical/config.h"
 #include "experiments/epsilon_star_identical/report.h"
@@ -17,8 +19,8 @@
 namespace privbench::epsilon_star_identical {
 namespace {
 
-IdenticalConfig Defaults(Scale scale) {
-  IdenticalConfig c;
+Config Defaults(Scale scale) {
+  Config c;
   c.est = DefaultEstimationConfig(scale);
   // parametric_closer is judged by sign tests over the repetitions
   // (report.h): at 10 its common-window verdict depends on the seed; 40 give
@@ -27,7 +29,7 @@ IdenticalConfig Defaults(Scale scale) {
   return c;
 }
 
-void RegisterFlags(FlagSet& f, IdenticalConfig& c) {
+void RegisterFlags(FlagSet& f, Config& c) {
   // Not "scale": that name is the common --scale (quick / paper / test).
   f.AddDouble("gamma_shape", &c.shape, "Gamma shape of both loss distributions (lost; ours 1)")
       .Above(0)
@@ -39,12 +41,12 @@ void RegisterFlags(FlagSet& f, IdenticalConfig& c) {
 }
 
 // The rule across fields: n strictly increasing.
-Status Validate(const IdenticalConfig& c) { return ValidateEstimationConfig(c.est); }
+Status Validate(const Config& c) { return ValidateEstimationConfig(c.est); }
 
-Status Run(const IdenticalConfig& c, StudyContext& ctx) {
-  PB_ASSIGN_OR_RETURN(IdenticalResults r,
+Status Run(const Config& c, StudyContext& ctx) {
+  PB_ASSIGN_OR_RETURN(IdenticalResults sim,
                       ComputeIdentical(c, ctx.seed(), ctx.threads(), ctx.quiet()));
-  return WriteIdenticalResults(c, r, ctx.scale(), ctx.out());
+  return WriteReport(c, Results{std::move(sim), ctx.scale()}, ctx.out());
 }
 
 }  // namespace
@@ -53,7 +55,7 @@ Status Run(const IdenticalConfig& c, StudyContext& ctx) {
 int main(int argc, char** argv) {
   using namespace privbench;
   using namespace privbench::epsilon_star_identical;
-  Study<IdenticalConfig> study;
+  Study<Config> study;
   study.info = {"epsilon_star_identical",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
                 "App. B.1 (Identical Loss Distributions), Fig. 4; "

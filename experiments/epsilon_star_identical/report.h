@@ -1,24 +1,28 @@
-// The output of study B2 epsilon_star_identical (Negoescu et al., PPAI-24,
-// App. B.1, Fig. 4; README.md). Tables, claims and the
-// lost-parameter text are pure functions of the computed results.
-//
-// Output results/raw/epsilon_star_identical.h5:
-//   /settings/n [N], /estimators [E], /analyses [2]
+// What study B2 epsilon_star_identical (Negoescu et al., PPAI-24, App. B.1,
+// Fig. 4; README.md) writes into results/raw/epsilon_star_identical.h5:
+//   /settings/n [N] (attributes distribution, repetitions), /estimators [E],
+//   /analyses [2]
 //   /<analysis>/<estimator>/values [N x R], mean [N], sd [N] (attributes
 //     window, exact, options)
-//   /exact/{rate_window, clip_window, common_window} scalars
-//   /numbers/<...>_mean_n<n>, /summary tables, /claims (see below).
-// Claims (App. B.1 on Fig. 4): (1) "the parametric implementation shows
-// values closer to the true value of 0 than the empirical CDF
-// implementation" - checked as: mean parametric < mean empirical at EVERY
-// n; (2) "the larger the loss sample size, the closer both implementations
-// get to the true value of 0" - checked as: each mean strictly decreases
-// from each n to the next. Both for the primary analysis and, as separate
-// claims (suffix _common_window), for the common window.
+//   /exact/{rate_window, clip_window, common_window} scalars (attribute
+//     window)
+//   /numbers/identical_<analysis>_<estimator>_mean_n<n>,
+//     /numbers/identical_exact_<window>
+//   /summary/identical_{primary,common_window}: mean and sd of every
+//     estimator at every n, plus an exact row per n
+//   /claims: the verdict and evidence of each claim below, for the primary
+//     analysis and (suffix _common_window) the common window; the
+//     statements and criteria come from claims.json
+//   /meta attributes epsilon_star_options_primary,
+//     epsilon_star_options_common_window, lost_parameters.
+// Claims (App. B.1 on Fig. 4):
+//   parametric_closer: parametric < empirical (truth 0) at EVERY n, judged
+//     by exact sign tests over the paired repetitions
+//     (experiments/lib/framework/judged_claim.h: reproduced or not
+//     reproduced each with error probability <= 5%, else inconclusive);
+//   both_shrink: each mean strictly decreases from each n to the next.
 #ifndef PRIVBENCH_EXPERIMENTS_EPSILON_STAR_IDENTICAL_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_EPSILON_STAR_IDENTICAL_REPORT_H_
-
-#include <string>
 
 #include "core/result.h"
 #include "experiments/epsilon_star_identical/compute.h"
@@ -29,24 +33,23 @@
 
 namespace privbench::epsilon_star_identical {
 
-// Mean and sd of every estimator at every n in analysis `a` (0 primary,
-// 1 common window), plus an "exact" row per n.
-SummaryTable IdenticalTable(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
+using Config = IdenticalConfig;
 
-// Claim (1) and claim (2) above for analysis `a`.
-// parametric_closer is judged by exact sign tests over the paired
-// repetitions (experiments/lib/framework/judged_claim.h): reproduced or not
-// reproduced each with error probability <= 5%, else inconclusive.
-JudgedClaim ParametricCloserClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
-Claim BothShrinkClaim(const IdenticalConfig& c, const IdenticalResults& r, size_t a);
-
-// What the paper does not state and this study chose (/meta lost_parameters).
-std::string IdenticalLostParameters(const IdenticalConfig& c, const IdenticalResults& r,
-                                    Scale scale);
+// What the report needs: the simulation and the scale it ran at (for
+// /meta lost_parameters).
+struct Results {
+  IdenticalResults sim;
+  Scale scale = Scale::kQuick;
+};
 
 // Writes everything listed above into `out`.
-Status WriteIdenticalResults(const IdenticalConfig& c, const IdenticalResults& r, Scale scale,
-                             ResultWriter& out);
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// The parts WriteReport writes for analysis `a` (0 primary, 1 common
+// window), for the unit tests: the summary table and the two claims.
+Result<SummaryTable> IdenticalTable(const Config& c, const IdenticalResults& r, size_t a);
+JudgedClaim ParametricCloserClaim(const Config& c, const IdenticalResults& r, size_t a);
+Claim BothShrinkClaim(const Config& c, const IdenticalResults& r, size_t a);
 
 }  // namespace privbench::epsilon_star_identical
 

@@ -9,6 +9,8 @@
 // curve at the 2m quantile thresholds and the eCDF curve of n simulated
 // losses per distribution, thresholds with a rate below rate_floor dropped
 // (compute.h). Output and claims: report.h.
+#include <utility>
+
 #include "estimators/loss_samples/epsilon_star_options.h"
 #include "experiments/epsilon_star_noise_curves/compute.h"
 #include "experiments/epsilon_star_noise_curves/config.h"
@@ -18,8 +20,8 @@
 namespace privbench::epsilon_star_noise_curves {
 namespace {
 
-NoiseCurvesConfig Defaults(Scale scale) {
-  NoiseCurvesConfig c;
+Config Defaults(Scale scale) {
+  Config c;
   switch (scale) {
     case Scale::kQuick:
       c.n = 10000;
@@ -37,7 +39,7 @@ NoiseCurvesConfig Defaults(Scale scale) {
   return c;
 }
 
-void RegisterFlags(FlagSet& f, NoiseCurvesConfig& c) {
+void RegisterFlags(FlagSet& f, Config& c) {
   f.AddDouble("train_mean", &c.train.mean, "mean of the train losses (paper: 0)").Finite();
   f.AddDouble("train_sd", &c.train.sd, "sd of the train losses (paper: 1)").Above(0).Finite();
   f.AddDouble("population_mean", &c.population.mean, "mean of the population losses (paper: 3)")
@@ -56,11 +58,11 @@ void RegisterFlags(FlagSet& f, NoiseCurvesConfig& c) {
 }
 
 // Every rule is a single parameter's (declared with its flag).
-Status Validate(const NoiseCurvesConfig&) { return Status::Ok(); }
+Status Validate(const Config&) { return Status::Ok(); }
 
-Status Run(const NoiseCurvesConfig& c, StudyContext& ctx) {
-  PB_ASSIGN_OR_RETURN(NoiseCurves r, ComputeNoiseCurves(c, ctx.seed(), ctx.threads()));
-  return WriteNoiseCurvesResults(c, r, ctx.scale(), ctx.out());
+Status Run(const Config& c, StudyContext& ctx) {
+  PB_ASSIGN_OR_RETURN(NoiseCurves curves, ComputeNoiseCurves(c, ctx.seed(), ctx.threads()));
+  return WriteReport(c, Results{std::move(curves), ctx.scale()}, ctx.out());
 }
 
 }  // namespace
@@ -69,7 +71,7 @@ Status Run(const NoiseCurvesConfig& c, StudyContext& ctx) {
 int main(int argc, char** argv) {
   using namespace privbench;
   using namespace privbench::epsilon_star_noise_curves;
-  Study<NoiseCurvesConfig> study;
+  Study<Config> study;
   study.info = {"epsilon_star_noise_curves",
                 "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
                 "App. B, Fig. 3; experiments/epsilon_star_noise_curves/README.md",

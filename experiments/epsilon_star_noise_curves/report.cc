@@ -6,6 +6,8 @@
 
 #include "core/format.h"
 #include "core/stats.h"
+#include "results/evidence.h"
+#include "results/table_builder.h"
 
 namespace privbench::epsilon_star_noise_curves {
 namespace {
@@ -33,7 +35,7 @@ Status WriteCurve(ResultWriter& out, const std::string& g, const EpsilonStarCurv
 }
 
 // The curves, the samples and their attributes.
-Status WriteData(const NoiseCurvesConfig& c, const NoiseCurves& r, ResultWriter& out) {
+Status WriteData(const Config& c, const NoiseCurves& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteCurve(out, "/exact", r.exact));
   PB_RETURN_IF_ERROR(WriteCurve(out, "/empirical", r.empirical));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/empirical/exact_fpr", r.exact_fpr));
@@ -42,13 +44,14 @@ Status WriteData(const NoiseCurvesConfig& c, const NoiseCurves& r, ResultWriter&
   PB_RETURN_IF_ERROR(out.WriteDoubles("/empirical/exact_term2", r.exact_term2));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/samples/train", r.train_losses));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/samples/population", r.population_losses));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/samples", "train", NormalLossText(c.train)));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/samples", "population", NormalLossText(c.population)));
+  PB_RETURN_IF_ERROR(SetAttributes(
+      out, "/samples",
+      {{"train", NormalLossText(c.train)}, {"population", NormalLossText(c.population)}}));
   PB_RETURN_IF_ERROR(out.SetAttribute("/empirical", "n", c.n));
-  PB_RETURN_IF_ERROR(
-      out.SetAttribute("/exact", "quantiles_per_distribution", c.quantiles_per_distribution));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/exact", "rate_floor", c.rate_floor));
-  return out.SetAttribute("/exact", "delta", c.delta);
+  return SetAttributes(out, "/exact",
+                       {{"quantiles_per_distribution", c.quantiles_per_distribution},
+                        {"rate_floor", c.rate_floor},
+                        {"delta", c.delta}});
 }
 
 // Epsilon* and point count of each curve; median log errors of each term.
@@ -69,119 +72,101 @@ Status WriteNumbers(const NoiseCurves& r, ResultWriter& out) {
   return Status::Ok();
 }
 
+std::string MaximaCaption(const Config& c) {
+  return "Train " + NormalLossText(c.train) + ", population " + NormalLossText(c.population) +
+         "; exact: known CDFs at the 2m = " + std::to_string(2 * c.quantiles_per_distribution) +
+         " quantile thresholds; empirical: eCDFs of n = " + std::to_string(c.n) +
+         " simulated losses per distribution. Thresholds with FPR or FNR < rate_floor = " +
+         FormatDouble(c.rate_floor) +
+         " dropped (the paper's floor was lost; ours). "
+         "denominator_rate = FNR for term1, FPR for term2, at the maximum. Epsilon* = "
+         "log max{1, max term1, max term2} over the kept points; for separated Normals it "
+         "is set by the floor (the terms grow without bound in the tails).";
+}
+
 }  // namespace
 
-SummaryTable MaximaTable(const NoiseCurvesConfig& c, const NoiseCurves& r) {
-  std::vector<std::string> col_curve, col_term;
-  std::vector<int64_t> col_points;
-  std::vector<double> col_max, col_tau, col_rate, col_lo, col_hi;
+Result<SummaryTable> MaximaTable(const Config& c, const NoiseCurves& r) {
+  TableBuilder t("noise_curves_maxima", "Largest ratio terms of Epsilon* on each curve (Fig. 3)",
+                 MaximaCaption(c),
+                 {{"curve", Column::Type::kString},
+                  {"term", Column::Type::kString},
+                  {"points", Column::Type::kInt},
+                  {"max_term", Column::Type::kDouble},
+                  {"threshold_at_max", Column::Type::kDouble},
+                  {"denominator_rate_at_max", Column::Type::kDouble},
+                  {"lowest_threshold", Column::Type::kDouble},
+                  {"highest_threshold", Column::Type::kDouble}});
   for (int k = 0; k < 2; ++k) {
     const EpsilonStarCurve& cv = CurveOf(r, k);
     for (bool first : {true, false}) {
       const TermMax m = MaxOf(cv, first);
-      col_curve.push_back(kCurveNames[k]);
-      col_term.push_back(first ? "term1 = (1-delta-FPR)/FNR" : "term2 = (1-delta-FNR)/FPR");
-      col_points.push_back(static_cast<int64_t>(cv.size()));
-      col_max.push_back(m.value);
-      col_tau.push_back(m.threshold);
-      col_rate.push_back(m.denominator_rate);
-      col_lo.push_back(cv.threshold.front());
-      col_hi.push_back(cv.threshold.back());
+      t.Row({kCurveNames[k], first ? "term1 = (1-delta-FPR)/FNR" : "term2 = (1-delta-FNR)/FPR",
+             cv.size(), m.value, m.threshold, m.denominator_rate, cv.threshold.front(),
+             cv.threshold.back()});
     }
   }
-  return {
-      "noise_curves_maxima",
-      "Largest ratio terms of Epsilon* on each curve (Fig. 3)",
-      "Train " + NormalLossText(c.train) + ", population " + NormalLossText(c.population) +
-          "; exact: known CDFs at the 2m = " + std::to_string(2 * c.quantiles_per_distribution) +
-          " quantile thresholds; empirical: eCDFs of n = " + std::to_string(c.n) +
-          " simulated losses per distribution. Thresholds with FPR or FNR < rate_floor = " +
-          FormatDouble(c.rate_floor) +
-          " dropped (the paper's floor was lost; ours). "
-          "denominator_rate = FNR for term1, FPR for term2, at the maximum. Epsilon* = "
-          "log max{1, max term1, max term2} over the kept points; for separated Normals it "
-          "is set by the floor (the terms grow without bound in the tails).",
-      {Column::Strings("curve", col_curve), Column::Strings("term", col_term),
-       Column::Ints("points", col_points), Column::Doubles("max_term", col_max),
-       Column::Doubles("threshold_at_max", col_tau),
-       Column::Doubles("denominator_rate_at_max", col_rate),
-       Column::Doubles("lowest_threshold", col_lo), Column::Doubles("highest_threshold", col_hi)}};
+  return t.Build();
 }
 
-SummaryTable NoiseTable(const NoiseCurvesConfig& c, const NoiseCurves& r) {
-  std::vector<std::string> col_term, col_region;
-  std::vector<int64_t> col_points;
-  std::vector<double> col_median, col_p90;
+Result<SummaryTable> NoiseTable(const Config& c, const NoiseCurves& r) {
+  TableBuilder t(
+      "noise_curves_noise", "Noise of the empirical ratio terms, ends vs centre (Fig. 3b)",
+      "|ln(empirical term / exact term)| at the thresholds of the empirical curve (n = " +
+          std::to_string(c.n) +
+          " losses per distribution), grouped by the exact denominator "
+          "rate (FNR for term1, FPR for term2); points with a term <= 0 are left out.",
+      {{"term", Column::Type::kString},
+       {"region", Column::Type::kString},
+       {"points", Column::Type::kInt},
+       {"median_abs_log_error", Column::Type::kDouble},
+       {"p90_abs_log_error", Column::Type::kDouble}});
   for (bool first : {true, false}) {
     const LogErrorsByRegion e = LogErrors(r, first);
     for (int region = 0; region < 2; ++region) {
       const std::vector<double>& v = region == 0 ? e.ends : e.centre;
-      col_term.push_back(TermName(first));
-      col_region.push_back(RegionText(region));
-      col_points.push_back(static_cast<int64_t>(v.size()));
-      col_median.push_back(Median(v));
-      col_p90.push_back(LowerP90(v));
+      t.Row({TermName(first), RegionText(region), v.size(), Median(v), LowerP90(v)});
     }
   }
-  return {"noise_curves_noise",
-          "Noise of the empirical ratio terms, ends vs centre (Fig. 3b)",
-          "|ln(empirical term / exact term)| at the thresholds of the empirical curve (n = " +
-              std::to_string(c.n) +
-              " losses per distribution), grouped by the exact denominator "
-              "rate (FNR for term1, FPR for term2); points with a term <= 0 are left out.",
-          {Column::Strings("term", col_term), Column::Strings("region", col_region),
-           Column::Ints("points", col_points), Column::Doubles("median_abs_log_error", col_median),
-           Column::Doubles("p90_abs_log_error", col_p90)}};
+  return t.Build();
 }
 
 Claim MaxAtEndsClaim(const NoiseCurves& r) {
   bool holds = true;
-  std::string ev =
-      "criterion: each term's maximum lies at a threshold whose denominator "
-      "rate (FNR for term1, FPR for term2) is < " +
-      FormatSignificant(kEndRate) + "; ";
+  Evidence ev;
+  ev << "ends: FNR (term1) or FPR (term2) < " << kEndRate;
   for (int k = 0; k < 2; ++k) {
     for (bool first : {true, false}) {
       const TermMax m = MaxOf(CurveOf(r, k), first);
       const bool at_end = m.denominator_rate < kEndRate;
       holds = holds && at_end;
-      ev += std::string(k || !first ? "; " : "") + kCurveNames[k] + " " + TermName(first) +
-            " max " + FormatSignificant(m.value) + " at tau " + FormatSignificant(m.threshold) +
-            " (" + (first ? "FNR " : "FPR ") + FormatSignificant(m.denominator_rate) +
-            (at_end ? ")" : ", NOT at an end)");
+      ev << "; " << kCurveNames[k] << " " << TermName(first) << " max " << m.value << " at tau "
+         << m.threshold << " (" << (first ? "FNR " : "FPR ") << m.denominator_rate
+         << (at_end ? ")" : ", NOT at an end)");
     }
   }
-  return {"epsilon_star_noise_curves_max_at_ends",
-          "Most signal occurs at the very ends of the FNR/FPR arrays: the maximum of the ratio "
-          "terms (which sets Epsilon*) is at the ends of the curves",
-          "Epsilon* paper App. B, Fig. 3", holds, ev};
+  return ClaimEvidence("epsilon_star_noise_curves_max_at_ends", holds, ev);
 }
 
-Claim NoiseAtEndsClaim(const NoiseCurvesConfig& c, const NoiseCurves& r) {
+Claim NoiseAtEndsClaim(const Config& c, const NoiseCurves& r) {
   bool holds = true;
-  std::string ev =
-      "criterion: median |ln(empirical term / exact term)| at the empirical "
-      "thresholds (terms > 0 and finite) is larger where the exact "
-      "denominator rate is < " +
-      FormatSignificant(kEndRate) + " than where it is in [" + FormatSignificant(kCentreLo) + ", " +
-      FormatSignificant(kCentreHi) + "], for both terms; n = " + std::to_string(c.n) + "; ";
+  Evidence ev;
+  ev << "n = " << c.n << "; median |ln(empirical term / exact term)| at the ends (exact "
+     << "denominator rate < " << kEndRate << ") vs the centre (in [" << kCentreLo << ", "
+     << kCentreHi << "])";
   for (bool first : {true, false}) {
     const LogErrorsByRegion e = LogErrors(r, first);
     const double me = Median(e.ends), mc = Median(e.centre);
     const bool ok = !e.ends.empty() && !e.centre.empty() && me > mc;
     holds = holds && ok;
-    ev += std::string(first ? "" : "; ") + TermName(first) + ": ends " + FormatSignificant(me) +
-          " (" + std::to_string(e.ends.size()) + " points) vs centre " + FormatSignificant(mc) +
-          " (" + std::to_string(e.centre.size()) + " points)" +
-          (ok ? "" : " NOT larger at the ends");
+    ev << "; " << TermName(first) << ": ends " << me << " (" << e.ends.size()
+       << " points) vs centre " << mc << " (" << e.centre.size() << " points)"
+       << (ok ? "" : " NOT larger at the ends");
   }
-  return {"epsilon_star_noise_curves_noise_at_ends",
-          "Most noise occurs at the very ends of the FNR/FPR arrays, so the maximum occurs in the "
-          "noisiest part of the curves",
-          "Epsilon* paper App. B, Fig. 3", holds, ev};
+  return ClaimEvidence("epsilon_star_noise_curves_noise_at_ends", holds, ev);
 }
 
-std::string NoiseCurvesLostParameters(const NoiseCurvesConfig& c, Scale scale) {
+std::string NoiseCurvesLostParameters(const Config& c, Scale scale) {
   return "rate floor below which FNR/FPR are removed (lost): " + FormatDouble(c.rate_floor) +
          " (library default, = the parametric clip default); simulated sample size (not "
          "stated): n = " +
@@ -193,15 +178,17 @@ std::string NoiseCurvesLostParameters(const NoiseCurvesConfig& c, Scale scale) {
          ", population " + NormalLossText(c.population);
 }
 
-Status WriteNoiseCurvesResults(const NoiseCurvesConfig& c, const NoiseCurves& r, Scale scale,
-                               ResultWriter& out) {
+Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
+  const NoiseCurves& r = results.curves;
   PB_RETURN_IF_ERROR(WriteData(c, r, out));
   PB_RETURN_IF_ERROR(WriteNumbers(r, out));
-  PB_RETURN_IF_ERROR(out.WriteTable(MaximaTable(c, r)));
-  PB_RETURN_IF_ERROR(out.WriteTable(NoiseTable(c, r)));
+  PB_ASSIGN_OR_RETURN(const SummaryTable maxima, MaximaTable(c, r));
+  PB_RETURN_IF_ERROR(out.WriteTable(maxima));
+  PB_ASSIGN_OR_RETURN(const SummaryTable noise, NoiseTable(c, r));
+  PB_RETURN_IF_ERROR(out.WriteTable(noise));
   PB_RETURN_IF_ERROR(out.WriteClaim(MaxAtEndsClaim(r)));
   PB_RETURN_IF_ERROR(out.WriteClaim(NoiseAtEndsClaim(c, r)));
-  return out.SetAttribute("/meta", "lost_parameters", NoiseCurvesLostParameters(c, scale));
+  return out.SetAttribute("/meta", "lost_parameters", NoiseCurvesLostParameters(c, results.scale));
 }
 
 }  // namespace privbench::epsilon_star_noise_curves

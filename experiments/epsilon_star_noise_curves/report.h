@@ -1,15 +1,20 @@
-// The output of study B1 epsilon_star_noise_curves (Negoescu et al.,
-// PPAI-24, App. B, Fig. 3; README.md). Tables, claims and the
-// lost-parameter text are pure functions of the computed curves.
-//
-// Output results/raw/epsilon_star_noise_curves.h5:
-//   /exact/{threshold, fpr, fnr, term1, term2}         curve (a)
+// What study B1 epsilon_star_noise_curves (Negoescu et al., PPAI-24, App. B,
+// Fig. 3; README.md) writes into results/raw/epsilon_star_noise_curves.h5:
+//   /exact/{threshold, fpr, fnr, term1, term2}         curve (a) (attributes
+//     quantiles_per_distribution, rate_floor, delta)
 //   /empirical/{threshold, fpr, fnr, term1, term2}     curve (b), plus the
 //     exact rates and terms at the same thresholds (exact_fpr, exact_fnr,
-//     exact_term1, exact_term2), for the noise comparison
+//     exact_term1, exact_term2), for the noise comparison (attribute n)
 //   /samples/{train, population}                       the simulated losses
-//   /numbers/noise_curves_{exact,empirical}_epsilon_star (log max{1, terms})
-//   /summary tables, /claims.
+//     (attributes train, population: their distributions)
+//   /numbers/noise_curves_{exact,empirical}_{epsilon_star,points} (Epsilon*
+//     = log max{1, terms}) and noise_curves_term{1,2}_median_log_error_{ends,
+//     centre}
+//   /summary/noise_curves_maxima (the largest ratio terms of each curve) and
+//     /summary/noise_curves_noise (the log errors by term and region)
+//   /claims: the verdict and evidence of each claim below (the statements
+//     and criteria come from claims.json)
+//   /meta attribute lost_parameters.
 // Claims (App. B on Fig. 3, "most noise and most signal occurs at the very
 // ends of the FNR/FPR arrays ... the maximum occurs in the noisiest part"):
 //   max_at_ends: on both curves, each term's maximum is at a threshold
@@ -30,21 +35,25 @@
 
 namespace privbench::epsilon_star_noise_curves {
 
-// Largest ratio terms of each curve (one row per curve and term).
-SummaryTable MaximaTable(const NoiseCurvesConfig& c, const NoiseCurves& r);
-// Median and 90th percentile of the log errors by term and region.
-SummaryTable NoiseTable(const NoiseCurvesConfig& c, const NoiseCurves& r);
+using Config = NoiseCurvesConfig;
 
-// The two claims above.
-Claim MaxAtEndsClaim(const NoiseCurves& r);
-Claim NoiseAtEndsClaim(const NoiseCurvesConfig& c, const NoiseCurves& r);
-
-// What the paper does not state and this study chose (/meta lost_parameters).
-std::string NoiseCurvesLostParameters(const NoiseCurvesConfig& c, Scale scale);
+// What the report needs: the curves and the scale they were computed at
+// (for /meta lost_parameters).
+struct Results {
+  NoiseCurves curves;
+  Scale scale = Scale::kQuick;
+};
 
 // Writes everything listed above into `out`.
-Status WriteNoiseCurvesResults(const NoiseCurvesConfig& c, const NoiseCurves& r, Scale scale,
-                               ResultWriter& out);
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// The parts WriteReport writes, for the unit tests: the two summary tables,
+// the two claims and the /meta lost_parameters text.
+Result<SummaryTable> MaximaTable(const Config& c, const NoiseCurves& r);
+Result<SummaryTable> NoiseTable(const Config& c, const NoiseCurves& r);
+Claim MaxAtEndsClaim(const NoiseCurves& r);
+Claim NoiseAtEndsClaim(const Config& c, const NoiseCurves& r);
+std::string NoiseCurvesLostParameters(const Config& c, Scale scale);
 
 }  // namespace privbench::epsilon_star_noise_curves
 

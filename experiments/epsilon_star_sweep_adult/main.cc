@@ -17,11 +17,12 @@
 // and sharding: experiments/lib/epsilon_star_sweep/. Quick scale keeps the data
 // and all four baselines and reduces the DP grid and the repetitions (/meta
 // quick_scale_reductions); test scale is a few-second smoke run on a subset.
-// Claims (§4.2 on Fig. 2): experiments/lib/epsilon_star_sweep/claims.h.
+// Claims (§4.2 on Fig. 2): experiments/lib/epsilon_star_sweep/claims.h; the
+// study file: experiments/lib/epsilon_star_sweep/report.h (WriteReport).
 #include <string>
 
 #include "data_scripts/adult.h"
-#include "experiments/lib/epsilon_star_sweep/claims.h"
+#include "experiments/lib/epsilon_star_sweep/report.h"
 #include "experiments/lib/epsilon_star_sweep/sweep.h"
 
 namespace privbench::epsilon_star_sweep_adult {
@@ -113,9 +114,11 @@ Status Run(const Config& c, StudyContext& ctx) {
   const SweepStudy study{kStudy, SweepModel::kAdultMlp, SweepUtility::kAuroc,
                          "AUROC of the predicted probability of income > 50K on the population set",
                          data.provenance};
-  PB_ASSIGN_OR_RETURN(auto outcome, RunEpsilonStarSweep(study, c.grid, c.sweep, data, ctx));
-  if (!outcome) return Status::Ok();  // shard incomplete or plan only: no study file
-  return WriteAdultResults(*outcome, c.grid, data, Reductions(c, ctx.scale()), ctx.out());
+  PB_ASSIGN_OR_RETURN(auto results, RunEpsilonStarSweep(study, c.grid, c.sweep, data, ctx));
+  if (!results) return Status::Ok();  // shard incomplete or plan only: no study file
+  results->claims = epsilon_star_sweep::StudyClaims::kAdult;
+  results->reductions = Reductions(c, ctx.scale());
+  return epsilon_star_sweep::WriteReport(c.grid, *results, ctx.out());
 }
 
 }  // namespace

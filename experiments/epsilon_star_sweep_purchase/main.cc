@@ -22,13 +22,14 @@
 // experiments/lib/epsilon_star_sweep/. Quick scale: a 10,000 / 10,000 subset
 // (surrogate: generated at that size), the three baselines, a reduced DP
 // grid, two repetitions (/meta quick_scale_reductions). Test scale: seconds.
-// Published numbers and claims (§4.2): experiments/lib/epsilon_star_sweep/claims.h.
+// Published numbers and claims (§4.2): experiments/lib/epsilon_star_sweep/claims.h;
+// the study file: experiments/lib/epsilon_star_sweep/report.h (WriteReport).
 #include <cstdio>
 #include <string>
 
 #include "data_scripts/purchase100.h"
 #include "data_scripts/purchase100_surrogate.h"
-#include "experiments/lib/epsilon_star_sweep/claims.h"
+#include "experiments/lib/epsilon_star_sweep/report.h"
 #include "experiments/lib/epsilon_star_sweep/sweep.h"
 
 namespace privbench::epsilon_star_sweep_purchase {
@@ -157,10 +158,12 @@ Status Run(const Config& c, StudyContext& ctx) {
   }
   const SweepStudy study{kStudy, SweepModel::kPurchaseMlp, SweepUtility::kAccuracy,
                          "test accuracy (on the population set)", data.provenance};
-  PB_ASSIGN_OR_RETURN(auto outcome, RunEpsilonStarSweep(study, c.grid, c.sweep, data, ctx));
-  if (!outcome) return Status::Ok();  // shard incomplete or plan only: no study file
-  return WritePurchaseResults(*outcome, c.grid, data, choice, Reductions(c, ctx.scale()),
-                              ctx.out());
+  PB_ASSIGN_OR_RETURN(auto results, RunEpsilonStarSweep(study, c.grid, c.sweep, data, ctx));
+  if (!results) return Status::Ok();  // shard incomplete or plan only: no study file
+  results->claims = epsilon_star_sweep::StudyClaims::kPurchase;
+  results->reductions = Reductions(c, ctx.scale());
+  results->dataset_choice = choice;
+  return epsilon_star_sweep::WriteReport(c.grid, *results, ctx.out());
 }
 
 }  // namespace

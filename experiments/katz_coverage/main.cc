@@ -45,8 +45,6 @@
 namespace privbench::katz_coverage {
 namespace {
 
-using Config = KatzCoverageConfig;
-
 Config Defaults(Scale scale) {
   Config c;
   for (const RatioPair& p : DefaultRatioPairs()) {
@@ -96,14 +94,14 @@ Status Validate(const Config& c) {
 }
 
 Status Run(const Config& c, StudyContext& ctx) {
-  const std::vector<RatioSetting> settings = MakeRatioSettings(c);
-  PB_ASSIGN_OR_RETURN(std::vector<RatioMethod> methods, MakeRatioMethods(c.alpha));
-  PB_ASSIGN_OR_RETURN(RatioRun run,
-                      RunRatioTrials(c, settings, methods, ctx.seed(), ctx.threads(), ctx.quiet()));
-  SummarizeRatioCoverage(settings, methods, c.trials, &run);
-  PB_ASSIGN_OR_RETURN(std::vector<CeilingRow> ceiling, DetectionCeiling(c));
-  PB_RETURN_IF_ERROR(WriteRatioRawData(ctx.out(), c, settings, methods, run));
-  return WriteRatioReport(ctx.out(), c, settings, methods, run.data, ceiling);
+  Results r;
+  r.settings = MakeRatioSettings(c);
+  PB_ASSIGN_OR_RETURN(r.methods, MakeRatioMethods(c.alpha));
+  PB_ASSIGN_OR_RETURN(
+      r.run, RunRatioTrials(c, r.settings, r.methods, ctx.seed(), ctx.threads(), ctx.quiet()));
+  SummarizeRatioCoverage(r.settings, r.methods, c.trials, &r.run);
+  PB_ASSIGN_OR_RETURN(r.ceiling, DetectionCeiling(c));
+  return WriteReport(c, r, ctx.out());
 }
 
 }  // namespace

@@ -1,10 +1,18 @@
-// What study katz_coverage (README.md) writes: the raw draws and
-// bounds, the summary tables, the /numbers scalars and the claims checked
-// against ML-Audit (Lu et al., NeurIPS 2022) Sec. 4 and Sec. 4.2 point 3:
-// the Katz-log bound is a valid lower bound, has better coverage and is
-// tighter than Clopper-Pearson bounds on numerator and denominator
-// separately, which are conservative. Tables and claims are pure functions
-// of the computed run; the Write* functions only store them.
+// What study katz_coverage (README.md) writes, all through WriteReport:
+//   /settings, /trials, /methods, /bounds   the raw draws and bounds (layout
+//                                           in main.cc)
+//   /summary/{coverage,coverage_by_method,detection_ceiling}
+//   /numbers/katz_coverage_*                every detection ceiling, and per
+//                                           method the minimum coverage and
+//                                           the settings under
+//   /claims/...                             the verdict and evidence of the
+//                                           four claims of claims.json
+//   /meta lost_parameters
+// The claims are checked against ML-Audit (Lu et al., NeurIPS 2022) Sec. 4
+// and Sec. 4.2 point 3: the Katz-log bound is a valid lower bound, has
+// better coverage and is tighter than Clopper-Pearson bounds on numerator
+// and denominator separately, which are conservative. Tables and claims are
+// pure functions of the computed run, declared here for the unit test.
 #ifndef PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_REPORT_H_
 
@@ -18,19 +26,25 @@
 
 namespace privbench::katz_coverage {
 
+using Config = KatzCoverageConfig;
+
+// What the computation hands the report.
+struct Results {
+  std::vector<RatioSetting> settings;
+  std::vector<RatioMethod> methods;
+  RatioRun run;                     // with the statistics (SummarizeRatioCoverage)
+  std::vector<CeilingRow> ceiling;  // DetectionCeiling
+};
+
+// Writes everything listed above into `out`.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
 // The four claims, in the order the study writes them.
-std::vector<Claim> RatioClaims(const KatzCoverageConfig& c,
-                               const std::vector<RatioSetting>& settings,
-                               const std::vector<RatioMethod>& methods,
-                               const std::vector<RatioMethodData>& data);
+std::vector<Claim> RatioClaims(const Config& c, const Results& r);
 
 // The summary tables coverage, coverage_by_method and detection_ceiling, in
 // that order.
-std::vector<SummaryTable> RatioTables(const KatzCoverageConfig& c,
-                                      const std::vector<RatioSetting>& settings,
-                                      const std::vector<RatioMethod>& methods,
-                                      const std::vector<RatioMethodData>& data,
-                                      const std::vector<CeilingRow>& ceiling);
+Result<std::vector<SummaryTable>> RatioTables(const Config& c, const Results& r);
 
 // Per method: the minimum coverage over the settings and the number of
 // settings classed "under" (/numbers/katz_coverage_<method>_{min_coverage,
@@ -40,18 +54,6 @@ struct RatioNumbers {
   int64_t settings_under = 0;
 };
 RatioNumbers CountRatioNumbers(const RatioMethodData& d);
-
-// /settings, /trials, /methods and /bounds (layout in main.cc).
-Status WriteRatioRawData(ResultWriter& out, const KatzCoverageConfig& c,
-                         const std::vector<RatioSetting>& settings,
-                         const std::vector<RatioMethod>& methods, const RatioRun& run);
-
-// The tables, /numbers, claims and /meta lost_parameters.
-Status WriteRatioReport(ResultWriter& out, const KatzCoverageConfig& c,
-                        const std::vector<RatioSetting>& settings,
-                        const std::vector<RatioMethod>& methods,
-                        const std::vector<RatioMethodData>& data,
-                        const std::vector<CeilingRow>& ceiling);
 
 }  // namespace privbench::katz_coverage
 

@@ -9,6 +9,8 @@
 #include "core/stats.h"
 #include "estimators/intervals/bayesian.h"
 #include "experiments/lira_bayes_audit/training.h"
+#include "results/evidence.h"
+#include "results/table_builder.h"
 
 namespace privbench {
 namespace lira_bayes_audit {
@@ -50,64 +52,57 @@ const IntervalRow* Find(const std::vector<IntervalRow>& rows, const std::string&
   return nullptr;
 }
 
-std::string Iv(const IntervalRow& r) {
+// "(lower, upper)" to three decimals, as the width_reduction table prints it.
+std::string IntervalText(const IntervalRow& r) {
   return "(" + FormatFixed(r.lower, 3) + ", " +
          (std::isinf(r.upper) ? std::string("inf") : FormatFixed(r.upper, 3)) + ")";
 }
 
-SummaryTable Table2(const AuditResult& r) {
-  std::vector<std::string> setting, selection, method, valid;
-  std::vector<double> threshold, lower, upper, width, level;
-  std::vector<int64_t> tp, fn, fp, tn, considered;
+// "(lower, upper)" for claim evidence.
+std::string IntervalEvidence(const IntervalRow& r) {
+  return Evidence() << "(" << r.lower << ", " << r.upper << ")";
+}
+
+// A valid selection makes the Bayesian interval a valid credible statement
+// (posterior mass), not a frequentist confidence interval.
+std::string ValidSelectionText(const IntervalRow& row) {
+  if (!IsValidSelection(row.selection)) return "no (threshold chosen on the data)";
+  return row.method == "bayesian" ? "yes (credible interval)" : "yes";
+}
+
+Result<SummaryTable> Table2(const AuditResult& r) {
+  TableBuilder t(
+      "table2", "Table 2 analogue: eps intervals from LiRA on worst-case challenge points",
+      std::string(kStandIn) +
+          " One row per setting, threshold selection and interval estimator; the counts at the "
+          "threshold (flag member iff online LiRA score >= threshold) let anyone recompute "
+          "the interval (delta = " +
+          FormatSignificant(r.accounting.delta, 3) +
+          ", equal-tailed at level_alpha). max_lower is the paper's "
+          "selection (not a valid confidence statement); split_half and bonferroni are "
+          "valid selections.",
+      {{"setting", Column::Type::kString},
+       {"selection", Column::Type::kString},
+       {"method", Column::Type::kString},
+       {"threshold", Column::Type::kDouble},
+       {"tp", Column::Type::kInt},
+       {"fn", Column::Type::kInt},
+       {"fp", Column::Type::kInt},
+       {"tn", Column::Type::kInt},
+       {"lower", Column::Type::kDouble},
+       {"upper", Column::Type::kDouble},
+       {"width", Column::Type::kDouble},
+       {"level_alpha", Column::Type::kDouble},
+       {"thresholds_considered", Column::Type::kInt},
+       {"valid_selection", Column::Type::kString}});
   for (const SettingResult& s : r.settings) {
     for (const IntervalRow& row : s.rows) {
-      setting.push_back(row.setting);
-      selection.push_back(row.selection);
-      method.push_back(row.method);
-      threshold.push_back(row.threshold);
-      tp.push_back(row.counts.tp);
-      fn.push_back(row.counts.fn);
-      fp.push_back(row.counts.fp);
-      tn.push_back(row.counts.tn);
-      lower.push_back(row.lower);
-      upper.push_back(row.upper);
-      width.push_back(row.upper - row.lower);
-      level.push_back(row.level_alpha);
-      considered.push_back(row.thresholds_considered);
-      // A valid selection makes the Bayesian interval a valid credible
-      // statement (posterior mass), not a frequentist confidence interval.
-      const bool credible = row.method == "bayesian";
-      valid.push_back(!IsValidSelection(row.selection) ? "no (threshold chosen on the data)"
-                      : credible                       ? "yes (credible interval)"
-                                                       : "yes");
+      t.Row({row.setting, row.selection, row.method, row.threshold, row.counts.tp, row.counts.fn,
+             row.counts.fp, row.counts.tn, row.lower, row.upper, row.upper - row.lower,
+             row.level_alpha, row.thresholds_considered, ValidSelectionText(row)});
     }
   }
-  SummaryTable t;
-  t.name = "table2";
-  t.title = "Table 2 analogue: eps intervals from LiRA on worst-case challenge points";
-  t.caption = std::string(kStandIn) +
-              " One row per setting, threshold selection and interval estimator; the counts at the "
-              "threshold (flag member iff online LiRA score >= threshold) let anyone recompute "
-              "the interval (delta = " +
-              FormatSignificant(r.accounting.delta, 3) +
-              ", equal-tailed at level_alpha). max_lower is the paper's "
-              "selection (not a valid confidence statement); split_half and bonferroni are "
-              "valid selections.";
-  t.columns = {Column::Strings("setting", setting),
-               Column::Strings("selection", selection),
-               Column::Strings("method", method),
-               Column::Doubles("threshold", threshold),
-               Column::Ints("tp", tp),
-               Column::Ints("fn", fn),
-               Column::Ints("fp", fp),
-               Column::Ints("tn", tn),
-               Column::Doubles("lower", lower),
-               Column::Doubles("upper", upper),
-               Column::Doubles("width", width),
-               Column::Doubles("level_alpha", level),
-               Column::Ints("thresholds_considered", considered),
-               Column::Strings("valid_selection", valid)};
-  return t;
+  return t.Build();
 }
 
 // Width reduction of a method against Clopper-Pearson at the paper's selection.
@@ -120,61 +115,64 @@ double Reduction(const std::vector<IntervalRow>& rows, const std::string& method
   return 100.0 * (wm / wc - 1.0);
 }
 
-SummaryTable AccuracyTable(const AuditResult& r) {
-  std::vector<std::string> setting;
-  std::vector<double> target_test, target_train, shadow_test, auc_online, auc_offline, eps;
-  for (const SettingResult& s : r.settings) {
-    setting.push_back(s.setting.name);
-    target_test.push_back(Mean(s.target_test_accuracy));
-    target_train.push_back(Mean(s.target_train_accuracy));
-    shadow_test.push_back(Mean(s.shadow_test_accuracy));
-    auc_online.push_back(s.table.roc.auc);
-    std::vector<double> m, n;
-    for (size_t i = 0; i < s.trials.bits.size(); ++i) {
-      (s.trials.bits[i] ? m : n).push_back(s.trials.offline[i]);
-    }
-    auc_offline.push_back(m.empty() || n.empty() ? std::nan("") : MannWhitneyAuc(m, n));
-    eps.push_back(s.setting.private_training ? r.accounting.epsilon : kInf);
+// AUC of offline LiRA over the trials (NaN without both members and non-members).
+double OfflineAuc(const TrialScores& trials) {
+  std::vector<double> m, n;
+  for (size_t i = 0; i < trials.bits.size(); ++i) {
+    (trials.bits[i] ? m : n).push_back(trials.offline[i]);
   }
-  SummaryTable t;
-  t.name = "accuracy";
-  t.title = "Models and attack per setting";
-  t.caption = std::string(kStandIn) +
-              " Mean test accuracy of the target and shadow models, the targets' training "
-              "accuracy, the AUC of online and offline LiRA over the trials, and the RDP eps.";
-  t.columns = {Column::Strings("setting", setting),
-               Column::Doubles("target_test_accuracy", target_test),
-               Column::Doubles("target_train_accuracy", target_train),
-               Column::Doubles("shadow_test_accuracy", shadow_test),
-               Column::Doubles("auc_online_lira", auc_online),
-               Column::Doubles("auc_offline_lira", auc_offline),
-               Column::Doubles("eps_rdp", eps)};
-  return t;
+  return m.empty() || n.empty() ? std::nan("") : MannWhitneyAuc(m, n);
 }
 
-SummaryTable ReductionTable(const AuditResult& r) {
-  std::vector<std::string> setting, method, interval;
-  std::vector<double> width, reduction;
+Result<SummaryTable> AccuracyTable(const AuditResult& r) {
+  TableBuilder t("accuracy", "Models and attack per setting",
+                 std::string(kStandIn) +
+                     " Mean test accuracy of the target and shadow models, the targets' training "
+                     "accuracy, the AUC of online and offline LiRA over the trials, and the RDP "
+                     "eps.",
+                 {{"setting", Column::Type::kString},
+                  {"target_test_accuracy", Column::Type::kDouble},
+                  {"target_train_accuracy", Column::Type::kDouble},
+                  {"shadow_test_accuracy", Column::Type::kDouble},
+                  {"auc_online_lira", Column::Type::kDouble},
+                  {"auc_offline_lira", Column::Type::kDouble},
+                  {"eps_rdp", Column::Type::kDouble}});
+  for (const SettingResult& s : r.settings) {
+    t.Row({s.setting.name, Mean(s.target_test_accuracy), Mean(s.target_train_accuracy),
+           Mean(s.shadow_test_accuracy), s.table.roc.auc, OfflineAuc(s.trials),
+           s.setting.private_training ? r.accounting.epsilon : kInf});
+  }
+  return t.Build();
+}
+
+Result<SummaryTable> ReductionTable(const AuditResult& r) {
+  TableBuilder t("width_reduction",
+                 "Interval widths at the paper's selection and reductions vs Clopper-Pearson",
+                 std::string(kStandIn) +
+                     " Reduction = width / CP width - 1 in percent (NaN where a width is "
+                     "infinite); the paper reports -40% to -48% for the Bayesian interval on "
+                     "CIFAR-10.",
+                 {{"setting", Column::Type::kString},
+                  {"method", Column::Type::kString},
+                  {"interval", Column::Type::kString},
+                  {"width", Column::Type::kDouble},
+                  {"reduction_vs_cp_pct", Column::Type::kDouble}});
   for (const SettingResult& s : r.settings) {
     for (const IntervalRow& row : s.rows) {
       if (row.selection != "max_lower") continue;
-      setting.push_back(s.setting.name);
-      method.push_back(row.method);
-      interval.push_back(Iv(row));
-      width.push_back(row.upper - row.lower);
-      reduction.push_back(Reduction(s.rows, row.method));
+      t.Row({s.setting.name, row.method, IntervalText(row), row.upper - row.lower,
+             Reduction(s.rows, row.method)});
     }
   }
-  SummaryTable t;
-  t.name = "width_reduction";
-  t.title = "Interval widths at the paper's selection and reductions vs Clopper-Pearson";
-  t.caption = std::string(kStandIn) +
-              " Reduction = width / CP width - 1 in percent (NaN where a width is infinite); the "
-              "paper reports -40% to -48% for the Bayesian interval on CIFAR-10.";
-  t.columns = {Column::Strings("setting", setting), Column::Strings("method", method),
-               Column::Strings("interval", interval), Column::Doubles("width", width),
-               Column::Doubles("reduction_vs_cp_pct", reduction)};
-  return t;
+  return t.Build();
+}
+
+Status WriteTables(const AuditResult& r, ResultWriter& out) {
+  for (auto make : {Table2, ReductionTable, AccuracyTable}) {
+    PB_ASSIGN_OR_RETURN(const SummaryTable table, make(r));
+    PB_RETURN_IF_ERROR(out.WriteTable(table));
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -207,55 +205,52 @@ std::string CommonThresholdWidths(const AuditResult& r) {
       jc += wj < wc;
     }
   }
-  return "at a common threshold (all " + std::to_string(finite) +
-         " ROC thresholds where the three are finite): Bayesian narrower than Jeffreys at " +
-         std::to_string(bj) + ", Jeffreys narrower than CP at " + std::to_string(jc);
+  return Evidence() << "at a common threshold (all " << finite
+                    << " ROC thresholds where the three are finite): Bayesian narrower than "
+                       "Jeffreys at "
+                    << bj << ", Jeffreys narrower than CP at " << jc;
 }
 
 // Bayesian narrower than Jeffreys narrower than CP at the paper's selection,
 // per setting where the widths are finite.
 Claim WidthOrder(const AuditResult& r) {
-  Claim c{"lira_bayes_audit_width_order",
-          "The Bayesian interval is narrower than Jeffreys', which is narrower than "
-          "Clopper-Pearson's, in every setting where they are finite (Table 2: -40% to -48% vs CP)",
-          "Bayesian paper Sec. 4.2, Table 2", true, ""};
+  bool holds = true;
   int compared = 0;
+  Evidence ev;
   for (const SettingResult& s : r.settings) {
     const IntervalRow* b = Find(s.rows, "max_lower", "bayesian");
     const IntervalRow* j = Find(s.rows, "max_lower", "jeffreys");
     const IntervalRow* cp = Find(s.rows, "max_lower", "clopper_pearson");
     if (b == nullptr || j == nullptr || cp == nullptr) continue;
     const double wb = b->upper - b->lower, wj = j->upper - j->lower, wc = cp->upper - cp->lower;
-    c.evidence += s.setting.name + ": Bayesian " + Iv(*b) + ", Jeffreys " + Iv(*j) + ", CP " +
-                  Iv(*cp) + " (Bayesian " + FormatFixed(Reduction(s.rows, "bayesian"), 1) +
-                  "%, Jeffreys " + FormatFixed(Reduction(s.rows, "jeffreys"), 1) + "% vs CP); ";
+    ev << s.setting.name << ": Bayesian " << IntervalEvidence(*b) << ", Jeffreys "
+       << IntervalEvidence(*j) << ", CP " << IntervalEvidence(*cp) << " (Bayesian "
+       << Reduction(s.rows, "bayesian") << "%, Jeffreys " << Reduction(s.rows, "jeffreys")
+       << "% vs CP); ";
     if (std::isfinite(wb) && std::isfinite(wj)) {
       ++compared;
-      c.holds = c.holds && wb < wj;
+      holds = holds && wb < wj;
     }
     if (std::isfinite(wj) && std::isfinite(wc)) {
       ++compared;
-      c.holds = c.holds && wj < wc;
+      holds = holds && wj < wc;
     }
   }
-  if (compared == 0) c.holds = false;
-  c.evidence += std::to_string(compared) + " finite pairs compared at the selected thresholds; " +
-                CommonThresholdWidths(r) + ". " + kStandIn;
-  return c;
+  ev << compared << " finite pairs compared at the selected thresholds; "
+     << CommonThresholdWidths(r) << ". " << kStandIn;
+  return ClaimEvidence("lira_bayes_audit_width_order", holds && compared > 0, ev);
 }
 
 // Wherever CP gives (0, inf), the Bayesian interval is finite (all ROC points).
 Claim BayesFinite(const AuditResult& r) {
-  Claim c{"lira_bayes_audit_bayes_finite",
-          "The Bayesian approach gives meaningful (finite) intervals where Clopper-Pearson "
-          "gives the trivial (0, inf)",
-          "Bayesian paper Sec. 4.2, Table 2 (SST-2)", true, ""};
   int64_t trivial = 0, finite = 0, points = 0;
   for (const SettingResult& s : r.settings) {
     const auto& m = s.table.methods;
     const size_t cp = std::find(m.begin(), m.end(), "clopper_pearson") - m.begin();
     const size_t b = std::find(m.begin(), m.end(), "bayesian") - m.begin();
-    if (cp == m.size() || b == m.size()) return c;
+    if (cp == m.size() || b == m.size()) {
+      return ClaimEvidence("lira_bayes_audit_bayes_finite", true, "");
+    }
     for (size_t p = 0; p < s.table.roc.points.size(); ++p) {
       ++points;
       if (s.table.lower[cp][p] > 0 || std::isfinite(s.table.upper[cp][p])) continue;
@@ -263,61 +258,53 @@ Claim BayesFinite(const AuditResult& r) {
       if (std::isfinite(s.table.upper[b][p])) ++finite;
     }
   }
-  c.holds = trivial > 0 && finite == trivial;
-  c.evidence =
-      "over " + std::to_string(points) + " ROC thresholds of both settings, CP gives (0, " +
-      "inf) at " + std::to_string(trivial) + "; the Bayesian interval is finite at " +
-      std::to_string(finite) + " of them" +
-      (trivial == 0 ? " (no trivial CP interval: the claim is not tested)" : "") + ". " + kStandIn;
-  return c;
+  return ClaimEvidence(
+      "lira_bayes_audit_bayes_finite", trivial > 0 && finite == trivial,
+      Evidence() << "over " << points << " ROC thresholds of both settings, CP gives (0, inf) at "
+                 << trivial << "; the Bayesian interval is finite at " << finite << " of them"
+                 << (trivial == 0 ? " (no trivial CP interval: the claim is not tested)" : "")
+                 << ". " << kStandIn);
 }
 
 Claim NoDpLeaksMore(const AuditResult& r) {
-  Claim c{"lira_bayes_audit_nodp_leaks_more",
-          "The eps lower bound of the non-private model exceeds that of the model trained with "
-          "DP at eps = 8",
-          "Bayesian paper Sec. 4.2, Table 2", false, ""};
   const IntervalRow* a = Find(r.settings[0].rows, "max_lower", "bayesian");
   const IntervalRow* b = Find(r.settings[1].rows, "max_lower", "bayesian");
-  if (a == nullptr || b == nullptr) return c;
-  c.holds = a->lower > b->lower;
-  c.evidence = "Bayesian at the paper's selection: " + r.settings[0].setting.name + " " + Iv(*a) +
-               ", " + r.settings[1].setting.name + " " + Iv(*b) + "; other methods:";
+  if (a == nullptr || b == nullptr) {
+    return ClaimEvidence("lira_bayes_audit_nodp_leaks_more", false, "");
+  }
+  Evidence ev;
+  ev << "Bayesian at the paper's selection: " << r.settings[0].setting.name << " "
+     << IntervalEvidence(*a) << ", " << r.settings[1].setting.name << " " << IntervalEvidence(*b)
+     << "; other methods:";
   for (const IntervalRow& x : r.settings[0].rows) {
     const IntervalRow* y = Find(r.settings[1].rows, x.selection, x.method);
     if (y != nullptr && x.method != "bayesian") {
-      c.evidence += " " + x.method + "/" + x.selection + " " + FormatFixed(x.lower, 2) + " vs " +
-                    FormatFixed(y->lower, 2) + ";";
+      ev << " " << x.method << "/" << x.selection << " " << x.lower << " vs " << y->lower << ";";
     }
   }
-  c.evidence += std::string(" ") + kStandIn;
-  return c;
+  ev << " " << kStandIn;
+  return ClaimEvidence("lira_bayes_audit_nodp_leaks_more", a->lower > b->lower, ev);
 }
 
 Claim ValidBelowEps(const AuditResult& r, double eps) {
-  Claim c{"lira_bayes_audit_valid_below_eps",
-          "Every lower bound with a valid threshold selection (split half, Bonferroni) on the "
-          "model trained at eps = 8 is at most 8",
-          "DP guarantee (Bayesian paper Sec. 2.3); valid selections are ours", true, ""};
+  bool holds = true;
+  Evidence ev;
   for (const IntervalRow& x : r.settings[1].rows) {
     if (!IsValidSelection(x.selection)) continue;
-    c.holds = c.holds && x.lower <= eps;
-    c.evidence += x.method + "/" + x.selection + " " + FormatFixed(x.lower, 3) + "; ";
+    holds = holds && x.lower <= eps;
+    ev << x.method << "/" << x.selection << " " << x.lower << "; ";
   }
-  c.evidence += "theoretical eps " + FormatSignificant(eps, 4) + " (RDP accountant). " + kStandIn;
-  return c;
+  ev << "theoretical eps " << eps << " (RDP accountant). " << kStandIn;
+  return ClaimEvidence("lira_bayes_audit_valid_below_eps", holds, ev);
 }
 
 Claim DpAccuracyLower(const AuditResult& r) {
   const double a = Mean(r.settings[0].target_test_accuracy);
   const double b = Mean(r.settings[1].target_test_accuracy);
-  Claim c{"lira_bayes_audit_dp_accuracy_lower",
-          "Training with DP (eps = 8) lowers test accuracy (CIFAR-10: 65% vs 71%)",
-          "Bayesian paper Sec. 4.2", b < a, ""};
-  c.evidence = "mean target test accuracy: " + r.settings[0].setting.name + " " +
-               FormatFixed(100 * a, 1) + "%, " + r.settings[1].setting.name + " " +
-               FormatFixed(100 * b, 1) + "%. " + kStandIn;
-  return c;
+  return ClaimEvidence("lira_bayes_audit_dp_accuracy_lower", b < a,
+                       Evidence() << "mean target test accuracy: " << r.settings[0].setting.name
+                                  << " " << 100 * a << "%, " << r.settings[1].setting.name << " "
+                                  << 100 * b << "%. " << kStandIn);
 }
 
 // The Fig. 1 analogue: posterior density of eps at the Bayesian interval's
@@ -335,11 +322,12 @@ Status WriteFigure(const SettingResult& s, double eps_theory, double delta, Resu
   const std::string g = "/figure/" + s.setting.name;
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/eps", eps));
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/density", density));
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "lower", b->lower));
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "upper", b->upper));
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "atom_at_zero", post.Cdf(0.0)));
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "counts", b->counts.ToString()));
-  return out.SetAttribute(g, "eps_theory", eps_theory);
+  return SetAttributes(out, g,
+                       {{"lower", b->lower},
+                        {"upper", b->upper},
+                        {"atom_at_zero", post.Cdf(0.0)},
+                        {"counts", b->counts.ToString()},
+                        {"eps_theory", eps_theory}});
 }
 
 std::vector<int64_t> ToInts(const std::vector<uint8_t>& v) {
@@ -349,9 +337,10 @@ std::vector<int64_t> ToInts(const std::vector<uint8_t>& v) {
 Status WriteSettingData(const SettingResult& s, ResultWriter& out) {
   const std::string g = "/settings/" + s.setting.name;
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/shadow_phi", s.shadows.phi));
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "shadows", s.shadows.models));
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "pool_size", s.shadows.points));
-  PB_RETURN_IF_ERROR(out.SetAttribute(g, "fit_models", s.selection.fit_models));
+  PB_RETURN_IF_ERROR(SetAttributes(out, g,
+                                   {{"shadows", s.shadows.models},
+                                    {"pool_size", s.shadows.points},
+                                    {"fit_models", s.selection.fit_models}}));
   std::vector<double> w;
   for (const PointWeight& p : s.selection.weights) w.push_back(p.weight);
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/selection_weight", w));
@@ -373,8 +362,10 @@ Status WriteSettingData(const SettingResult& s, ResultWriter& out) {
     PB_RETURN_IF_ERROR(
         out.WriteDoubles(g + "/roc/" + s.table.methods[m] + "/upper", s.table.upper[m]));
   }
-  for (const auto& kv : s.record)
+  // The first target's training record, one attribute per key.
+  for (const auto& kv : s.record) {
     PB_RETURN_IF_ERROR(out.SetAttribute(g, "training_" + kv.first, kv.second));
+  }
   return Status::Ok();
 }
 
@@ -397,32 +388,34 @@ Status WriteNumbers(const AuditResult& r, ResultWriter& out) {
 }
 
 Status WriteMeta(const AuditResult& r, ResultWriter& out) {
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "lost_parameters", kLostParameters));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_provenance", r.dataset_provenance));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_source", r.dataset_source));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_checksums", r.dataset_checksums));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "stand_in", kStandIn));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "architecture", r.architecture));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "num_parameters", r.num_parameters));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "torch_version", TorchVersion()));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "shadow_part_versions", r.shadow_part_versions));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "target_part_versions", r.target_part_versions));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "seconds_per_shadow", r.seconds_per_shadow));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "seconds_per_target", r.seconds_per_target));
+  PB_RETURN_IF_ERROR(SetAttributes(out, "/meta",
+                                   {{"lost_parameters", kLostParameters},
+                                    {"dataset_provenance", r.dataset_provenance},
+                                    {"dataset_source", r.dataset_source},
+                                    {"dataset_checksums", r.dataset_checksums},
+                                    {"stand_in", kStandIn},
+                                    {"architecture", r.architecture},
+                                    {"num_parameters", r.num_parameters},
+                                    {"torch_version", TorchVersion()},
+                                    {"shadow_part_versions", r.shadow_part_versions},
+                                    {"target_part_versions", r.target_part_versions},
+                                    {"seconds_per_shadow", r.seconds_per_shadow},
+                                    {"seconds_per_target", r.seconds_per_target}}));
   const Accounting& a = r.accounting;
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "accountant", "rdp (add/remove, Poisson)"));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "sigma", a.sigma));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "q", a.q));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "steps", a.steps));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "epsilon", a.epsilon));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "delta", a.delta));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "n_train", a.n_train));
+  PB_RETURN_IF_ERROR(SetAttributes(out, "/accounting",
+                                   {{"accountant", "rdp (add/remove, Poisson)"},
+                                    {"sigma", a.sigma},
+                                    {"q", a.q},
+                                    {"steps", a.steps},
+                                    {"epsilon", a.epsilon},
+                                    {"delta", a.delta},
+                                    {"n_train", a.n_train}}));
   return out.WriteInts("/pool_rows", r.pool_rows);
 }
 
 }  // namespace
 
-Status WriteAudit(const Config& c, const AuditResult& r, ResultWriter& out) {
+Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteMeta(r, out));
   // One membership design for both settings' shadows.
   PB_RETURN_IF_ERROR(out.WriteInts("/shadow_is_in", ToInts(r.settings[0].shadows.is_in)));
@@ -431,13 +424,11 @@ Status WriteAudit(const Config& c, const AuditResult& r, ResultWriter& out) {
     PB_RETURN_IF_ERROR(
         WriteFigure(s, s.setting.private_training ? c.target_epsilon : kInf, c.delta, out));
   }
-  PB_RETURN_IF_ERROR(out.WriteTable(Table2(r)));
-  PB_RETURN_IF_ERROR(out.WriteTable(ReductionTable(r)));
-  PB_RETURN_IF_ERROR(out.WriteTable(AccuracyTable(r)));
+  PB_RETURN_IF_ERROR(WriteTables(r, out));
   PB_RETURN_IF_ERROR(WriteNumbers(r, out));
-  for (const Claim& cl : {WidthOrder(r), BayesFinite(r), NoDpLeaksMore(r),
-                          ValidBelowEps(r, c.target_epsilon), DpAccuracyLower(r)}) {
-    PB_RETURN_IF_ERROR(out.WriteClaim(cl));
+  for (const Claim& claim : {WidthOrder(r), BayesFinite(r), NoDpLeaksMore(r),
+                             ValidBelowEps(r, c.target_epsilon), DpAccuracyLower(r)}) {
+    PB_RETURN_IF_ERROR(out.WriteClaim(claim));
   }
   return Status::Ok();
 }

@@ -1,10 +1,25 @@
-// The study file of lira_bayes_audit (README.md): raw per-trial and
-// per-shadow data, /summary/table2 (one row per setting, selection and
-// method with the confusion counts, so anyone can recompute the interval),
-// the Fig. 1 analogue (posterior density of eps at the selected threshold),
-// the claims of the Bayesian paper's Sec. 4.2 and the numbers the published
-// list shows beside Table 2 (CIFAR-10 / SST-2 there, Fashion-MNIST here:
-// shown, not compared).
+// The study file of lira_bayes_audit (README.md), written by WriteReport:
+//   /meta                 lost_parameters, stand_in, dataset provenance, source and
+//                         checksums, architecture, num_parameters, torch_version,
+//                         part versions, seconds per shadow / target model
+//   /accounting           attributes accountant, sigma, q, steps, epsilon, delta, n_train
+//   /pool_rows, /shadow_is_in
+//   /settings/<setting>/  raw per-shadow and per-trial data (shadow_phi,
+//                         selection_weight, challenge, base, bits, target_phi,
+//                         score_online, score_offline, accuracies,
+//                         bonferroni_grid, roc/threshold, roc/<method>/{lower,upper})
+//                         and the first target's training record (training_*)
+//   /figure/<setting>/    the Fig. 1 analogue: posterior density of eps at the
+//                         selected threshold (eps, density; lower, upper, ...)
+//   /summary/table2       one row per setting, selection and method with the
+//                         confusion counts, so anyone can recompute the interval
+//   /summary/width_reduction, /summary/accuracy
+//   /numbers/...          the numbers the published list shows beside Table 2
+//                         (CIFAR-10 / SST-2 there, Fashion-MNIST here: shown,
+//                         not compared)
+//   /claims/<id>          the verdicts and evidence of the Bayesian paper's
+//                         Sec. 4.2 claims (ClaimIds); statement and source come
+//                         from claims.json
 #ifndef PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_REPORT_H_
 
@@ -46,10 +61,13 @@ struct AuditResult {
   double seconds_per_shadow = 0.0, seconds_per_target = 0.0;  // training wall time per model
 };
 
+// What the two-phase sweep hands the report (run.cc).
+using Results = AuditResult;
+
 // Claim ids (also in experiments/lira_bayes_audit/claims.json).
 std::vector<std::string> ClaimIds();
 
-Status WriteAudit(const Config& c, const AuditResult& r, ResultWriter& out);
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
 }  // namespace lira_bayes_audit
 }  // namespace privbench

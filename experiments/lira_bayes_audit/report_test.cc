@@ -68,7 +68,7 @@ std::map<std::string, bool> Claims(const AuditResult& r, const std::string& name
   auto w = ResultWriter::Create(path, meta);
   EXPECT_TRUE(w.ok()) << w.message();
   Config c;
-  const Status st = WriteAudit(c, r, **w);
+  const Status st = WriteReport(c, r, **w);
   EXPECT_TRUE(st.ok()) << st.message();
   EXPECT_TRUE((*w)->Commit().ok());
   auto reader = ResultReader::Open(path);

@@ -331,7 +331,7 @@ Status RunAudit(const Config& c, StudyContext& ctx) {
   r.target_part_versions = targets.versions;
   r.seconds_per_shadow = shadows.seconds_per_model;
   r.seconds_per_target = targets.seconds_per_model;
-  return WriteAudit(c, r, ctx.out());
+  return WriteReport(c, r, ctx.out());
 }
 
 }  // namespace lira_bayes_audit

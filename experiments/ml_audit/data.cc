@@ -127,45 +127,6 @@ DatasetSelection SelectDatasets(const std::vector<std::string>& datasets,
   return s;
 }
 
-SummaryTable DatasetTable(const std::vector<AuditDataset>& read,
-                          const std::vector<std::string>& unavailable) {
-  std::vector<std::string> name, status, provenance, checksums;
-  std::vector<int64_t> rows, features;
-  for (const AuditDataset& d : read) {
-    name.push_back(d.name);
-    status.push_back("read");
-    rows.push_back(d.data.n());
-    features.push_back(d.data.d);
-    provenance.push_back(d.provenance);
-    checksums.push_back(d.checksums);
-  }
-  for (const std::string& u : unavailable) {
-    name.push_back(u);
-    status.push_back("unavailable");
-    rows.push_back(0);
-    features.push_back(0);
-    provenance.push_back(
-        "files not found: not audited (fetch with "
-        "data_scripts/download_uci_audit.py --datasets " +
-        u + ")");
-    checksums.push_back("");
-  }
-  SummaryTable table;
-  table.name = "datasets";
-  table.title = "Datasets of this run (ML-Audit Sec. 5 grid)";
-  table.caption =
-      "One row per dataset: read (rows and features after preprocessing, provenance, verified "
-      "checksums) or unavailable (a downloadable UCI dataset whose files were not found; it has "
-      "no audit rows in this run).";
-  table.columns = {Column::Strings("dataset", name),
-                   Column::Strings("status", status),
-                   Column::Ints("rows", rows),
-                   Column::Ints("features", features),
-                   Column::Strings("provenance", provenance),
-                   Column::Strings("checksums", checksums)};
-  return table;
-}
-
 Result<BinaryData> ParseSklearnCsv(const std::string& text, const std::string& file,
                                    int positive_class) {
   std::stringstream in(text);

@@ -26,7 +26,6 @@
 
 #include "core/result.h"
 #include "mechanisms/classical/data.h"
-#include "results/h5_file.h"
 
 namespace privbench::ml_audit {
 
@@ -58,12 +57,6 @@ struct DatasetSelection {
 DatasetSelection SelectDatasets(const std::vector<std::string>& datasets,
                                 const std::vector<std::string>& optional,
                                 const std::string& data_dir);
-
-// Table "datasets": one row per dataset of the run (rows, features,
-// provenance, checksums) and one per unavailable one (status "unavailable",
-// with how to fetch it).
-SummaryTable DatasetTable(const std::vector<AuditDataset>& read,
-                          const std::vector<std::string>& unavailable);
 
 // Loads and preprocesses `name` from `data_dir` (empty: PRIVBENCH_DATA_DIR,
 // then the default places). Errors name the dataset and the file.

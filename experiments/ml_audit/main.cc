@@ -38,24 +38,6 @@
 namespace privbench::ml_audit {
 namespace {
 
-using Config = MlAuditConfig;
-
-constexpr const char* kLostParameters =
-    "ML-Audit's appendix (hyperparameters, Lemma A.3) is not in our text of the paper; the "
-    "paper's code is not public. Ours (experiments/ml_audit/README.md): logistic regression lambda "
-    "= 1/n "
-    "(the library's default C = 1), rows mapped to [x/R, 1]/sqrt(2) with R the largest clean "
-    "row norm; features min-max scaled to [-1, 1]; iris binarised setosa vs rest; the forest "
-    "with 10 trees, rows assigned to trees by a seeded hash, the library's monotonic "
-    "permute-and-flip leaves; the audit's classifier: L2-penalised logistic regression on the "
-    "summary decorrelated by its pooled covariance (Cholesky), standardised, and its squares (the "
-    "paper does not name one); r = 1/N; Katz-log at "
-    "z_{alpha/2} with Haldane-Anscombe +1/2 at a zero fresh count; neighbours: the mechanism's "
-    "own adjacency (replace for logistic regression, appended copies for naive Bayes and the "
-    "forest) except the bug-2 case; the library cases (role library) run diffprivlib 0.5.x's "
-    "objective-perturbation calibration (variant diffprivlib_0_5) but penalise the intercept and "
-    "solve exactly, as the textbook cases do";
-
 Config Defaults(Scale scale) {
   Config c;
   c.mechanisms = "lr_output,lr_objective,nb,rf";
@@ -195,10 +177,8 @@ Status Run(const Config& c, StudyContext& ctx) {
                  u.c_str());
   }
   std::vector<AuditDataset> data;
-  std::string provenance;
   for (const std::string& name : selection.run) {
     PB_ASSIGN_OR_RETURN(AuditDataset ds, LoadAuditDataset(name, c.data_dir));
-    provenance += (provenance.empty() ? "" : "; ") + ds.provenance;
     data.push_back(std::move(ds));
   }
   const std::vector<AuditCase> cases = AuditCases(c);
@@ -219,22 +199,20 @@ Status Run(const Config& c, StudyContext& ctx) {
     const Job& job = jobs[static_cast<size_t>(i)];
     PB_ASSIGN_OR_RETURN(UnitResult r,
                         RunAuditUnit(data[job.dataset], job.audit_case, c, ctx.seed()));
-    return WriteAuditTable(part, UnitRows(r));
+    return WriteAuditRows(part, UnitRows(r));
   };
   auto merge = [&](const SweepParts& parts, const SweepOptions&) -> Status {
-    AuditTable all;
+    Results results;
     for (const auto& part : parts) {
-      PB_ASSIGN_OR_RETURN(AuditTable t, ReadAuditTable(*part));
-      AppendRows(t, &all);
+      PB_ASSIGN_OR_RETURN(AuditTable t, ReadAuditRows(*part));
+      AppendRows(t, &results.audits);
     }
-    PB_RETURN_IF_ERROR(
-        ctx.out().SetAttribute("/meta", "lost_parameters", std::string(kLostParameters)));
-    PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "dataset_provenance", provenance));
-    PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "datasets_unavailable", unavailable));
-    PB_RETURN_IF_ERROR(ctx.out().WriteTable(DatasetTable(data, selection.unavailable)));
-    PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "sweep_part_versions",
-                                              DescribePartVersions(parts).description));
-    return WriteMlAuditReport(ctx.out(), all, c);
+    for (const AuditDataset& d : data) {
+      results.datasets.push_back({d.name, d.provenance, d.checksums, d.data.n(), d.data.d});
+    }
+    results.unavailable = selection.unavailable;
+    results.part_versions = DescribePartVersions(parts).description;
+    return WriteReport(c, results, ctx.out());
   };
   return RunSweepStudy("ml_audit", plan, c.sweep, ctx, run_unit, merge);
 }

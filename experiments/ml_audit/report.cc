@@ -8,6 +8,8 @@
 
 #include "core/format.h"
 #include "estimators/intervals/katz_log.h"
+#include "results/evidence.h"
+#include "results/table_builder.h"
 
 namespace privbench::ml_audit {
 namespace {
@@ -22,6 +24,22 @@ const std::vector<std::string> kStringColumns = {"dataset",   "case",     "mecha
                                                  "variant",   "attack",   "mode",
                                                  "role",      "poison_x", "mechanism_description",
                                                  "classifier"};
+
+constexpr const char* kLostParameters =
+    "ML-Audit's appendix (hyperparameters, Lemma A.3) is not in our text of the paper; the "
+    "paper's code is not public. Ours (experiments/ml_audit/README.md): logistic regression lambda "
+    "= 1/n "
+    "(the library's default C = 1), rows mapped to [x/R, 1]/sqrt(2) with R the largest clean "
+    "row norm; features min-max scaled to [-1, 1]; iris binarised setosa vs rest; the forest "
+    "with 10 trees, rows assigned to trees by a seeded hash, the library's monotonic "
+    "permute-and-flip leaves; the audit's classifier: L2-penalised logistic regression on the "
+    "summary decorrelated by its pooled covariance (Cholesky), standardised, and its squares (the "
+    "paper does not name one); r = 1/N; Katz-log at "
+    "z_{alpha/2} with Haldane-Anscombe +1/2 at a zero fresh count; neighbours: the mechanism's "
+    "own adjacency (replace for logistic regression, appended copies for naive Bayes and the "
+    "forest) except the bug-2 case; the library cases (role library) run diffprivlib 0.5.x's "
+    "objective-perturbation calibration (variant diffprivlib_0_5) but penalise the intercept and "
+    "solve exactly, as the textbook cases do";
 
 std::string JoinDoubles(const std::vector<double>& v) {
   std::string s;
@@ -47,65 +65,47 @@ struct View {
   bool Correct(size_t r) const { return D("noise_factor", r) == 1.0 && S("variant", r).empty(); }
 };
 
-std::string Cell(const View& v, size_t r) {
-  return v.S("dataset", r) + " " + v.S("case", r) + " eps " + FormatDouble(v.D("eps", r)) + " k " +
-         std::to_string(v.I("k", r)) + ": eps_lb " + FormatSignificant(v.D("eps_lb", r), 3) + " (" +
-         std::to_string(v.I("fresh_n1", r)) + "/" + std::to_string(v.I("fresh_n0", r)) + ")";
+// One audit: "iris lr_output.influence.replace eps 2 k 1: eps_lb 0.1234 (n1/n0)".
+std::string AuditText(const View& v, size_t r) {
+  return Evidence() << v.S("dataset", r) << " " << v.S("case", r) << " eps " << v.D("eps", r)
+                    << " k " << v.I("k", r) << ": eps_lb " << v.D("eps_lb", r) << " ("
+                    << v.I("fresh_n1", r) << "/" << v.I("fresh_n0", r) << ")";
 }
 
-Claim ValidityClaim(const View& v, const MlAuditConfig& c) {
+Claim ValidityClaim(const View& v, const Config& c) {
   const std::vector<size_t> rows = Rows(v.t, [&](size_t r) { return v.Correct(r); });
   std::string list;
   int64_t exceed = 0;
   for (size_t r : rows) {
     if (v.D("eps_lb", r) > v.D("guarantee", r) + 1e-12) {
       ++exceed;
-      if (exceed <= 6)
-        list += "; " + Cell(v, r) + " > guarantee " + FormatDouble(v.D("guarantee", r));
+      if (exceed <= 6) {
+        list += Evidence() << "; " << AuditText(v, r) << " > guarantee " << v.D("guarantee", r);
+      }
     }
   }
   const int64_t m = static_cast<int64_t>(rows.size());
   const int64_t allowed = AllowedExceedances(m, c.alpha / 2, c.false_failure);
-  return MakeClaim(
-      "ml_audit_validity",
-      "A correctly implemented mechanism never yields eps_lb above its guarantee beyond the "
-      "test's failure probability",
-      "Lu et al. (ML-Audit) Sec. 4, Algorithm 1; experiments/ml_audit/README.md claim 1",
-      m > 0 && exceed <= allowed,
-      std::to_string(m) +
-          " audits of correct mechanisms (each its own fresh-sample test, "
-          "one-sided failure <= alpha/2 = " +
-          FormatDouble(c.alpha / 2) +
-          "; the S vs S^c and "
-          "threshold selections are made on the search sample, so they need no correction; every "
-          "k and replicate is a separate audit and counted); " +
-          std::to_string(exceed) + " exceed; allowed " + std::to_string(allowed) + " = the 1 - " +
-          FormatDouble(c.false_failure) + " quantile of Bin(" + std::to_string(m) + ", " +
-          FormatDouble(c.alpha / 2) + ")" + list);
+  return ClaimEvidence("ml_audit_validity", m > 0 && exceed <= allowed,
+                       Evidence() << m << " audits of correct mechanisms, each exceeding with "
+                                  << "probability <= alpha/2 = " << c.alpha / 2 << "; " << exceed
+                                  << " exceed; allowed " << allowed << " (Bin(" << m << ", "
+                                  << c.alpha / 2 << ") at 1 - " << c.false_failure << ")" << list);
 }
 
-Claim Bug1Claim(const View& v, const MlAuditConfig& c) {
+Claim Bug1Claim(const View& v, const Config& c) {
   const double ceiling = KatzLogCeiling(c.bug_n, c.alpha).value_or(0);
   const std::vector<size_t> rows = Rows(v.t, [&](size_t r) { return v.S("role", r) == "bug1"; });
-  std::string list;
+  Evidence evidence;
+  evidence << "ceiling ln N - z_{alpha/2} sqrt(1 - 1/N) = " << ceiling << " at N = " << c.bug_n
+           << ", 0.85 x ceiling = " << 0.85 * ceiling;
   bool all = !rows.empty();
   for (size_t r : rows) {
     const bool ok = v.D("eps_lb_raw", r) >= 0.85 * ceiling;
     all = all && ok;
-    list += "; " + Cell(v, r) + " raw " + FormatSignificant(v.D("eps_lb_raw", r), 4) +
-            (ok ? "" : " LOW");
+    evidence << "; " << AuditText(v, r) << " raw " << v.D("eps_lb_raw", r) << (ok ? "" : " LOW");
   }
-  return MakeClaim(
-      "ml_audit_bug1_detected",
-      "Naive Bayes exposing its noisy class counts, audited with add/remove "
-      "neighbours, gives eps_lb near the detection ceiling at every eps_th",
-      "Lu et al. Sec. 5 (Detecting violations in privacy), Fig. 4a; experiments/ml_audit/README.md "
-      "claim 2",
-      all,
-      "criterion: every audit's bound before dividing by k >= 0.85 x the ceiling (a few "
-      "fresh D' outputs in the set cost up to 0.15 of it), ceiling "
-      "ln N - z_{alpha/2} sqrt(1 - 1/N) = " +
-          FormatSignificant(ceiling, 5) + " at N = " + std::to_string(c.bug_n) + list);
+  return ClaimEvidence("ml_audit_bug1_detected", all, evidence);
 }
 
 // Row r's bound recomputed from its fresh counts at significance `alpha`,
@@ -118,7 +118,7 @@ double BoundAt(const View& v, size_t r, double alpha) {
          static_cast<double>(v.I("k", r));
 }
 
-Claim Bug2Claim(const View& v, const MlAuditConfig& c) {
+Claim Bug2Claim(const View& v, const Config& c) {
   const std::vector<size_t> flip =
       Rows(v.t, [&](size_t r) { return v.S("role", r) == "bug2" && v.D("eps", r) <= 2; });
   const std::vector<size_t> add = Rows(v.t, [&](size_t r) {
@@ -127,94 +127,89 @@ Claim Bug2Claim(const View& v, const MlAuditConfig& c) {
   });
   const double alpha_flip = c.alpha / static_cast<double>(std::max<size_t>(1, flip.size()));
   bool exceeds = false;
-  std::string ev =
-      "replace-one label flip (bound at alpha / " + std::to_string(flip.size()) + " in brackets):";
+  Evidence flips;
+  flips << "replace-one label flip (bound at alpha / " << flip.size() << " in brackets):";
+  const char* sep = " ";
   for (size_t r : flip) {
     const double corrected = BoundAt(v, r, alpha_flip);
     const bool over = corrected > v.D("eps", r);
     exceeds = exceeds || over;
-    ev += " " + Cell(v, r) + " [" + FormatSignificant(corrected, 3) + "]" +
-          (over ? " EXCEEDS eps_th;" : ";");
+    flips << sep << AuditText(v, r) << " [" << corrected << "]" << (over ? " EXCEEDS eps_th" : "");
+    sep = "; ";
   }
   int64_t add_exceed = 0;
-  ev += " add/remove copies:";
+  flips << "; add/remove copies:";
+  sep = " ";
   for (size_t r : add) {
     const bool ok = v.D("eps_lb", r) <= v.D("eps", r);
     add_exceed += ok ? 0 : 1;
-    ev += " " + Cell(v, r) + (ok ? ";" : " exceeds;");
+    flips << sep << AuditText(v, r) << (ok ? "" : " exceeds");
+    sep = "; ";
   }
   const int64_t m = static_cast<int64_t>(add.size());
   const int64_t allowed = AllowedExceedances(m, c.alpha / 2, c.false_failure);
-  return MakeClaim(
-      "ml_audit_bug2_detected",
-      "The forest (eps-DP for add/remove) audited with a replace-one label flip "
-      "exceeds eps_th at some small eps_th (<= 2), and is valid with add/remove "
-      "neighbours",
-      "Lu et al. Sec. 5 (Detecting violations in privacy); experiments/ml_audit/README.md claim 3",
-      exceeds && m > 0 && add_exceed <= allowed,
-      "criterion: some of the " + std::to_string(flip.size()) +
-          " flip audits at eps_th <= 2 has its bound at alpha / " + std::to_string(flip.size()) +
-          " (Bonferroni over the pick: a forest eps-DP for replacements passes with "
-          "probability <= alpha/2) above eps_th, and the add/remove audits exceed eps_th no "
-          "more often than the validity test allows (" +
-          std::to_string(add_exceed) + " of " + std::to_string(m) + "; allowed " +
-          std::to_string(allowed) + " = the 1 - " + FormatDouble(c.false_failure) +
-          " quantile of Bin(" + std::to_string(m) + ", " + FormatDouble(c.alpha / 2) + ")). " + ev);
+  return ClaimEvidence("ml_audit_bug2_detected", exceeds && m > 0 && add_exceed <= allowed,
+                       Evidence() << "add/remove audits exceeding eps_th: " << add_exceed << " of "
+                                  << m << ", allowed " << allowed << " (Bin(" << m << ", "
+                                  << c.alpha / 2 << ") at 1 - " << c.false_failure << "); "
+                                  << flips.str());
 }
 
-Claim WeakenedClaim(const View& v, const MlAuditConfig& c) {
+// An unflagged weakened mechanism: the largest per-copy loss its neighbour
+// pairs can show to any test, relative to the guarantee.
+std::string UnflaggedText(const View& v, const std::string& m) {
+  Evidence evidence;
+  evidence << m << " NOT flagged at any eps_th";
+  double worst = -1;  // the largest max_loss / guarantee over its audits
+  std::string at;
+  for (size_t r : Rows(v.t, [&](size_t r) {
+         return v.S("role", r) == "weakened" && v.S("mechanism", r) == m &&
+                !std::isnan(v.D("max_loss", r));
+       })) {
+    if (v.D("max_loss", r) / v.D("guarantee", r) > worst) {
+      worst = v.D("max_loss", r) / v.D("guarantee", r);
+      at = Evidence() << v.S("dataset", r) << " eps " << v.D("eps", r) << " k " << v.I("k", r)
+                      << ": " << v.D("max_loss", r);
+    }
+  }
+  if (worst >= 0) {
+    evidence << " (the largest per-copy loss its neighbour pairs can show to any test, at most "
+             << worst << " x the guarantee, e.g. " << at
+             << (worst <= 1 ? ": beyond any test on these neighbours)" : ")");
+  }
+  return evidence;
+}
+
+Claim WeakenedClaim(const View& v, const Config& c) {
   std::set<std::string> mechanisms, flagged;
   std::map<std::string, int64_t> audits;
-  for (size_t r : Rows(v.t, [&](size_t r) { return v.S("role", r) == "weakened"; })) {
+  const std::vector<size_t> weakened =
+      Rows(v.t, [&](size_t r) { return v.S("role", r) == "weakened"; });
+  for (size_t r : weakened) {
     mechanisms.insert(v.S("mechanism", r));
     ++audits[v.S("mechanism", r)];
   }
   std::string ev;
-  for (size_t r : Rows(v.t, [&](size_t r) { return v.S("role", r) == "weakened"; })) {
+  for (size_t r : weakened) {
     const std::string& m = v.S("mechanism", r);
     const double corrected = BoundAt(v, r, c.alpha / static_cast<double>(audits[m]));
     if (corrected > v.D("guarantee", r) && flagged.insert(m).second) {
-      ev += " flagged: " + Cell(v, r) + " [at alpha / " + std::to_string(audits[m]) + ": " +
-            FormatSignificant(corrected, 3) + "];";
+      ev += Evidence() << (ev.empty() ? " " : "; ") << "flagged: " << AuditText(v, r)
+                       << " [at alpha / " << audits[m] << ": " << corrected << "]";
     }
   }
   for (const std::string& m : mechanisms) {
-    if (flagged.count(m)) continue;
-    ev += " " + m + " NOT flagged at any eps_th";
-    double worst = -1;  // the largest max_loss / guarantee over its audits
-    std::string at;
-    for (size_t r : Rows(v.t, [&](size_t r) {
-           return v.S("role", r) == "weakened" && v.S("mechanism", r) == m &&
-                  !std::isnan(v.D("max_loss", r));
-         })) {
-      if (v.D("max_loss", r) / v.D("guarantee", r) > worst) {
-        worst = v.D("max_loss", r) / v.D("guarantee", r);
-        at = v.S("dataset", r) + " eps " + FormatDouble(v.D("eps", r)) + " k " +
-             std::to_string(v.I("k", r)) + ": " + FormatSignificant(v.D("max_loss", r), 3);
-      }
-    }
-    if (worst >= 0) {
-      ev += " (the largest per-copy loss its neighbour pairs can show to any test, at most " +
-            FormatSignificant(worst, 3) + " x the guarantee, e.g. " + at +
-            (worst <= 1 ? ": beyond any test on these neighbours)" : ")");
-    }
-    ev += ";";
+    if (!flagged.count(m)) ev += (ev.empty() ? " " : "; ") + UnflaggedText(v, m);
   }
-  return MakeClaim(
-      "ml_audit_weakened_flagged",
-      "Each mechanism weakened to " + FormatDouble(c.weakened_factor) +
-          " x its noise scale is flagged (eps_lb > claimed eps) at some eps_th",
-      "issue item 5 (auditor sanity); experiments/ml_audit/README.md",
-      !mechanisms.empty() && flagged.size() == mechanisms.size(),
-      std::to_string(flagged.size()) + " of " + std::to_string(mechanisms.size()) +
-          " weakened mechanisms flagged (criterion: some audit's bound recomputed "
-          "at alpha / its mechanism's audit count exceeds the guarantee: Bonferroni "
-          "over the pick, so a correct mechanism is flagged with probability <= "
-          "alpha/2; their correct counterparts are in the validity claim);" +
-          ev +
-          " An unflagged case may be beyond any test: optimal_audit (this study's "
-          "package) prints the largest privacy loss its neighbour pair can show and "
-          "the exact-likelihood-ratio audit (experiments/ml_audit/README.md, limits).");
+  return ClaimEvidence(
+      "ml_audit_weakened_flagged", !mechanisms.empty() && flagged.size() == mechanisms.size(),
+      Evidence() << flagged.size() << " of " << mechanisms.size()
+                 << " weakened mechanisms flagged (bound at alpha / the mechanism's audit count "
+                    "in brackets):"
+                 << ev
+                 << ". An unflagged case may be beyond any test: optimal_audit (this study's "
+                    "package) prints the largest privacy loss its neighbour pair can show and "
+                    "the exact-likelihood-ratio audit (experiments/ml_audit/README.md, limits).");
 }
 
 // Fraction of matched audits (same dataset, mechanism, eps, k, replicate)
@@ -240,49 +235,48 @@ std::tuple<int, int> Compare(const View& v, const std::string& mechanism, const 
   return {wins, total};
 }
 
-Claim OrderClaim(const View& v, std::string id, std::string statement, std::string source,
+// Holds when, for every (mechanism, a, b), a's eps_lb >= b's in >= 75% of
+// the matched audits.
+Claim OrderClaim(const View& v, std::string id,
                  const std::vector<std::tuple<std::string, std::string, std::string>>& pairs) {
   bool holds = true;
-  std::string ev =
-      "criterion: the first attack's eps_lb >= the second's in >= 75% of matched "
-      "audits (same dataset, eps_th, k, replicate; pairs both 0 skipped), for each "
-      "pair:";
+  Evidence evidence;
+  evidence << "matched audits (same dataset, eps_th, k, replicate; pairs both 0 skipped) where "
+              "the first attack's eps_lb >= the second's:";
+  const char* sep = " ";
   for (const auto& [m, a, b] : pairs) {
     const auto [wins, total] = Compare(v, m, a, b);
     const bool ok = total > 0 && wins >= 0.75 * total;
     holds = holds && ok;
-    ev += " " + m + " " + a + " >= " + b + " in " + std::to_string(wins) + "/" +
-          std::to_string(total) + (ok ? ";" : " (fails);");
+    evidence << sep << m << " " << a << " >= " << b << " in " << wins << "/" << total
+             << (ok ? "" : " (fails)");
+    sep = "; ";
   }
-  return MakeClaim(std::move(id), std::move(statement), std::move(source), holds, ev);
+  return ClaimEvidence(std::move(id), holds, evidence);
 }
 
-Claim ForestShapeClaim(const View& v, const MlAuditConfig& c) {
+Claim ForestShapeClaim(const View& v, const Config& c) {
   const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
   bool holds = true, any = false;
-  std::string ev;
+  Evidence evidence;
+  evidence << "k = 1 add/remove flip audits, ceiling " << ceiling << ":";
   for (size_t r : Rows(v.t, [&](size_t r) {
          return v.S("role", r) == "audit" && v.S("mechanism", r) == "rf" &&
                 v.S("attack", r) == "rf_flip" && v.I("k", r) == 1;
        })) {
-    any = true;
     const double eps = v.D("eps", r), target = std::min(eps, ceiling), lb = v.D("eps_lb", r);
     const bool ok = eps <= 2 ? lb >= 0.5 * target : lb <= 0.75 * target;
     holds = holds && ok;
-    ev += " " + Cell(v, r) + (ok ? ";" : " (fails);");
+    evidence << (any ? "; " : " ") << AuditText(v, r) << (ok ? "" : " (fails)");
+    any = true;
   }
-  return MakeClaim("ml_audit_rf_near_bound_then_plateau",
-                   "The forest audit is near min(eps_th, ceiling) up to eps_th = 2, then plateaus",
-                   "Lu et al. Sec. 5, Fig. 2; experiments/ml_audit/README.md claim 8", any && holds,
-                   "criterion (ours; the paper shows a figure): k = 1 add/remove flip audits have "
-                   "eps_lb >= 0.5 min(eps_th, ceiling) at eps_th <= 2 and <= 0.75 min(eps_th, "
-                   "ceiling) above 2:" +
-                       ev);
+  return ClaimEvidence("ml_audit_rf_near_bound_then_plateau", any && holds, evidence);
 }
 
 Claim InfluenceClaim(const View& v) {
   bool holds = true, any = false;
-  std::string ev;
+  Evidence evidence;
+  evidence << "influence of the poison:";
   std::set<std::string> seen;
   for (size_t r : Rows(v.t, [&](size_t r) {
          return v.S("role", r) == "audit" && v.S("attack", r) == "influence";
@@ -294,26 +288,20 @@ Claim InfluenceClaim(const View& v) {
            return v.S("attack", q) == "clipbkd" && v.S("mechanism", q) == v.S("mechanism", r) &&
                   v.S("dataset", q) == v.S("dataset", r);
          })) {
-      any = true;
       holds = holds && v.D("influence", r) >= v.D("influence", q);
-      ev += " " + v.S("dataset", r) + ": influence attack " +
-            FormatSignificant(v.D("influence", r), 4) + " vs ClipBKD " +
-            FormatSignificant(v.D("influence", q), 4) + ";";
+      evidence << (any ? "; " : " ") << v.S("dataset", r) << ": influence attack "
+               << v.D("influence", r) << " vs ClipBKD " << v.D("influence", q);
+      any = true;
       break;
     }
   }
-  return MakeClaim("ml_audit_influence_highest",
-                   "The influence attack's poison has a higher influence than ClipBKD's on every "
-                   "dataset",
-                   "Lu et al. Sec. 5 (Fig. 3 discussion); experiments/ml_audit/README.md claim 9",
-                   any && holds, "||H^-1 grad loss(x*, y*)|| under the non-private model:" + ev);
+  return ClaimEvidence("ml_audit_influence_highest", any && holds, evidence);
 }
 
-Claim GroupClaim(const View& v, const MlAuditConfig& c) {
+Claim GroupClaim(const View& v, const Config& c) {
   if (c.eps.size() < 2 || c.k.size() < 2) {
-    return MakeClaim("ml_audit_group_tradeoff", "Larger k helps at small eps_th, k = 1 at large",
-                     "Lu et al. Sec. 5, Fig. 4; experiments/ml_audit/README.md claim 11", false,
-                     "needs at least two eps_th and two k values");
+    return ClaimEvidence("ml_audit_group_tradeoff", false,
+                         "needs at least two eps_th and two k values");
   }
   const double lo = *std::min_element(c.eps.begin(), c.eps.end());
   const double hi = *std::max_element(c.eps.begin(), c.eps.end());
@@ -339,15 +327,12 @@ Claim GroupClaim(const View& v, const MlAuditConfig& c) {
   }
   const bool holds = small_total > 0 && large_total > 0 && small_ok * 2 >= small_total &&
                      large_ok * 2 >= large_total;
-  return MakeClaim(
-      "ml_audit_group_tradeoff", "Larger k helps at small eps_th, k = 1 at large eps_th",
-      "Lu et al. Sec. 5, Fig. 4; experiments/ml_audit/README.md claim 11", holds,
-      "criterion: in at least half of the (dataset, case, replicate) audits with a positive "
-      "bound, k = " +
-          std::to_string(k_max) + " (the largest k) >= k = 1 at eps_th = " + FormatDouble(lo) +
-          " (" + std::to_string(small_ok) + "/" + std::to_string(small_total) +
-          ") and k = 1 >= k = " + std::to_string(k_max) + " at eps_th = " + FormatDouble(hi) +
-          " (" + std::to_string(large_ok) + "/" + std::to_string(large_total) + ")");
+  return ClaimEvidence(
+      "ml_audit_group_tradeoff", holds,
+      Evidence() << "(dataset, case, replicate) audits with a positive bound: k = " << k_max
+                 << " >= k = 1 at eps_th = " << lo << " in " << small_ok << "/" << small_total
+                 << ", k = 1 >= k = " << k_max << " at eps_th = " << hi << " in " << large_ok << "/"
+                 << large_total);
 }
 
 }  // namespace
@@ -390,7 +375,7 @@ void AppendRows(const AuditTable& more, AuditTable* t) {
     t->strings[k].insert(t->strings[k].end(), v.begin(), v.end());
 }
 
-Status WriteAuditTable(ResultWriter& out, const AuditTable& t) {
+Status WriteAuditRows(ResultWriter& out, const AuditTable& t) {
   for (const std::string& c : kDoubleColumns) {
     PB_RETURN_IF_ERROR(out.WriteDoubles(
         "/audits/" + c, t.doubles.count(c) ? t.doubles.at(c) : std::vector<double>{}));
@@ -406,7 +391,7 @@ Status WriteAuditTable(ResultWriter& out, const AuditTable& t) {
   return Status::Ok();
 }
 
-Result<AuditTable> ReadAuditTable(const ResultReader& in) {
+Result<AuditTable> ReadAuditRows(const ResultReader& in) {
   AuditTable t;
   for (const std::string& c : kDoubleColumns) {
     PB_ASSIGN_OR_RETURN(t.doubles[c], in.ReadDoubles("/audits/" + c));
@@ -428,148 +413,174 @@ int64_t AllowedExceedances(int64_t audits, double p, double beta) {
   return a;
 }
 
-std::vector<Claim> AuditClaims(const AuditTable& table, const MlAuditConfig& c) {
+std::vector<Claim> AuditClaims(const AuditTable& table, const Config& c) {
   const View v{table};
-  std::vector<Claim> claims = {ValidityClaim(v, c), Bug1Claim(v, c), Bug2Claim(v, c),
-                               WeakenedClaim(v, c)};
-  claims.push_back(
-      OrderClaim(v, "ml_audit_beats_clipbkd_swapx",
-                 "ML-Audit's influence attack gives eps_lb >= ClipBKD and >= Swap-X consistently",
-                 "Lu et al. Sec. 5, Fig. 3; experiments/ml_audit/README.md claim 4",
-                 {{"lr_output", "influence", "clipbkd"},
-                  {"lr_output", "influence", "swapx"},
-                  {"lr_objective", "influence", "clipbkd"},
-                  {"lr_objective", "influence", "swapx"}}));
-  claims.push_back(OrderClaim(
-      v, "ml_audit_ablation_order",
-      "Ablation order (the part built here): ClipBKD's point <= Ma et al.'s coefficient-targeting "
-      "poison <= ML-Audit's influence poison, all with the learned set",
-      "Lu et al. Sec. 5, ablation; experiments/ml_audit/README.md claims 6 and 10",
-      {{"lr_output", "influence", "ma"},
-       {"lr_output", "ma", "clipbkd"},
-       {"lr_objective", "influence", "ma"},
-       {"lr_objective", "ma", "clipbkd"}}));
-  claims.push_back(OrderClaim(v, "ml_audit_nb_prior_beats_mean",
-                              "The naive-Bayes prior (class flip) attack is at least as strong as "
-                              "the mean-only attack",
-                              "Lu et al. Sec. 5, Fig. 4; experiments/ml_audit/README.md claim 7",
-                              {{"nb", "nb_flip", "nb_mean"}}));
-  claims.push_back(ForestShapeClaim(v, c));
-  claims.push_back(InfluenceClaim(v));
-  claims.push_back(GroupClaim(v, c));
-  return claims;
+  return {ValidityClaim(v, c),
+          Bug1Claim(v, c),
+          Bug2Claim(v, c),
+          WeakenedClaim(v, c),
+          OrderClaim(v, "ml_audit_beats_clipbkd_swapx",
+                     {{"lr_output", "influence", "clipbkd"},
+                      {"lr_output", "influence", "swapx"},
+                      {"lr_objective", "influence", "clipbkd"},
+                      {"lr_objective", "influence", "swapx"}}),
+          OrderClaim(v, "ml_audit_ablation_order",
+                     {{"lr_output", "influence", "ma"},
+                      {"lr_output", "ma", "clipbkd"},
+                      {"lr_objective", "influence", "ma"},
+                      {"lr_objective", "ma", "clipbkd"}}),
+          OrderClaim(v, "ml_audit_nb_prior_beats_mean", {{"nb", "nb_flip", "nb_mean"}}),
+          ForestShapeClaim(v, c),
+          InfluenceClaim(v),
+          GroupClaim(v, c)};
 }
 
 namespace {
 
-SummaryTable EpsLbTable(const AuditTable& t) {
-  SummaryTable table;
-  table.name = "eps_lb";
-  table.title = "ML-Audit eps lower bounds per audit (Lu et al. Sec. 5, Figs. 2-4)";
-  table.caption =
+Result<SummaryTable> EpsLbTable(const AuditTable& t) {
+  const View v{t};
+  TableBuilder table(
+      "eps_lb", "ML-Audit eps lower bounds per audit (Lu et al. Sec. 5, Figs. 2-4)",
       "One row per (dataset, case, eps_th, k, replicate). eps_lb is the Katz-log bound of the "
       "fresh sample divided by k; guarantee is the per-copy eps the mechanism promises against "
       "this neighbour (2 eps_th for replacements audited on an add/remove mechanism); fresh "
-      "n1/n0 are the counts behind eps_lb (numerator, denominator).";
-  table.columns = {Column::Strings("dataset", t.strings.at("dataset")),
-                   Column::Strings("case", t.strings.at("case")),
-                   Column::Strings("role", t.strings.at("role")),
-                   Column::Doubles("eps_th", t.doubles.at("eps")),
-                   Column::Ints("k", t.ints.at("k")),
-                   Column::Ints("replicate", t.ints.at("replicate")),
-                   Column::Doubles("guarantee", t.doubles.at("guarantee")),
-                   Column::Doubles("eps_lb", t.doubles.at("eps_lb")),
-                   Column::Ints("fresh_n1", t.ints.at("fresh_n1")),
-                   Column::Ints("fresh_n0", t.ints.at("fresh_n0")),
-                   Column::Doubles("search_bound", t.doubles.at("search_bound"))};
-  return table;
+      "n1/n0 are the counts behind eps_lb (numerator, denominator).",
+      {{"dataset", Column::Type::kString},
+       {"case", Column::Type::kString},
+       {"role", Column::Type::kString},
+       {"eps_th", Column::Type::kDouble},
+       {"k", Column::Type::kInt},
+       {"replicate", Column::Type::kInt},
+       {"guarantee", Column::Type::kDouble},
+       {"eps_lb", Column::Type::kDouble},
+       {"fresh_n1", Column::Type::kInt},
+       {"fresh_n0", Column::Type::kInt},
+       {"search_bound", Column::Type::kDouble}});
+  for (size_t r = 0; r < t.rows(); ++r) {
+    table.Row({v.S("dataset", r), v.S("case", r), v.S("role", r), v.D("eps", r), v.I("k", r),
+               v.I("replicate", r), v.D("guarantee", r), v.D("eps_lb", r), v.I("fresh_n1", r),
+               v.I("fresh_n0", r), v.D("search_bound", r)});
+  }
+  return table.Build();
 }
 
 // The paper's report: the median over replicates of each (dataset, case,
 // eps_th, k) audit, with the largest replicate beside it.
-SummaryTable MedianTable(const AuditTable& t) {
+Result<SummaryTable> MedianTable(const AuditTable& t) {
   const View v{t};
-  std::map<std::tuple<std::string, std::string, double, int64_t>, std::vector<size_t>> groups;
-  std::vector<std::tuple<std::string, std::string, double, int64_t>> order;
+  using Key = std::tuple<std::string, std::string, double, int64_t>;
+  std::map<Key, std::vector<size_t>> groups;
+  std::vector<Key> order;
   for (size_t r = 0; r < t.rows(); ++r) {
-    auto key = std::make_tuple(v.S("dataset", r), v.S("case", r), v.D("eps", r), v.I("k", r));
+    Key key = std::make_tuple(v.S("dataset", r), v.S("case", r), v.D("eps", r), v.I("k", r));
     if (!groups.count(key)) order.push_back(key);
     groups[key].push_back(r);
   }
-  std::vector<std::string> dataset, name, role;
-  std::vector<double> eps, guarantee, median, max;
-  std::vector<int64_t> k, reps;
-  for (const auto& key : order) {
+  TableBuilder table(
+      "median_eps_lb",
+      "Median eps_lb over replicates (ML-Audit Sec. 5: 3 replicates, median reported)",
+      "One row per (dataset, case, eps_th, k); eps_lb per copy; guarantee per copy.",
+      {{"dataset", Column::Type::kString},
+       {"case", Column::Type::kString},
+       {"role", Column::Type::kString},
+       {"eps_th", Column::Type::kDouble},
+       {"k", Column::Type::kInt},
+       {"replicates", Column::Type::kInt},
+       {"guarantee", Column::Type::kDouble},
+       {"median_eps_lb", Column::Type::kDouble},
+       {"max_eps_lb", Column::Type::kDouble}});
+  for (const Key& key : order) {
     const std::vector<size_t>& rows = groups[key];
     std::vector<double> lb;
     for (size_t r : rows) lb.push_back(v.D("eps_lb", r));
     std::sort(lb.begin(), lb.end());
     const size_t m = lb.size();
-    dataset.push_back(std::get<0>(key));
-    name.push_back(std::get<1>(key));
-    role.push_back(v.S("role", rows[0]));
-    eps.push_back(std::get<2>(key));
-    k.push_back(std::get<3>(key));
-    reps.push_back(static_cast<int64_t>(m));
-    guarantee.push_back(v.D("guarantee", rows[0]));
-    median.push_back(m % 2 ? lb[m / 2] : 0.5 * (lb[m / 2 - 1] + lb[m / 2]));
-    max.push_back(lb.back());
+    table.Row({std::get<0>(key), std::get<1>(key), v.S("role", rows[0]), std::get<2>(key),
+               std::get<3>(key), m, v.D("guarantee", rows[0]),
+               m % 2 ? lb[m / 2] : 0.5 * (lb[m / 2 - 1] + lb[m / 2]), lb.back()});
   }
-  SummaryTable table;
-  table.name = "median_eps_lb";
-  table.title = "Median eps_lb over replicates (ML-Audit Sec. 5: 3 replicates, median reported)";
-  table.caption = "One row per (dataset, case, eps_th, k); eps_lb per copy; guarantee per copy.";
-  table.columns = {Column::Strings("dataset", dataset),
-                   Column::Strings("case", name),
-                   Column::Strings("role", role),
-                   Column::Doubles("eps_th", eps),
-                   Column::Ints("k", k),
-                   Column::Ints("replicates", reps),
-                   Column::Doubles("guarantee", guarantee),
-                   Column::Doubles("median_eps_lb", median),
-                   Column::Doubles("max_eps_lb", max)};
-  return table;
+  return table.Build();
 }
 
-Result<SummaryTable> CeilingTable(const MlAuditConfig& c) {
-  SummaryTable table;
-  table.name = "detection_ceiling";
-  table.title = "Detection ceiling (ML-Audit Cor. 4.0.1) at this run's N values, per k";
-  table.caption =
+Result<SummaryTable> CeilingTable(const Config& c) {
+  TableBuilder table(
+      "detection_ceiling", "Detection ceiling (ML-Audit Cor. 4.0.1) at this run's N values, per k",
       "ln N - z sqrt(1 - 1/N), divided by k: the largest eps_lb the audit can show. z_{alpha/2} "
       "is the default reading of Algorithm 1; line 12 passes alpha/2 to the bound, which could "
-      "be read as z_{alpha/4} (shown for comparison).";
-  std::vector<int64_t> n, k;
-  std::vector<double> z2, z4;
+      "be read as z_{alpha/4} (shown for comparison).",
+      {{"N", Column::Type::kInt},
+       {"k", Column::Type::kInt},
+       {"ceiling_z_alpha_2", Column::Type::kDouble},
+       {"ceiling_z_alpha_4", Column::Type::kDouble}});
   // The audit cases' N and, when it differs, the bug cases' N (--bug_n).
   std::vector<int64_t> sizes = {c.n};
   if (c.bug_n != c.n) sizes.push_back(c.bug_n);
   for (int64_t size : sizes) {
-    for (int64_t kk : c.k) {
-      PB_ASSIGN_OR_RETURN(double a, KatzLogCeiling(size, c.alpha));
-      PB_ASSIGN_OR_RETURN(double b, KatzLogCeiling(size, c.alpha / 2));
-      n.push_back(size);
-      k.push_back(kk);
-      z2.push_back(a / static_cast<double>(kk));
-      z4.push_back(b / static_cast<double>(kk));
+    for (int64_t k : c.k) {
+      PB_ASSIGN_OR_RETURN(const double a, KatzLogCeiling(size, c.alpha));
+      PB_ASSIGN_OR_RETURN(const double b, KatzLogCeiling(size, c.alpha / 2));
+      table.Row({size, k, a / static_cast<double>(k), b / static_cast<double>(k)});
     }
   }
-  table.columns = {Column::Ints("N", n), Column::Ints("k", k),
-                   Column::Doubles("ceiling_z_alpha_2", z2),
-                   Column::Doubles("ceiling_z_alpha_4", z4)};
-  return table;
+  return table.Build();
+}
+
+// One row per dataset read (rows and features after preprocessing,
+// provenance, checksums) and one per unavailable one.
+Result<SummaryTable> DatasetTable(const Results& results) {
+  TableBuilder table(
+      "datasets", "Datasets of this run (ML-Audit Sec. 5 grid)",
+      "One row per dataset: read (rows and features after preprocessing, provenance, verified "
+      "checksums) or unavailable (a downloadable UCI dataset whose files were not found; it has "
+      "no audit rows in this run).",
+      {{"dataset", Column::Type::kString},
+       {"status", Column::Type::kString},
+       {"rows", Column::Type::kInt},
+       {"features", Column::Type::kInt},
+       {"provenance", Column::Type::kString},
+       {"checksums", Column::Type::kString}});
+  for (const DatasetInfo& d : results.datasets) {
+    table.Row({d.name, "read", d.rows, d.features, d.provenance, d.checksums});
+  }
+  for (const std::string& u : results.unavailable) {
+    table.Row({u, "unavailable", 0, 0,
+               "files not found: not audited (fetch with "
+               "data_scripts/download_uci_audit.py --datasets " +
+                   u + ")",
+               ""});
+  }
+  return table.Build();
+}
+
+// /meta: what the paper leaves open, the datasets and the sweep's parts.
+Status WriteMeta(const Results& results, ResultWriter& out) {
+  std::string provenance, unavailable;
+  for (const DatasetInfo& d : results.datasets) {
+    provenance += (provenance.empty() ? "" : "; ") + d.provenance;
+  }
+  for (const std::string& u : results.unavailable) {
+    unavailable += (unavailable.empty() ? "" : ",") + u;
+  }
+  return SetAttributes(out, "/meta",
+                       {{"lost_parameters", kLostParameters},
+                        {"dataset_provenance", provenance},
+                        {"datasets_unavailable", unavailable},
+                        {"sweep_part_versions", results.part_versions}});
 }
 
 }  // namespace
 
-Status WriteMlAuditReport(ResultWriter& out, const AuditTable& table, const MlAuditConfig& config) {
-  if (table.rows() == 0) return Error("no audits ran (check --mechanisms, --attacks, --roles)");
-  PB_RETURN_IF_ERROR(WriteAuditTable(out, table));
-  PB_RETURN_IF_ERROR(out.WriteTable(EpsLbTable(table)));
-  PB_RETURN_IF_ERROR(out.WriteTable(MedianTable(table)));
-  PB_ASSIGN_OR_RETURN(SummaryTable ceiling, CeilingTable(config));
-  PB_RETURN_IF_ERROR(out.WriteTable(ceiling));
-  for (const Claim& claim : AuditClaims(table, config)) PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out) {
+  const AuditTable& audits = results.audits;
+  if (audits.rows() == 0) return Error("no audits ran (check --mechanisms, --attacks, --roles)");
+  PB_RETURN_IF_ERROR(WriteMeta(results, out));
+  for (const auto& table :
+       {DatasetTable(results), EpsLbTable(audits), MedianTable(audits), CeilingTable(config)}) {
+    PB_RETURN_IF_ERROR(table.status());
+    PB_RETURN_IF_ERROR(out.WriteTable(*table));
+  }
+  PB_RETURN_IF_ERROR(WriteAuditRows(out, audits));
+  for (const Claim& claim : AuditClaims(audits, config)) PB_RETURN_IF_ERROR(out.WriteClaim(claim));
   return Status::Ok();
 }
 

@@ -36,22 +36,6 @@ namespace {
 using Config = MlAuditDpsgdConfig;
 using namespace ml_audit_dpsgd;
 
-constexpr const char* kLostParameters =
-    "ML-Audit's appendix (DP-SGD hyperparameters, the shadow attack's settings, Lemma A.3) is "
-    "not in our text of the paper; ours, after Jagielski et al.'s public Fashion-MNIST audit "
-    "(experiments/ml_audit_dpsgd/README.md): classes 0 vs 1, n_train of their training rows (5990 "
-    "at paper scale, "
-    "about half; not 6000 so that D' with up to 8 poison copies takes the same step count), "
-    "x/255 flattened, MLP 784-32-2 (Tanh), DP-SGD with per-example clipping C = 1, Poisson "
-    "sampling, batch 250, 24 epochs, lr 0.15, no momentum, sigma from the RDP accountant at "
-    "delta = 1e-5; poisons appended k times (add/remove); ClipBKD label least likely under "
-    "the mean of 8 non-private models; shadow poison: 4 non-private shadow models, 50 normalised "
-    "ascent steps of L2 "
-    "length 0.5 in [0,1]^784 from a random training row, label kept; vector tau: 8 test "
-    "probes; classifier: L2-penalised (1e-3) logistic regression on the standardised summary "
-    "and its squares; r = 1/N; Katz-log at z_{alpha/2}; 3 replicates (median reported, Sec. 5); "
-    "quick scale: 990 rows, 6 epochs, N = 100, 1 replicate, 2 shadow models of 20 steps";
-
 Config Defaults(Scale scale) {
   Config c;
   switch (scale) {
@@ -231,22 +215,19 @@ Status Run(const Config& c, StudyContext& ctx) {
     return part.WriteDoubles("/probes", v, {static_cast<uint64_t>(u.count), dim});
   };
   auto merge = [&](const SweepParts& parts, const SweepOptions&) -> Status {
-    Pools pools;
+    Results r;
     for (size_t i = 0; i < parts.size(); ++i) {
       PB_ASSIGN_OR_RETURN(std::vector<double> v, parts[i]->ReadDoubles("/probes"));
       const Unit& u = units[i];
-      std::vector<double>& pool = pools[{u.replicate, u.eps_index, u.side_index}];
+      std::vector<double>& pool = r.pools[{u.replicate, u.eps_index, u.side_index}];
       pool.insert(pool.end(), v.begin(), v.end());
     }
-    PB_ASSIGN_OR_RETURN(std::vector<AuditRow> rows, RunAudits(c, cal, pools, ctx.seed()));
-    PB_RETURN_IF_ERROR(
-        ctx.out().SetAttribute("/meta", "lost_parameters", std::string(kLostParameters)));
-    PB_RETURN_IF_ERROR(
-        ctx.out().SetAttribute("/meta", "dataset_provenance", std::string("fashion-mnist")));
-    PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "torch_version", TorchVersion()));
-    PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "sweep_part_versions",
-                                              DescribePartVersions(parts).description));
-    return WriteReport(ctx.out(), c, cal, poisons, pools, rows);
+    PB_ASSIGN_OR_RETURN(r.rows, RunAudits(c, cal, r.pools, ctx.seed()));
+    r.calibration = cal;
+    r.poisons = poisons;
+    r.torch_version = TorchVersion();
+    r.part_versions = DescribePartVersions(parts).description;
+    return WriteReport(c, r, ctx.out());
   };
   return RunSweepStudy("ml_audit_dpsgd", plan, c.sweep, ctx, run_unit, merge);
 }

@@ -11,17 +11,48 @@
 #include "core/format.h"
 #include "core/stats.h"
 #include "estimators/intervals/katz_log.h"
+#include "results/evidence.h"
+#include "results/table_builder.h"
 
 namespace privbench {
 namespace ml_audit_dpsgd {
 namespace {
 
-constexpr const char* kSource = "Lu et al. (ML-Audit, NeurIPS 2022) Sec. 5, Fig. 8; ";
+constexpr const char* kLostParameters =
+    "ML-Audit's appendix (DP-SGD hyperparameters, the shadow attack's settings, Lemma A.3) is "
+    "not in our text of the paper; ours, after Jagielski et al.'s public Fashion-MNIST audit "
+    "(experiments/ml_audit_dpsgd/README.md): classes 0 vs 1, n_train of their training rows (5990 "
+    "at paper scale, "
+    "about half; not 6000 so that D' with up to 8 poison copies takes the same step count), "
+    "x/255 flattened, MLP 784-32-2 (Tanh), DP-SGD with per-example clipping C = 1, Poisson "
+    "sampling, batch 250, 24 epochs, lr 0.15, no momentum, sigma from the RDP accountant at "
+    "delta = 1e-5; poisons appended k times (add/remove); ClipBKD label least likely under "
+    "the mean of 8 non-private models; shadow poison: 4 non-private shadow models, 50 normalised "
+    "ascent steps of L2 "
+    "length 0.5 in [0,1]^784 from a random training row, label kept; vector tau: 8 test "
+    "probes; classifier: L2-penalised (1e-3) logistic regression on the standardised summary "
+    "and its squares; r = 1/N; Katz-log at z_{alpha/2}; 3 replicates (median reported, Sec. 5); "
+    "quick scale: 990 rows, 6 epochs, N = 100, 1 replicate, 2 shadow models of 20 steps";
 
-std::string Cell(const AuditRow& r) {
-  return r.attack + " eps " + FormatDouble(r.eps_th) + " k " + std::to_string(r.k) + " rep " +
-         std::to_string(r.replicate) + ": " + FormatSignificant(r.result.eps_lb, 3) + " (" +
-         std::to_string(r.result.fresh_n1) + "/" + std::to_string(r.result.fresh_n0) + ")";
+// One audit: "clipbkd eps 1 k 4 rep 0: 0.1234 (n1/n0)".
+std::string AuditText(const AuditRow& r) {
+  return Evidence() << r.attack << " eps " << r.eps_th << " k " << r.k << " rep " << r.replicate
+                    << ": " << r.result.eps_lb << " (" << r.result.fresh_n1 << "/"
+                    << r.result.fresh_n0 << ")";
+}
+
+// The largest probability delta adds to an output set by group privacy,
+// k e^{(k-1) eps_th} delta, over the audits that can exceed eps_th at all
+// (k eps_th below the detection ceiling).
+double GroupDelta(const Config& c, const std::vector<AuditRow>& rows, double ceiling) {
+  double group_delta = 0;
+  for (const AuditRow& r : rows) {
+    const double kk = static_cast<double>(r.k);
+    if (kk * r.eps_th < ceiling) {
+      group_delta = std::max(group_delta, kk * std::exp((kk - 1) * r.eps_th) * c.delta);
+    }
+  }
+  return group_delta;
 }
 
 Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
@@ -39,44 +70,30 @@ Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
     if (r.result.eps_lb > r.eps_th + 1e-12) {
       ++exceed;
       exceeded.insert(key);
-      list += "; " + Cell(r);
+      list += "; " + AuditText(r);
     }
   }
   const int64_t m = static_cast<int64_t>(cells.size());
   const double p = std::min(1.0, static_cast<double>(g) * c.alpha / 2);
   // DP-SGD is (eps_th, delta)-DP; k copies give (k eps_th, k e^{(k-1) eps_th}
   // delta) by group privacy. The check treats eps_th as pure: say how much
-  // probability delta adds where an audit can exceed eps_th at all (k eps_th
-  // below the detection ceiling).
+  // probability delta adds where an audit can exceed eps_th at all.
   const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
-  double group_delta = 0;
-  for (const AuditRow& r : rows) {
-    const double kk = static_cast<double>(r.k);
-    if (kk * r.eps_th < ceiling) {
-      group_delta = std::max(group_delta, kk * std::exp((kk - 1) * r.eps_th) * c.delta);
-    }
-  }
   const int64_t allowed = AllowedExceedances(m, p, c.false_failure);
-  return MakeClaim(
-      "ml_audit_dpsgd_validity",
-      "DP-SGD, correctly implemented and calibrated by the RDP accountant, never yields "
-      "eps_lb > eps_th beyond the test's failure probability",
-      std::string(kSource) + "Algorithm 1; experiments/ml_audit_dpsgd/README.md",
-      m > 0 && static_cast<int64_t>(exceeded.size()) <= allowed,
-      std::to_string(rows.size()) + " audits in " + std::to_string(m) +
-          " independent (eps_th, poison, k, replicate) cells of at most " + std::to_string(g) +
-          " audits sharing their models; each audit a one-sided Katz-log test at alpha/2 = " +
-          FormatDouble(c.alpha / 2) +
-          " (asymptotic), so a cell exceeds with probability <= " + FormatSignificant(p, 4) +
-          " (union bound); cells with an exceedance: " + std::to_string(exceeded.size()) +
-          " (audits: " + std::to_string(exceed) + "); allowed " + std::to_string(allowed) +
-          " = the 1 - " + FormatDouble(c.false_failure) + " quantile of Bin(" + std::to_string(m) +
-          ", " + FormatSignificant(p, 4) + "); delta = " + FormatDouble(c.delta) +
-          " is not in this count: by group privacy it adds k e^{(k-1) eps_th} delta, at most " +
-          FormatSignificant(group_delta, 2) +
-          ", to an output set's probability in the cells where eps_lb can exceed eps_th (k "
-          "eps_th below the ceiling " +
-          FormatSignificant(ceiling, 4) + ")" + list);
+  return ClaimEvidence(
+      "ml_audit_dpsgd_validity", m > 0 && static_cast<int64_t>(exceeded.size()) <= allowed,
+      Evidence()
+          << rows.size() << " audits in " << m
+          << " independent (eps_th, poison, k, replicate) cells of at most " << g
+          << " audits; a cell exceeds with probability <= " << p << " (alpha/2 = " << c.alpha / 2
+          << " per audit); cells with an exceedance: " << exceeded.size() << " (audits: " << exceed
+          << "); allowed " << allowed << " (Bin(" << m << ", " << p << ") at 1 - "
+          << c.false_failure << "); delta = " << c.delta
+          << " is not in this count: by group privacy it adds k e^{(k-1) eps_th} delta, at most "
+          << GroupDelta(c, rows, ceiling)
+          << ", to an output set's probability where eps_lb can exceed eps_th (k eps_th "
+             "below the ceiling "
+          << ceiling << ")" << list);
 }
 
 Claim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows) {
@@ -84,27 +101,24 @@ Claim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows) {
   for (const AuditRow& r : rows) best[r.eps_th] = std::max(best[r.eps_th], r.result.eps_lb);
   bool monotone = true;
   double prev = -1;
-  std::string list;
+  Evidence evidence;
+  evidence << "best median eps_lb (over " << c.replicates
+           << " replicates) over attacks and k per eps_th:";
   for (const auto& [eps, lb] : best) {
     monotone = monotone && lb >= prev;
+    evidence << (prev < 0 ? " " : ", ") << eps << ": " << lb;
     prev = lb;
-    list += (list.empty() ? "" : ", ") + FormatDouble(eps) + ": " + FormatSignificant(lb, 3);
   }
   const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
   const bool holds = best.size() >= 2 && monotone && best.rbegin()->second > best.begin()->second;
-  return MakeClaim("ml_audit_dpsgd_grows_with_eps",
-                   "The detected eps_lb grows with eps_th, up to the detection ceiling",
-                   std::string(kSource) + "Cor. 4.0.1; experiments/ml_audit_dpsgd/README.md", holds,
-                   "best median eps_lb (over " + std::to_string(c.replicates) +
-                       " replicates) over attacks and k per eps_th: " + list +
-                       "; criterion: nondecreasing and larger at the largest eps_th than at the "
-                       "smallest; ceiling ln N - z_{alpha/2} sqrt(1 - 1/N) = " +
-                       FormatSignificant(ceiling, 4) + " at N = " + std::to_string(c.n));
+  return ClaimEvidence(
+      "ml_audit_dpsgd_grows_with_eps", holds,
+      evidence << "; ceiling ln N - z_{alpha/2} sqrt(1 - 1/N) = " << ceiling << " at N = " << c.n);
 }
 
 // `a` >= `b` in at least half of the (eps_th, k) cells where either is positive, and in sum.
 Claim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a, const std::string& b,
-                   std::string id, std::string statement, std::string quote) {
+                   std::string id) {
   std::map<std::pair<double, int64_t>, std::pair<double, double>> cells;
   std::set<std::pair<double, int64_t>> seen_a, seen_b;
   for (const AuditRow& r : rows) {
@@ -124,24 +138,21 @@ Claim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a, cons
     sum_b += v.second;
   }
   const bool holds = positive > 0 && wins * 2 >= positive && sum_a >= sum_b;
-  return MakeClaim(std::move(id), std::move(statement),
-                   std::string(kSource) + quote + "; experiments/ml_audit_dpsgd/README.md", holds,
-                   "median eps_lb over replicates: " + a + " >= " + b + " in " +
-                       std::to_string(wins) + " of " + std::to_string(positive) +
-                       " (eps_th, k) cells with a positive bound; sum of eps_lb " +
-                       FormatSignificant(sum_a, 4) + " vs " + FormatSignificant(sum_b, 4) +
-                       "; criterion: at least half the cells and the sum (no cell with a "
-                       "positive bound: does not hold)");
+  return ClaimEvidence(std::move(id), holds,
+                       Evidence() << "median eps_lb over replicates: " << a << " >= " << b << " in "
+                                  << wins << " of " << positive
+                                  << " (eps_th, k) cells with a positive bound; sum of eps_lb "
+                                  << sum_a << " vs " << sum_b);
 }
 
-Status WriteAudits(ResultWriter& out, const std::vector<AuditRow>& rows) {
-  std::map<std::tuple<std::string, double, int64_t>, double> median;
-  for (const AuditRow& m : MedianRows(rows)) median[{m.attack, m.eps_th, m.k}] = m.result.eps_lb;
-  std::vector<double> eps, sigma, lb, raw, search, threshold, med;
+// /audits/...: one entry per audit, the raw data behind the eps_lb table.
+Status WriteAuditRows(ResultWriter& out, const std::vector<AuditRow>& rows,
+                      const std::vector<double>& median) {
+  std::vector<double> eps, sigma, lb, raw, search, threshold;
   std::vector<int64_t> k, dim, sn1, sn0, fn1, fn0, comp, haldane, rep;
   std::vector<std::string> attack, clf;
   for (const AuditRow& r : rows) {
-    med.push_back(median[{r.attack, r.eps_th, r.k}]), rep.push_back(r.replicate);
+    rep.push_back(r.replicate);
     eps.push_back(r.eps_th), sigma.push_back(r.sigma), lb.push_back(r.result.eps_lb);
     raw.push_back(r.result.eps_lb_raw), search.push_back(r.result.search_bound);
     threshold.push_back(r.result.threshold), k.push_back(r.k), dim.push_back(r.summary_dim);
@@ -158,7 +169,7 @@ Status WriteAudits(ResultWriter& out, const std::vector<AuditRow>& rows) {
   PB_RETURN_IF_ERROR(out.WriteDoubles("/audits/threshold", threshold));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/k", k));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/replicate", rep));
-  PB_RETURN_IF_ERROR(out.WriteDoubles("/audits/eps_lb_median", med));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/audits/eps_lb_median", median));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/summary_dim", dim));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/search_n1", sn1));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/search_n0", sn0));
@@ -167,28 +178,49 @@ Status WriteAudits(ResultWriter& out, const std::vector<AuditRow>& rows) {
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/complement", comp));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/haldane", haldane));
   PB_RETURN_IF_ERROR(out.WriteStrings("/audits/attack", attack));
-  PB_RETURN_IF_ERROR(out.WriteStrings("/audits/classifier", clf));
-  SummaryTable t;
-  t.name = "eps_lb";
-  t.title = "ML-Audit of DP-SGD on Fashion-MNIST: eps lower bounds";
-  t.caption =
+  return out.WriteStrings("/audits/classifier", clf);
+}
+
+// Every audit's eps_lb beside its cell's median over replicates.
+Result<SummaryTable> EpsLbTable(const std::vector<AuditRow>& rows,
+                                const std::vector<double>& median) {
+  TableBuilder t(
+      "eps_lb", "ML-Audit of DP-SGD on Fashion-MNIST: eps lower bounds",
       "Algorithm 1 (learned set, Katz-log at z_{alpha/2}, fresh N per side), bound divided by "
       "k; fresh_n1 / fresh_n0: the fresh counts behind the bound (numerator / denominator "
       "side); the poison is appended k times (add/remove neighbours); eps_lb_median: the "
-      "median of eps_lb over the cell's replicates (what ML-Audit Sec. 5 reports)";
-  t.columns = {Column::Strings("attack", attack),
-               Column::Doubles("eps_th", eps),
-               Column::Ints("k", k),
-               Column::Ints("replicate", rep),
-               Column::Doubles("sigma", sigma),
-               Column::Doubles("eps_lb", lb),
-               Column::Doubles("eps_lb_median", med),
-               Column::Ints("fresh_n1", fn1),
-               Column::Ints("fresh_n0", fn0),
-               Column::Doubles("search_bound", search)};
-  return out.WriteTable(t);
+      "median of eps_lb over the cell's replicates (what ML-Audit Sec. 5 reports)",
+      {{"attack", Column::Type::kString},
+       {"eps_th", Column::Type::kDouble},
+       {"k", Column::Type::kInt},
+       {"replicate", Column::Type::kInt},
+       {"sigma", Column::Type::kDouble},
+       {"eps_lb", Column::Type::kDouble},
+       {"eps_lb_median", Column::Type::kDouble},
+       {"fresh_n1", Column::Type::kInt},
+       {"fresh_n0", Column::Type::kInt},
+       {"search_bound", Column::Type::kDouble}});
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const AuditRow& r = rows[i];
+    t.Row({r.attack, r.eps_th, r.k, r.replicate, r.sigma, r.result.eps_lb, median[i],
+           r.result.fresh_n1, r.result.fresh_n0, r.result.search_bound});
+  }
+  return t.Build();
 }
 
+Status WriteAudits(ResultWriter& out, const std::vector<AuditRow>& rows) {
+  std::map<std::tuple<std::string, double, int64_t>, double> cell_median;
+  for (const AuditRow& m : MedianRows(rows)) {
+    cell_median[{m.attack, m.eps_th, m.k}] = m.result.eps_lb;
+  }
+  std::vector<double> median;
+  for (const AuditRow& r : rows) median.push_back(cell_median[{r.attack, r.eps_th, r.k}]);
+  PB_RETURN_IF_ERROR(WriteAuditRows(out, rows, median));
+  PB_ASSIGN_OR_RETURN(const SummaryTable table, EpsLbTable(rows, median));
+  return out.WriteTable(table);
+}
+
+// /accounting/... and the table "accounting": sigma calibrated per eps_th.
 Status WriteAccounting(ResultWriter& out, const Config& c, const std::vector<Calibration>& cal) {
   std::vector<double> eps, sigma, rdp, q;
   std::vector<int64_t> steps;
@@ -201,36 +233,37 @@ Status WriteAccounting(ResultWriter& out, const Config& c, const std::vector<Cal
   PB_RETURN_IF_ERROR(out.WriteDoubles("/accounting/eps_rdp", rdp));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/accounting/q", q));
   PB_RETURN_IF_ERROR(out.WriteInts("/accounting/steps", steps));
-  SummaryTable t;
-  t.name = "accounting";
-  t.title = "DP-SGD noise calibrated to each eps_th";
-  t.caption = "RDP accountant of the Poisson-sampled Gaussian mechanism (add/remove), delta = " +
-              FormatDouble(c.delta) + ", per-example clipping at C = " + FormatDouble(c.clip_norm) +
-              ", on D (n_train = " + std::to_string(c.n_train) + ")";
-  t.columns = {Column::Doubles("eps_th", eps), Column::Doubles("sigma", sigma),
-               Column::Doubles("eps_rdp", rdp), Column::Doubles("q", q),
-               Column::Ints("steps", steps)};
-  return out.WriteTable(t);
+  TableBuilder t("accounting", "DP-SGD noise calibrated to each eps_th",
+                 "RDP accountant of the Poisson-sampled Gaussian mechanism (add/remove), delta = " +
+                     FormatDouble(c.delta) +
+                     ", per-example clipping at C = " + FormatDouble(c.clip_norm) +
+                     ", on D (n_train = " + std::to_string(c.n_train) + ")",
+                 {{"eps_th", Column::Type::kDouble},
+                  {"sigma", Column::Type::kDouble},
+                  {"eps_rdp", Column::Type::kDouble},
+                  {"q", Column::Type::kDouble},
+                  {"steps", Column::Type::kInt}});
+  for (const Calibration& x : cal) t.Row({x.eps_th, x.sigma, x.eps_rdp, x.q, x.steps});
+  PB_ASSIGN_OR_RETURN(const SummaryTable table, t.Build());
+  return out.WriteTable(table);
 }
 
 Status WriteCeiling(ResultWriter& out, const Config& c) {
-  std::vector<int64_t> n, k;
-  std::vector<double> z2, z4;
-  for (int64_t kk : c.k) {
-    PB_ASSIGN_OR_RETURN(double a, KatzLogCeiling(c.n, c.alpha));
-    PB_ASSIGN_OR_RETURN(double b, KatzLogCeiling(c.n, c.alpha / 2));
-    n.push_back(c.n), k.push_back(kk);
-    z2.push_back(a / static_cast<double>(kk)), z4.push_back(b / static_cast<double>(kk));
+  TableBuilder t("detection_ceiling",
+                 "Largest eps_lb N models per side can show (ML-Audit Cor. 4.0.1)",
+                 "ln N - z sqrt(1 - 1/N), divided by k; z = z_{alpha/2} (used) and z_{alpha/4} "
+                 "(the other reading of Algorithm 1's line 12)",
+                 {{"N", Column::Type::kInt},
+                  {"k", Column::Type::kInt},
+                  {"ceiling_z_alpha_2", Column::Type::kDouble},
+                  {"ceiling_z_alpha_4", Column::Type::kDouble}});
+  for (int64_t k : c.k) {
+    PB_ASSIGN_OR_RETURN(const double a, KatzLogCeiling(c.n, c.alpha));
+    PB_ASSIGN_OR_RETURN(const double b, KatzLogCeiling(c.n, c.alpha / 2));
+    t.Row({c.n, k, a / static_cast<double>(k), b / static_cast<double>(k)});
   }
-  SummaryTable t;
-  t.name = "detection_ceiling";
-  t.title = "Largest eps_lb N models per side can show (ML-Audit Cor. 4.0.1)";
-  t.caption =
-      "ln N - z sqrt(1 - 1/N), divided by k; z = z_{alpha/2} (used) and z_{alpha/4} (the other "
-      "reading of Algorithm 1's line 12)";
-  t.columns = {Column::Ints("N", n), Column::Ints("k", k), Column::Doubles("ceiling_z_alpha_2", z2),
-               Column::Doubles("ceiling_z_alpha_4", z4)};
-  return out.WriteTable(t);
+  PB_ASSIGN_OR_RETURN(const SummaryTable table, t.Build());
+  return out.WriteTable(table);
 }
 
 Status WritePoisons(ResultWriter& out, const Poisons& p) {
@@ -242,6 +275,19 @@ Status WritePoisons(ResultWriter& out, const Poisons& p) {
   PB_RETURN_IF_ERROR(
       out.WriteInts("/poisons/source_row", {p.clipbkd.source_row, p.shadow.source_row}));
   return out.WriteDoubles("/poisons/clean_prob", {p.clipbkd.clean_prob, p.shadow.clean_prob});
+}
+
+// /probes/rep_<r>/eps_<i>/<side>: every model's probe vector.
+Status WriteProbes(ResultWriter& out, const Config& c, const Pools& pools) {
+  const std::vector<Side> sides = Sides(c);
+  const uint64_t dim = static_cast<uint64_t>(ProbeDim(c.test_probes));
+  for (const auto& [key, v] : pools) {
+    PB_RETURN_IF_ERROR(out.WriteDoubles("/probes/rep_" + std::to_string(std::get<0>(key)) +
+                                            "/eps_" + std::to_string(std::get<1>(key)) + "/" +
+                                            sides[std::get<2>(key)].Name(),
+                                        v, {v.size() / dim, dim}));
+  }
+  return Status::Ok();
 }
 
 }  // namespace
@@ -276,31 +322,24 @@ std::vector<AuditRow> MedianRows(const std::vector<AuditRow>& rows) {
 std::vector<Claim> AuditClaims(const Config& c, const std::vector<AuditRow>& rows) {
   const std::vector<AuditRow> medians = MedianRows(rows);
   return {ValidityClaim(c, rows), GrowsClaim(c, medians),
-          CompareClaim(medians, "shadow", "clipbkd", "ml_audit_dpsgd_shadow_beats_clipbkd",
-                       "The shadow-adversarial poison detects more privacy loss than ClipBKD on "
-                       "Fashion-MNIST",
-                       "'the shadow adversarial attack outperforms ClipBKD on FMNIST'"),
-          CompareClaim(medians, "clipbkd_vec", "clipbkd", "ml_audit_dpsgd_vector_tau_helps",
-                       "ClipBKD with the vector summary (P(x*), P(0), test predictions) improves "
-                       "on the scalar P(x*) - P(0) on Fashion-MNIST",
-                       "'a moderate improvement on FMNIST'")};
+          CompareClaim(medians, "shadow", "clipbkd", "ml_audit_dpsgd_shadow_beats_clipbkd"),
+          CompareClaim(medians, "clipbkd_vec", "clipbkd", "ml_audit_dpsgd_vector_tau_helps")};
 }
 
-Status WriteReport(ResultWriter& out, const Config& c, const std::vector<Calibration>& cal,
-                   const Poisons& poisons, const Pools& pools, const std::vector<AuditRow>& rows) {
-  const std::vector<Side> sides = Sides(c);
-  const uint64_t dim = static_cast<uint64_t>(ProbeDim(c.test_probes));
-  for (const auto& [key, v] : pools) {
-    PB_RETURN_IF_ERROR(out.WriteDoubles("/probes/rep_" + std::to_string(std::get<0>(key)) +
-                                            "/eps_" + std::to_string(std::get<1>(key)) + "/" +
-                                            sides[std::get<2>(key)].Name(),
-                                        v, {v.size() / dim, dim}));
-  }
-  PB_RETURN_IF_ERROR(WritePoisons(out, poisons));
-  PB_RETURN_IF_ERROR(WriteAccounting(out, c, cal));
+Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(SetAttributes(out, "/meta",
+                                   {{"lost_parameters", kLostParameters},
+                                    {"dataset_provenance", "fashion-mnist"},
+                                    {"torch_version", results.torch_version},
+                                    {"sweep_part_versions", results.part_versions}}));
+  PB_RETURN_IF_ERROR(WriteProbes(out, c, results.pools));
+  PB_RETURN_IF_ERROR(WritePoisons(out, results.poisons));
+  PB_RETURN_IF_ERROR(WriteAccounting(out, c, results.calibration));
   PB_RETURN_IF_ERROR(WriteCeiling(out, c));
-  PB_RETURN_IF_ERROR(WriteAudits(out, rows));
-  for (const Claim& claim : AuditClaims(c, rows)) PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+  PB_RETURN_IF_ERROR(WriteAudits(out, results.rows));
+  for (const Claim& claim : AuditClaims(c, results.rows)) {
+    PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+  }
   return Status::Ok();
 }
 

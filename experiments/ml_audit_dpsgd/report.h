@@ -1,6 +1,7 @@
-// Output and claims of study D2 `ml_audit_dpsgd` (README.md).
+// What study D2 `ml_audit_dpsgd` (README.md) writes, from WriteReport.
 //
 // Layout of results/raw/ml_audit_dpsgd.h5:
+//   /meta {lost_parameters,dataset_provenance,torch_version,sweep_part_versions}
 //   /accounting/{eps_th,sigma,eps_rdp,q,steps}     per eps_th (RDP, delta)
 //   /poisons/{name,y,clean_prob,source_row}, /poisons/x  [2, 784]
 //   /probes/rep_<r>/eps_<i>/<side>  [2N, m + 3] every model's probe vector
@@ -10,7 +11,7 @@
 //                            every bound; eps_lb_median: its cell's median
 //                            over replicates, what the paper reports)
 //   /summary/{eps_lb,detection_ceiling,accounting}, /claims/...
-// Claims:
+// Claims (verdicts and evidence; statements and criteria: claims.json):
 //   ml_audit_dpsgd_validity: eps_lb <= eps_th beyond the stated failure
 //     probability. Every replicate's audit counts (not the medians). The
 //     audits of one (eps_th, poison, k, replicate) cell share their models
@@ -36,15 +37,32 @@
 #define PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_REPORT_H_
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/result.h"
 #include "experiments/ml_audit_dpsgd/compute.h"
+#include "experiments/ml_audit_dpsgd/config.h"
 #include "results/h5_file.h"
 
 namespace privbench {
 namespace ml_audit_dpsgd {
 
+using Config = MlAuditDpsgdConfig;  // as in compute.h
+
+// What the sweep and the audits hand the report.
+struct Results {
+  std::vector<Calibration> calibration;  // sigma per eps_th
+  Poisons poisons;
+  Pools pools;                 // every model's probe vector
+  std::vector<AuditRow> rows;  // replicate x eps_th x attack x k, RunAudits' order
+  std::string torch_version;   // /meta torch_version
+  std::string part_versions;   // /meta sweep_part_versions
+};
+
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// Exposed for the claims' unit test:
 // Largest a with P[Bin(trials, p) > a] <= beta.
 int64_t AllowedExceedances(int64_t trials, double p, double beta);
 
@@ -52,10 +70,8 @@ int64_t AllowedExceedances(int64_t trials, double p, double beta);
 // replaced by the median over its replicates (Sec. 5), replicate = -1.
 std::vector<AuditRow> MedianRows(const std::vector<AuditRow>& rows);
 
+// The four claims, in the order above.
 std::vector<Claim> AuditClaims(const Config& c, const std::vector<AuditRow>& rows);
-
-Status WriteReport(ResultWriter& out, const Config& c, const std::vector<Calibration>& cal,
-                   const Poisons& poisons, const Pools& pools, const std::vector<AuditRow>& rows);
 
 }  // namespace ml_audit_dpsgd
 }  // namespace privbench

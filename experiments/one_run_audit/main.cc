@@ -8,19 +8,13 @@
 // non-private run; each run holds m input-space and m white-box canaries,
 // each included with probability 1/2; the guess-count estimator one_run
 // turns each (k+, k-) attack's correct guesses into an eps lower bound,
-// compared with the rdp and pld accountants. Method: compute.h; claims:
-// report.h. Data: Adult (vendored UCI copy).
-//
-// Output (results/raw/one_run_audit.h5), E runs, K pairs, m canaries:
-//   /settings/{k_plus,k_minus}                      [K]
-//   /runs/{target_epsilon,noise_multiplier,q,steps,n_train,eps_rdp,eps_pld,
-//          train_accuracy,population_accuracy}      [E]
-//   /audit/{input_space,white_box}/{v,lower} [E,K], best_lower [E],
-//          {included,scores} [E,m]
-//   /summary/bounds, /claims/...
+// compared with the rdp and pld accountants. Method: compute.h; output and
+// claims (results/raw/one_run_audit.h5): report.h. Data: Adult (vendored
+// UCI copy).
 #include <cmath>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/progress.h"
@@ -115,7 +109,7 @@ Status Run(const Config& c, StudyContext& ctx) {
     runs.push_back(std::move(r));
     progress.Advance(1);
   }
-  return WriteResults(c, runs, adult.provenance, ctx.out());
+  return WriteReport(c, Results{std::move(runs), adult.provenance}, ctx.out());
 }
 
 }  // namespace

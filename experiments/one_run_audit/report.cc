@@ -4,14 +4,13 @@
 #include <string>
 
 #include "core/format.h"
+#include "results/evidence.h"
+#include "results/table_builder.h"
 
 namespace privbench {
 namespace one_run_audit {
 
 namespace {
-
-constexpr const char* kSource =
-    "Steinke, Nasr & Jagielski, Privacy Auditing with One (1) Training Run (NeurIPS 2023)";
 
 std::string EpsText(double eps) { return std::isinf(eps) ? "inf" : FormatDouble(eps); }
 
@@ -84,23 +83,9 @@ Status WriteRuns(const std::vector<RunResult>& runs, ResultWriter& out) {
                           PerRun(runs, [](const RunResult& r) { return r.population_accuracy; }));
 }
 
-SummaryTable BoundsTable(const Config& c, const std::vector<RunResult>& runs,
-                         const std::string& provenance) {
-  std::vector<std::string> eps, type;
-  std::vector<double> rdp, pld, lower, ratio;
-  std::vector<int64_t> models;
-  for (const RunResult& r : runs) {
-    for (int t = 0; t < kCanaryTypes; ++t) {
-      eps.push_back(EpsText(r.target_epsilon));
-      type.push_back(kCanaryTypeNames[t]);
-      rdp.push_back(r.eps_rdp);
-      pld.push_back(r.eps_pld);
-      lower.push_back(r.audits[t].best_lower);
-      ratio.push_back(r.audits[t].best_lower > 0 ? r.eps_pld / r.audits[t].best_lower : INFINITY);
-      models.push_back(1);
-    }
-  }
-  return SummaryTable{
+Result<SummaryTable> BoundsTable(const Config& c, const std::vector<RunResult>& runs,
+                                 const std::string& provenance) {
+  TableBuilder t(
       "bounds",
       "One-run audit: eps lower bound vs the accountants' eps (one trained model per row pair)",
       "Logistic regression on " + provenance + ", " + std::to_string(c.n_base) +
@@ -111,35 +96,28 @@ SummaryTable BoundsTable(const Config& c, const std::vector<RunResult>& runs,
           ". lower: best over the (k+, k-) pairs at beta = " + FormatDouble(c.beta) +
           " / pairs (Steinke et al. Thm 3.1); eps_pld / lower: how far "
           "the audit is from the tightest accountant.",
-      {Column::Strings("target_epsilon", eps), Column::Strings("canaries", type),
-       Column::Doubles("eps_rdp", rdp), Column::Doubles("eps_pld", pld),
-       Column::Doubles("eps_lower", lower), Column::Doubles("eps_pld_over_lower", ratio),
-       Column::Ints("trained_models", models)}};
+      {{"target_epsilon", Column::Type::kString},
+       {"canaries", Column::Type::kString},
+       {"eps_rdp", Column::Type::kDouble},
+       {"eps_pld", Column::Type::kDouble},
+       {"eps_lower", Column::Type::kDouble},
+       {"eps_pld_over_lower", Column::Type::kDouble},
+       {"trained_models", Column::Type::kInt}});
+  for (const RunResult& r : runs) {
+    for (int type = 0; type < kCanaryTypes; ++type) {
+      const double lower = r.audits[type].best_lower;
+      t.Row({EpsText(r.target_epsilon), kCanaryTypeNames[type], r.eps_rdp, r.eps_pld, lower,
+             lower > 0 ? r.eps_pld / lower : INFINITY, 1});
+    }
+  }
+  return t.Build();
 }
 
 // One-run audits against C1's attack bound on the same models, with what
 // each costs in trained models.
-SummaryTable ComparisonTable(const Config& c, const std::vector<RunResult>& runs,
-                             const std::string& provenance) {
-  std::vector<std::string> eps, audit, kind;
-  std::vector<double> lower, pld;
-  std::vector<int64_t> models, audited;
-  for (const RunResult& r : runs) {
-    const auto row = [&](const std::string& name, const std::string& what, double value,
-                         int64_t n) {
-      eps.push_back(EpsText(r.target_epsilon));
-      audit.push_back(name);
-      kind.push_back(what);
-      lower.push_back(value);
-      pld.push_back(r.eps_pld);
-      models.push_back(1);
-      audited.push_back(n);
-    };
-    row("one_run white_box", "confidence bound (beta)", r.audits[1].best_lower, c.canaries);
-    row("one_run input_space", "confidence bound (beta)", r.audits[0].best_lower, c.canaries);
-    row("C1 loss-threshold attack, Prop. 3", "point estimate", r.attack_eps_lower, c.n_base);
-  }
-  return SummaryTable{
+Result<SummaryTable> ComparisonTable(const Config& c, const std::vector<RunResult>& runs,
+                                     const std::string& provenance) {
+  TableBuilder t(
       "comparison",
       "One-run audits vs C1's (region_of_privacy's) attack bound on the same trained models",
       "Same training configuration (logistic regression on " + provenance +
@@ -149,111 +127,122 @@ SummaryTable ComparisonTable(const Config& c, const std::vector<RunResult>& runs
           "estimate from one model that C1 repeats per noise level (5 models per level at "
           "paper scale) and averages; a many-run confidence audit (ML-Audit's, D2) needs "
           "hundreds of models per bound.",
-      {Column::Strings("target_epsilon", eps), Column::Strings("audit", audit),
-       Column::Strings("kind", kind), Column::Doubles("eps_lower", lower),
-       Column::Doubles("eps_pld", pld), Column::Ints("trained_models", models),
-       Column::Ints("records_audited", audited)}};
+      {{"target_epsilon", Column::Type::kString},
+       {"audit", Column::Type::kString},
+       {"kind", Column::Type::kString},
+       {"eps_lower", Column::Type::kDouble},
+       {"eps_pld", Column::Type::kDouble},
+       {"trained_models", Column::Type::kInt},
+       {"records_audited", Column::Type::kInt}});
+  for (const RunResult& r : runs) {
+    const std::string eps = EpsText(r.target_epsilon);
+    t.Row({eps, "one_run white_box", "confidence bound (beta)", r.audits[1].best_lower, r.eps_pld,
+           1, c.canaries});
+    t.Row({eps, "one_run input_space", "confidence bound (beta)", r.audits[0].best_lower, r.eps_pld,
+           1, c.canaries});
+    t.Row({eps, "C1 loss-threshold attack, Prop. 3", "point estimate", r.attack_eps_lower,
+           r.eps_pld, 1, c.n_base});
+  }
+  return t.Build();
+}
+
+constexpr const char* kLostParameters =
+    "The paper audits WideResNet-16-4 on CIFAR-10 (m = 1000 canaries, raw Dirac gradient "
+    "canaries and input-space canaries); ours: logistic regression on Adult (CPU budget), "
+    "white-box canaries emulated by one private feature per canary (the DP-SGD engine "
+    "trains on (x, y)), input-space canaries = population rows with flipped labels, score "
+    "= -loss; k pairs and Bonferroni over them are our choice (the paper reports the best "
+    "k); noise calibrated by RDP, both RDP and PLD eps reported; momentum SGD 0.9, "
+    "per-example clipping, Poisson sampling; one run per eps, no repetitions";
+
+constexpr const char* kCanaryTypesText =
+    "input_space: population rows with flipped labels, score -loss; white_box: the zero vector "
+    "plus dirac_value on a feature of its own (label 1), score the change of w[1,j] - w[0,j] "
+    "(the engine trains on (x, y), so the paper's raw Dirac gradient canaries are emulated by "
+    "a private feature per canary)";
+
+// /meta lost_parameters, /settings and its attributes.
+Status WriteSettings(const Config& c, const std::string& provenance, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(SetAttributes(out, "/meta", {{"lost_parameters", kLostParameters}}));
+  PB_RETURN_IF_ERROR(out.WriteInts("/settings/k_plus", c.k_plus));
+  PB_RETURN_IF_ERROR(out.WriteInts("/settings/k_minus", c.k_minus));
+  return SetAttributes(out, "/settings",
+                       {{"canaries", c.canaries},
+                        {"delta", c.delta},
+                        {"beta", c.beta},
+                        {"data", provenance},
+                        {"canary_types", kCanaryTypesText}});
 }
 
 }  // namespace
 
 Claim BelowAccountantClaim(const std::vector<RunResult>& runs) {
   bool holds = true;
-  std::string evidence;
+  Evidence evidence;
   for (size_t i : Finite(runs)) {
     const RunResult& r = runs[i];
     for (int t = 0; t < kCanaryTypes; ++t) {
       const bool ok = r.audits[t].best_lower <= r.eps_pld && r.eps_pld <= r.eps_rdp;
       holds = holds && ok;
-      evidence += "eps " + EpsText(r.target_epsilon) + " " + kCanaryTypeNames[t] + ": lower " +
-                  FormatDouble(r.audits[t].best_lower) + " <= pld " + FormatDouble(r.eps_pld) +
-                  " <= rdp " + FormatDouble(r.eps_rdp) + (ok ? "" : " VIOLATED") + "; ";
+      evidence << (evidence.str().empty() ? "" : "; ") << "eps " << r.target_epsilon << " "
+               << kCanaryTypeNames[t] << ": lower " << r.audits[t].best_lower << " <= pld "
+               << r.eps_pld << " <= rdp " << r.eps_rdp << (ok ? "" : " VIOLATED");
     }
   }
-  return Claim{"one_run_audit_below_accountant",
-               "The one-run eps lower bound never exceeds the accountant's eps (PLD, hence RDP)",
-               std::string(kSource) + " Thm 3.1, Figs. 1-2", holds && !Finite(runs).empty(),
-               evidence + "Criterion: at every finite eps, both canary types."};
+  if (Finite(runs).empty()) evidence << "no finite eps level";
+  return ClaimEvidence("one_run_audit_below_accountant", holds && !Finite(runs).empty(), evidence);
 }
 
 Claim GrowsWithEpsClaim(const std::vector<RunResult>& runs) {
   const std::vector<size_t> f = Finite(runs);
   if (f.size() < 2) {
-    return Claim{"one_run_audit_grows_with_eps", "The lower bound grows with eps",
-                 std::string(kSource) + " Figs. 1-2", false, "needs two finite eps levels"};
+    return ClaimEvidence("one_run_audit_grows_with_eps", false, "needs two finite eps levels");
   }
   const double lo = runs[f.front()].audits[1].best_lower;
   const double hi = runs[f.back()].audits[1].best_lower;
   bool holds = hi > lo;
-  std::string evidence = "white-box: eps " + EpsText(runs[f.front()].target_epsilon) + " -> " +
-                         FormatDouble(lo) + ", eps " + EpsText(runs[f.back()].target_epsilon) +
-                         " -> " + FormatDouble(hi) + ".";
+  Evidence evidence;
+  evidence << "white-box: eps " << runs[f.front()].target_epsilon << " -> " << lo << ", eps "
+           << runs[f.back()].target_epsilon << " -> " << hi;
   for (const RunResult& r : runs) {
     if (std::isfinite(r.target_epsilon)) continue;
     holds = holds && r.audits[1].best_lower >= hi;
-    evidence += " non-private -> " + FormatDouble(r.audits[1].best_lower) + ".";
+    evidence << ", non-private -> " << r.audits[1].best_lower;
   }
-  evidence += " Input-space:";
-  for (const RunResult& r : runs) {
-    evidence += " " + EpsText(r.target_epsilon) + " -> " + FormatDouble(r.audits[0].best_lower);
+  evidence << "; input-space:";
+  for (size_t i = 0; i < runs.size(); ++i) {
+    evidence << (i ? ", eps " : " eps ") << runs[i].target_epsilon << " -> "
+             << runs[i].audits[0].best_lower;
   }
-  return Claim{"one_run_audit_grows_with_eps",
-               "The one-run lower bound grows with the eps the noise was calibrated to",
-               std::string(kSource) + " Figs. 1-2", holds,
-               evidence +
-                   ". Criterion: white-box bound at the largest finite eps > at the "
-                   "smallest, and non-private >= largest finite."};
+  return ClaimEvidence("one_run_audit_grows_with_eps", holds, evidence);
 }
 
 Claim WhiteBoxTighterClaim(const std::vector<RunResult>& runs) {
   double sum_in = 0, sum_wb = 0;
-  std::string evidence;
+  Evidence evidence;
   for (const RunResult& r : runs) {
     sum_in += r.audits[0].best_lower;
     sum_wb += r.audits[1].best_lower;
-    evidence += "eps " + EpsText(r.target_epsilon) + ": white-box " +
-                FormatDouble(r.audits[1].best_lower) + " vs input-space " +
-                FormatDouble(r.audits[0].best_lower) + "; ";
+    evidence << "eps " << r.target_epsilon << ": white-box " << r.audits[1].best_lower
+             << " vs input-space " << r.audits[0].best_lower << "; ";
   }
+  evidence << "sum " << sum_wb << " vs " << sum_in;
   const bool last =
       !runs.empty() && runs.back().audits[1].best_lower > runs.back().audits[0].best_lower;
-  return Claim{"one_run_audit_white_box_tighter",
-               "White-box (gradient-space) canaries give tighter lower bounds than input-space "
-               "canaries",
-               std::string(kSource) + " Sec. 6, Figs. 1-2",
-               !runs.empty() && sum_wb > sum_in && last,
-               evidence +
-                   "Criterion: summed over the levels white-box > input-space, and "
-                   "white-box > input-space at the last level."};
+  return ClaimEvidence("one_run_audit_white_box_tighter", !runs.empty() && sum_wb > sum_in && last,
+                       evidence);
 }
 
-Status WriteResults(const Config& c, const std::vector<RunResult>& runs,
-                    const std::string& data_provenance, ResultWriter& out) {
-  PB_RETURN_IF_ERROR(out.SetAttribute(
-      "/meta", "lost_parameters",
-      "The paper audits WideResNet-16-4 on CIFAR-10 (m = 1000 canaries, raw Dirac gradient "
-      "canaries and input-space canaries); ours: logistic regression on Adult (CPU budget), "
-      "white-box canaries emulated by one private feature per canary (the DP-SGD engine "
-      "trains on (x, y)), input-space canaries = population rows with flipped labels, score "
-      "= -loss; k pairs and Bonferroni over them are our choice (the paper reports the best "
-      "k); noise calibrated by RDP, both RDP and PLD eps reported; momentum SGD 0.9, "
-      "per-example clipping, Poisson sampling; one run per eps, no repetitions"));
-  PB_RETURN_IF_ERROR(out.WriteInts("/settings/k_plus", c.k_plus));
-  PB_RETURN_IF_ERROR(out.WriteInts("/settings/k_minus", c.k_minus));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "canaries", c.canaries));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "delta", c.delta));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "beta", c.beta));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "data", data_provenance));
-  PB_RETURN_IF_ERROR(out.SetAttribute(
-      "/settings", "canary_types",
-      "input_space: population rows with flipped labels, score -loss; white_box: the zero vector "
-      "plus dirac_value on a feature of its own (label 1), score the change of w[1,j] - w[0,j] "
-      "(the engine trains on (x, y), so the paper's raw Dirac gradient canaries are emulated by "
-      "a private feature per canary)"));
+Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
+  const std::vector<RunResult>& runs = results.runs;
+  PB_RETURN_IF_ERROR(WriteSettings(c, results.data_provenance, out));
   PB_RETURN_IF_ERROR(WriteRuns(runs, out));
   PB_RETURN_IF_ERROR(WriteAudits(runs, out));
-  PB_RETURN_IF_ERROR(out.WriteTable(BoundsTable(c, runs, data_provenance)));
-  PB_RETURN_IF_ERROR(out.WriteTable(ComparisonTable(c, runs, data_provenance)));
+  PB_ASSIGN_OR_RETURN(const SummaryTable bounds, BoundsTable(c, runs, results.data_provenance));
+  PB_RETURN_IF_ERROR(out.WriteTable(bounds));
+  PB_ASSIGN_OR_RETURN(const SummaryTable comparison,
+                      ComparisonTable(c, runs, results.data_provenance));
+  PB_RETURN_IF_ERROR(out.WriteTable(comparison));
   PB_RETURN_IF_ERROR(out.WriteClaim(BelowAccountantClaim(runs)));
   PB_RETURN_IF_ERROR(out.WriteClaim(GrowsWithEpsClaim(runs)));
   return out.WriteClaim(WhiteBoxTighterClaim(runs));

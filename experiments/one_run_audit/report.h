@@ -1,19 +1,25 @@
-// Output of study one_run_audit: raw arrays, the bounds table and the
-// claims (docs/studies.md, one_run_audit).
-//
-// Claims (the paper's Figs. 1-2 shape; Steinke, Nasr & Jagielski 2023):
-//  - one_run_audit_below_accountant: at every finite eps and for both
-//    canary types the best lower bound (Bonferroni over the k pairs) is <=
-//    the PLD accountant's eps (hence <= RDP's), as a valid audit must be;
-//  - one_run_audit_grows_with_eps: the white-box bound at the largest
-//    finite eps exceeds the one at the smallest, and the non-private run's
-//    is not below the largest finite eps's;
-//  - one_run_audit_white_box_tighter: summed over the eps levels the
-//    white-box bounds exceed the input-space bounds, and at the largest eps
-//    level (non-private if run) white-box > input-space.
+// What study one_run_audit (docs/studies.md, one_run_audit) writes, from
+// WriteReport, E runs, K pairs, m canaries per type:
+//   /meta lost_parameters
+//   /settings/{k_plus,k_minus} [K]; attributes canaries, delta, beta, data,
+//       canary_types
+//   /runs/{target_epsilon,noise_multiplier,q,steps,n_train,eps_rdp,eps_pld,
+//          attack_eps_lower,attack_advantage,train_accuracy,
+//          population_accuracy}                     [E]
+//   /audit/{input_space,white_box}/{v,lower} [E,K], best_lower [E],
+//          {included,scores} [E,m]
+//   /summary/bounds       per run and canary type: the best lower bound
+//                         against the rdp and pld accountants
+//   /summary/comparison   the one-run bounds against C1's attack bound on the
+//                         same models, with the models each costs
+//   /claims/one_run_audit_{below_accountant,grows_with_eps,white_box_tighter}
+//                         (the paper's Figs. 1-2 shape; Steinke, Nasr &
+//                         Jagielski 2023): verdicts and evidence only, the
+//                         statements and criteria are claims.json's
 #ifndef PRIVBENCH_EXPERIMENTS_ONE_RUN_AUDIT_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_ONE_RUN_AUDIT_REPORT_H_
 
+#include <string>
 #include <vector>
 
 #include "core/result.h"
@@ -24,13 +30,18 @@
 namespace privbench {
 namespace one_run_audit {
 
+// What the runs hand the report.
+struct Results {
+  std::vector<RunResult> runs;  // one per target eps, the non-private run last
+  std::string data_provenance;  // the Adult copy trained on
+};
+
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// The claims, exposed for their unit test.
 Claim BelowAccountantClaim(const std::vector<RunResult>& runs);
 Claim GrowsWithEpsClaim(const std::vector<RunResult>& runs);
 Claim WhiteBoxTighterClaim(const std::vector<RunResult>& runs);
-
-// Everything below /settings, /runs, /audit, /summary and /claims.
-Status WriteResults(const Config& c, const std::vector<RunResult>& runs,
-                    const std::string& data_provenance, ResultWriter& out);
 
 }  // namespace one_run_audit
 }  // namespace privbench

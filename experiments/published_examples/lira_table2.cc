@@ -7,6 +7,7 @@
 #include "core/format.h"
 #include "estimators/confusion_counts.h"
 #include "experiments/published_examples/compute.h"
+#include "results/table_builder.h"
 
 namespace privbench::published_examples {
 namespace {
@@ -117,8 +118,62 @@ Result<Table2Ceilings> ComputeTable2Ceilings() {
   return c;
 }
 
+namespace {
+
+Result<SummaryTable> WidthsTable(const Table2Widths& w) {
+  TableBuilder t(
+      "table2_widths",
+      "Bayesian paper Table 2: widths and reductions vs Clopper-Pearson from the printed "
+      "endpoints",
+      "Computed from Table 2's printed interval endpoints (CIFAR-10, SST-2; no data needed). "
+      "*_min / *_max: the range allowed when every endpoint is anywhere within half a unit of "
+      "its last printed digit. Reduction = width / CP width - 1, in percent.",
+      {{"dataset", Column::Type::kString},
+       {"setting", Column::Type::kString},
+       {"method", Column::Type::kString},
+       {"printed_lower", Column::Type::kString},
+       {"printed_upper", Column::Type::kString},
+       {"width", Column::Type::kDouble},
+       {"width_min", Column::Type::kDouble},
+       {"width_max", Column::Type::kDouble},
+       {"reduction_pct", Column::Type::kDouble},
+       {"reduction_min_pct", Column::Type::kDouble},
+       {"reduction_max_pct", Column::Type::kDouble}});
+  for (size_t i = 0; i < w.method.size(); ++i) {
+    t.Row({w.dataset[i], w.setting[i], w.method[i], w.printed_lower[i], w.printed_upper[i],
+           w.width[i], w.width_min[i], w.width_max[i], w.reduction_pct[i], w.reduction_min_pct[i],
+           w.reduction_max_pct[i]});
+  }
+  return t.Build();
+}
+
+Result<SummaryTable> CeilingsTable(const Table2Ceilings& c) {
+  TableBuilder t("table2_ceilings",
+                 "Detection ceilings for Table 2's 1,024 trials (perfect attack)",
+                 "Interval of every registered estimator for TP = TN = 512, FP = FN = 0, alpha = "
+                 "0.1, delta = 1e-5: no attack on 1,024 trials shows a larger lower bound. NaN: "
+                 "one-sided upper end, or a method defined for delta = 0 only.",
+                 {{"method", Column::Type::kString},
+                  {"lower", Column::Type::kDouble},
+                  {"upper", Column::Type::kDouble}});
+  for (size_t i = 0; i < c.method.size(); ++i) t.Row({c.method[i], c.lower[i], c.upper[i]});
+  return t.Build();
+}
+
+// Whether every printed lower bound is below its method's ceiling: a table
+// (this check writes numbers, not claims).
+Result<SummaryTable> BelowCeilingTable(const Table2Ceilings& c) {
+  TableBuilder t("table2_below_ceiling",
+                 "Table 2's printed lower bounds against the 1,024-trial ceilings", c.evidence,
+                 {{"all_printed_lower_bounds_below_ceiling", Column::Type::kString}});
+  t.Row({c.printed_below_ceiling ? "yes" : "no"});
+  return t.Build();
+}
+
+}  // namespace
+
 Status WriteTable2Checks(ResultWriter& out) {
-  PB_ASSIGN_OR_RETURN(Table2Widths w, ComputeTable2Widths());
+  PB_ASSIGN_OR_RETURN(const Table2Widths w, ComputeTable2Widths());
   for (size_t i = 0; i < w.method.size(); ++i) {
     const std::string id =
         "/numbers/table2_" + w.dataset[i] + "_" + w.setting[i] + "_" + w.method[i];
@@ -127,40 +182,17 @@ Status WriteTable2Checks(ResultWriter& out) {
       PB_RETURN_IF_ERROR(out.WriteScalar(id + "_reduction_pct", w.reduction_pct[i]));
     }
   }
-  PB_RETURN_IF_ERROR(out.WriteTable(
-      {"table2_widths",
-       "Bayesian paper Table 2: widths and reductions vs Clopper-Pearson from the printed "
-       "endpoints",
-       "Computed from Table 2's printed interval endpoints (CIFAR-10, SST-2; no data needed). "
-       "*_min / *_max: the range allowed when every endpoint is anywhere within half a unit of "
-       "its last printed digit. Reduction = width / CP width - 1, in percent.",
-       {Column::Strings("dataset", w.dataset), Column::Strings("setting", w.setting),
-        Column::Strings("method", w.method), Column::Strings("printed_lower", w.printed_lower),
-        Column::Strings("printed_upper", w.printed_upper), Column::Doubles("width", w.width),
-        Column::Doubles("width_min", w.width_min), Column::Doubles("width_max", w.width_max),
-        Column::Doubles("reduction_pct", w.reduction_pct),
-        Column::Doubles("reduction_min_pct", w.reduction_min_pct),
-        Column::Doubles("reduction_max_pct", w.reduction_max_pct)}}));
-  PB_ASSIGN_OR_RETURN(Table2Ceilings c, ComputeTable2Ceilings());
+  PB_ASSIGN_OR_RETURN(const SummaryTable widths, WidthsTable(w));
+  PB_RETURN_IF_ERROR(out.WriteTable(widths));
+  PB_ASSIGN_OR_RETURN(const Table2Ceilings c, ComputeTable2Ceilings());
   for (size_t i = 0; i < c.method.size(); ++i) {
     if (std::isnan(c.lower[i])) continue;
     PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/table2_ceiling_1024_" + c.method[i], c.lower[i]));
   }
-  PB_RETURN_IF_ERROR(out.WriteTable(
-      {"table2_ceilings",
-       "Detection ceilings for Table 2's 1,024 trials (perfect attack)",
-       "Interval of every registered estimator for TP = TN = 512, FP = FN = 0, alpha = 0.1, "
-       "delta = 1e-5: no attack on 1,024 trials shows a larger lower bound. NaN: one-sided "
-       "upper end, or a method defined for delta = 0 only.",
-       {Column::Strings("method", c.method), Column::Doubles("lower", c.lower),
-        Column::Doubles("upper", c.upper)}}));
-  // Whether every printed lower bound is below its method's ceiling: a table
-  // (this study writes numbers, not claims).
-  return out.WriteTable({"table2_below_ceiling",
-                         "Table 2's printed lower bounds against the 1,024-trial ceilings",
-                         c.evidence,
-                         {Column::Strings("all_printed_lower_bounds_below_ceiling",
-                                          {c.printed_below_ceiling ? "yes" : "no"})}});
+  PB_ASSIGN_OR_RETURN(const SummaryTable ceilings, CeilingsTable(c));
+  PB_RETURN_IF_ERROR(out.WriteTable(ceilings));
+  PB_ASSIGN_OR_RETURN(const SummaryTable below, BelowCeilingTable(c));
+  return out.WriteTable(below);
 }
 
 }  // namespace privbench::published_examples

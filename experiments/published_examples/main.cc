@@ -11,18 +11,15 @@
 // experiments/published_examples/claims.json; this study never copies them.
 #include "experiments/lib/framework/study.h"
 #include "experiments/published_examples/compute.h"
+#include "experiments/published_examples/config.h"
 #include "experiments/published_examples/report.h"
 
 namespace privbench::published_examples {
 namespace {
 
-// The inputs are the papers' examples: nothing to tune, so no study-specific
-// parameters (the common ones still apply) and every scale is the same.
-struct Config {};
-
-Status Run(const Config&, StudyContext& ctx) {
-  PB_ASSIGN_OR_RETURN(const Examples examples, ComputeExamples());
-  return WriteExamples(examples, ctx.out());
+Status Run(const Config& c, StudyContext& ctx) {
+  PB_ASSIGN_OR_RETURN(const Results examples, ComputeExamples());
+  return WriteReport(c, examples, ctx.out());
 }
 
 }  // namespace

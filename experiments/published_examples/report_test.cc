@@ -1,9 +1,15 @@
 #include "experiments/published_examples/report.h"
 
+#include <cstdlib>
 #include <set>
+#include <string>
+#include <vector>
 
 #include "estimators/accountants/accountant_registry.h"
+#include "experiments/published_examples/compute.h"
+#include "experiments/published_examples/config.h"
 #include "gtest/gtest.h"
+#include "results/h5_file.h"
 
 namespace privbench::published_examples {
 namespace {
@@ -54,26 +60,41 @@ TEST(Numbers, IdsOfEveryExample) {
   EXPECT_EQ(count, 27u + b8.size());
 }
 
-TEST(Tables, ColumnsOfEqualLength) {
+// The file WriteReport writes: every table, the accountant table's layout,
+// footnote 1's corner value and what /meta says was chosen for B8.
+TEST(WriteReport, TablesAndLostParameters) {
   auto e = ComputeExamples();
   ASSERT_TRUE(e.ok()) << e.message();
-  for (const SummaryTable& t :
-       {EveryEstimatorTable("worked_example", "t", "c", e->worked.every),
-        FootnoteOneTable(e->footnote1), PerfectAttackTable(e->perfect),
-        ErlingssonTable2(e->ceiling), AccountantSummaryTable(e->accountants)}) {
-    ASSERT_FALSE(t.columns.empty()) << t.name;
-    for (const Column& c : t.columns) EXPECT_EQ(c.size(), t.columns[0].size()) << t.name;
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/published_examples_report.h5";
+  RunMeta meta;
+  meta.study = "published_examples";
+  auto writer = ResultWriter::Create(path, meta);
+  ASSERT_TRUE(writer.ok()) << writer.message();
+  const Status written = WriteReport(Config{}, *e, **writer);
+  ASSERT_TRUE(written.ok()) << written.message();
+  ASSERT_TRUE((*writer)->Commit().ok());
+  auto reader = ResultReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.message();
+  for (const char* name : {"worked_example", "footnote1", "perfect_attack",
+                           "privacy_estimates_readme", "erlingsson_table2", "accountant_table",
+                           "table2_widths", "table2_ceilings", "table2_below_ceiling"}) {
+    auto t = (*reader)->ReadTable(name);
+    ASSERT_TRUE(t.ok()) << t.message();
+    ASSERT_FALSE(t->columns.empty()) << name;
+    for (const Column& c : t->columns) EXPECT_EQ(c.size(), t->columns[0].size()) << name;
   }
-  const SummaryTable acc = AccountantSummaryTable(e->accountants);
-  EXPECT_EQ(acc.columns[1].name, "accountant");
-  EXPECT_EQ(acc.columns[0].size(), 5 * AllAccountantNames().size());
-  EXPECT_EQ(FootnoteOneTable(e->footnote1).columns[1].doubles[2], e->footnote1.corner);
-}
-
-TEST(PublishedExamplesLostParameters, NamesTheB8Setting) {
-  const std::string text = PublishedExamplesLostParameters();
-  EXPECT_NE(text.find("q = 0.02"), std::string::npos);
-  EXPECT_NE(text.find("TableOneRdpOrders()"), std::string::npos);
+  auto acc = (*reader)->ReadTable("accountant_table");
+  ASSERT_TRUE(acc.ok()) << acc.message();
+  EXPECT_EQ(acc->columns[1].name, "accountant");
+  EXPECT_EQ(acc->columns[0].size(), 5 * AllAccountantNames().size());
+  auto footnote = (*reader)->ReadTable("footnote1");
+  ASSERT_TRUE(footnote.ok()) << footnote.message();
+  EXPECT_EQ(footnote->columns[1].doubles[2], e->footnote1.corner);
+  auto lost = (*reader)->ReadStringAttribute("/meta", "lost_parameters");
+  ASSERT_TRUE(lost.ok()) << lost.message();
+  EXPECT_NE(lost->find("q = 0.02"), std::string::npos);
+  EXPECT_NE(lost->find("TableOneRdpOrders()"), std::string::npos);
 }
 
 }  // namespace

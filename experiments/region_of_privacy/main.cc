@@ -119,14 +119,14 @@ Status Run(const Config& c, StudyContext& ctx) {
     return RunUnit(c, ctx.seed(), noise, keys[k], cache, part);
   };
   auto merge = [&](const SweepParts& parts, const SweepOptions& o) -> Status {
-    ReportInput in;
-    in.noise = noise;
-    in.real_data = data.real;
-    in.data_resolution = data.resolution;
-    in.parts_dir = PartsDirectory(o);
-    in.part_versions = DescribePartVersions(parts).description;
-    PB_ASSIGN_OR_RETURN(in.models, ReadModels(c, keys, parts, &in.unit_seconds_total));
-    return WriteReport(c, in, ctx.out());
+    Results results;
+    results.noise = noise;
+    results.real_data = data.real;
+    results.data_resolution = data.resolution;
+    results.parts_dir = PartsDirectory(o);
+    results.part_versions = DescribePartVersions(parts).description;
+    PB_ASSIGN_OR_RETURN(results.models, ReadModels(c, keys, parts, &results.unit_seconds_total));
+    return WriteReport(c, results, ctx.out());
   };
   return RunSweepStudy(kStudy, plan, c.sweep, ctx, run_unit, merge);
 }

@@ -5,14 +5,13 @@
 
 #include "core/format.h"
 #include "estimators/accountants/accountant_registry.h"
+#include "results/evidence.h"
+#include "results/table_builder.h"
 
 namespace privbench {
 namespace region_of_privacy {
 
 namespace {
-
-// The paper, as the claims cite it.
-constexpr const char kSource[] = "Erlingsson et al., That which we call private (arXiv:1908.03566)";
 
 std::string Percent(double fraction) { return FormatDouble(100 * fraction); }
 
@@ -20,36 +19,35 @@ std::string LevelGroup(const std::vector<double>& noise, int64_t l) {
   return "/training/" + (l == 0 ? std::string("baseline") : "sigma=" + NoiseText(noise[l - 1]));
 }
 
-Status WriteMeta(const Config& c, const ReportInput& in, ResultWriter& out) {
+Status WriteMeta(const Config& c, const Results& in, ResultWriter& out) {
   const Model& first = in.models[0][0];
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_provenance", first.provenance));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_source", first.source));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_checksums", first.checksums));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "dataset_notes", first.notes));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "data_resolution", in.data_resolution));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "lost_parameters", LostParameters(c, in.real_data)));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "torch_version", first.torch_version));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "library_versions",
-                                      LibraryVersions() + "; " + first.torch_version));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "architecture", first.architecture));
-  PB_RETURN_IF_ERROR(out.SetAttribute(
-      "/meta", "sampling",
-      "poisson (rate q = batch_size / n_train; every accountant assumes it). Jayaraman & "
-      "Evans trained with shuffled passes of fixed-size batches."));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "accounting_rule", in.models[1][0].accounting_rule));
-  PB_RETURN_IF_ERROR(out.SetAttribute(
-      "/meta", "calibration",
-      "none: the models are trained at the fixed noise multipliers of B8 / Table 1; upper "
-      "bounds are computed for the noise actually used (accounting_noise_multiplier = sigma, "
-      "per-example clipping, so TF Privacy 0.5.1's and the current rule agree)"));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "unit_seconds_total", in.unit_seconds_total));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/meta", "sweep_parts_dir", in.parts_dir));
-  return out.SetAttribute("/meta", "sweep_part_versions", in.part_versions);
+  return SetAttributes(
+      out, "/meta",
+      {{"dataset_provenance", first.provenance},
+       {"dataset_source", first.source},
+       {"dataset_checksums", first.checksums},
+       {"dataset_notes", first.notes},
+       {"data_resolution", in.data_resolution},
+       {"lost_parameters", LostParameters(c, in.real_data)},
+       {"torch_version", first.torch_version},
+       {"library_versions", LibraryVersions() + "; " + first.torch_version},
+       {"architecture", first.architecture},
+       {"sampling",
+        "poisson (rate q = batch_size / n_train; every accountant assumes it). Jayaraman & "
+        "Evans trained with shuffled passes of fixed-size batches."},
+       {"accounting_rule", in.models[1][0].accounting_rule},
+       {"calibration",
+        "none: the models are trained at the fixed noise multipliers of B8 / Table 1; upper "
+        "bounds are computed for the noise actually used (accounting_noise_multiplier = sigma, "
+        "per-example clipping, so TF Privacy 0.5.1's and the current rule agree)"},
+       {"unit_seconds_total", in.unit_seconds_total},
+       {"sweep_parts_dir", in.parts_dir},
+       {"sweep_part_versions", in.part_versions}});
 }
 
 // Every level's training record (repetition 0; the repetitions differ only
 // in their seeds), from TrainingRecord::Metadata().
-Status WriteTrainingRecords(const ReportInput& in, ResultWriter& out) {
+Status WriteTrainingRecords(const Results& in, ResultWriter& out) {
   for (size_t l = 0; l < in.models.size(); ++l) {
     const std::string g = LevelGroup(in.noise, static_cast<int64_t>(l));
     for (const auto& [key, value] : in.models[l][0].record) {
@@ -59,22 +57,23 @@ Status WriteTrainingRecords(const ReportInput& in, ResultWriter& out) {
   return Status::Ok();
 }
 
-Status WriteSettings(const Config& c, const ReportInput& in, ResultWriter& out) {
+Status WriteSettings(const Config& c, const Results& in, ResultWriter& out) {
   const Model& m = in.models[1][0];
   PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/noise_multiplier", in.noise));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "repetitions", c.repetitions));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "n_train", c.n_train));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "n_population", c.n_population));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "epochs", c.epochs));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "steps", m.steps));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "q", m.q));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "delta", c.delta));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/settings", "target_fpr", c.target_fpr));
-  return out.SetAttribute(
-      "/settings", "layout",
-      "/dp/<quantity> has shape (levels, repetitions), levels ordered as "
-      "/settings/noise_multiplier (largest noise first); /baseline/<quantity> has shape "
-      "(repetitions,); /losses/* hold every per-example cross-entropy loss");
+  return SetAttributes(
+      out, "/settings",
+      {{"repetitions", c.repetitions},
+       {"n_train", c.n_train},
+       {"n_population", c.n_population},
+       {"epochs", c.epochs},
+       {"steps", m.steps},
+       {"q", m.q},
+       {"delta", c.delta},
+       {"target_fpr", c.target_fpr},
+       {"layout",
+        "/dp/<quantity> has shape (levels, repetitions), levels ordered as "
+        "/settings/noise_multiplier (largest noise first); /baseline/<quantity> has shape "
+        "(repetitions,); /losses/* hold every per-example cross-entropy loss"}});
 }
 
 // /dp/<quantity> (levels x repetitions) and /baseline/<quantity>.
@@ -120,14 +119,15 @@ Status WriteAccountingAttributes(const Config& c, const ModelGrid& models, Resul
   std::vector<double> acc_sigma;
   for (size_t l = 1; l < models.size(); ++l) acc_sigma.push_back(models[l][0].accounting_sigma);
   PB_RETURN_IF_ERROR(out.WriteDoubles("/accounting/accounting_noise_multiplier", acc_sigma));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "q", models[1][0].q));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "steps", models[1][0].steps));
-  PB_RETURN_IF_ERROR(out.SetAttribute("/accounting", "delta", c.delta));
-  return out.SetAttribute(
-      "/accounting", "orders",
-      "table_one_orders: TableOneRdpOrders() (1.25..63, 128, 256, 512, as Table 1); "
-      "default_orders: DefaultRdpOrders() (1.01..16384); all accountants assume Poisson "
-      "sampling at rate q, which these runs used");
+  return SetAttributes(
+      out, "/accounting",
+      {{"q", models[1][0].q},
+       {"steps", models[1][0].steps},
+       {"delta", c.delta},
+       {"orders",
+        "table_one_orders: TableOneRdpOrders() (1.25..63, 128, 256, 512, as Table 1); "
+        "default_orders: DefaultRdpOrders() (1.01..16384); all accountants assume Poisson "
+        "sampling at rate q, which these runs used"}});
 }
 
 // The upper bounds at the noise actually used, per level.
@@ -191,48 +191,21 @@ Status WriteAggregates(const Aggregates& a, ResultWriter& out) {
       "experiments/region_of_privacy/compute.h)");
 }
 
-Status WriteTablesAndClaims(const Config& c, const ReportInput& in, const Aggregates& a,
+Status WriteTablesAndClaims(const Config& c, const Results& in, const Aggregates& a,
                             ResultWriter& out) {
   const std::string& prov = in.models[0][0].provenance;
   const Model& m = in.models[1][0];
-  const std::string setup = SetupText(c, prov, m.q, m.steps);
-  PB_RETURN_IF_ERROR(out.WriteTable(Table1(c, in.noise, a, prov, setup)));
-  PB_RETURN_IF_ERROR(out.WriteTable(RotatedTable(c, in.noise, a, prov, setup)));
-  PB_RETURN_IF_ERROR(out.WriteTable(RegionTable(c, in.noise, a, prov, setup)));
-  PB_ASSIGN_OR_RETURN(Claim accuracy, AccuracyRisesClaim(in.noise, a, prov));
-  PB_RETURN_IF_ERROR(out.WriteClaim(accuracy));
-  PB_ASSIGN_OR_RETURN(Claim tpr, TprRisesClaim(c, in.noise, a, prov));
-  PB_RETURN_IF_ERROR(out.WriteClaim(tpr));
-  PB_ASSIGN_OR_RETURN(Claim region, RegionNonemptyClaim(in.noise, a));
-  PB_RETURN_IF_ERROR(out.WriteClaim(region));
-  PB_ASSIGN_OR_RETURN(Claim refined, RefinedTighterClaim(in.noise, a));
-  PB_RETURN_IF_ERROR(out.WriteClaim(refined));
-  PB_ASSIGN_OR_RETURN(Claim pld, PldTighterClaim(in.noise, a));
-  return out.WriteClaim(pld);
+  PB_ASSIGN_OR_RETURN(std::vector<SummaryTable> tables,
+                      SummaryTables(c, in.noise, a, prov, SetupText(c, prov, m.q, m.steps)));
+  for (const SummaryTable& t : tables) PB_RETURN_IF_ERROR(out.WriteTable(t));
+  PB_ASSIGN_OR_RETURN(std::vector<Claim> claims, Claims(c, in.noise, a, prov));
+  for (const Claim& claim : claims) PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+  return Status::Ok();
 }
 
 }  // namespace
 
-Result<Claim> PldTighterClaim(const std::vector<double>& noise, const Aggregates& a) {
-  PB_ASSIGN_OR_RETURN(OrderCheck vs_rdp, CheckBelow(noise, a.eps_pld, a.eps_rdp_best, "PLD",
-                                                    "RDP (best of both order lists)"));
-  PB_ASSIGN_OR_RETURN(OrderCheck above_lower,
-                      CheckBelow(noise, a.eps_lo_best, a.eps_pld,
-                                 "Prop. 3 lower bound (mean best advantage)", "PLD upper bound"));
-  return Claim{
-      "region_of_privacy_pld_tighter",
-      "The privacy-loss-distribution accountant gives a smaller upper bound than RDP at every "
-      "noise level, and the attack lower bound stays below it: the region of privacy narrows "
-      "but stays non-empty",
-      "Koskela, Jalko & Honkela 2020; Doroshenko et al. 2022 (PLD accounting), applied to " +
-          std::string(kSource) + " Table 1",
-      vs_rdp.holds && above_lower.holds,
-      vs_rdp.evidence + " " + above_lower.evidence +
-          " PLD: pessimistic connect-the-dots grid 1e-4, add and remove, an upper bound; "
-          "deterministic given the setting."};
-}
-
-Status WriteReport(const Config& c, const ReportInput& in, ResultWriter& out) {
+Status WriteReport(const Config& c, const Results& in, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteMeta(c, in, out));
   PB_RETURN_IF_ERROR(WriteTrainingRecords(in, out));
   PB_RETURN_IF_ERROR(WriteSettings(c, in, out));
@@ -324,91 +297,87 @@ std::vector<std::pair<std::string, double>> VerifyNumbers(const std::vector<doub
   return n;
 }
 
-SummaryTable Table1(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                    const std::string& provenance, const std::string& setup) {
-  std::vector<std::string> level{"non-private"};
-  std::vector<double> acc{100 * a.base_acc.mean}, rel{100.0}, tpr{100 * a.base_tpr.mean},
-      pacc{100 * a.base_population_accuracy}, n1{NAN}, a1{NAN}, r1{NAN}, rd{NAN};
+namespace {
+
+// The tables' column types: the noise level as printed, then numbers.
+constexpr Column::Type kText = Column::Type::kString, kReal = Column::Type::kDouble;
+
+Result<SummaryTable> Table1(const Config& c, const std::vector<double>& noise, const Aggregates& a,
+                            const std::string& provenance, const std::string& setup) {
+  TableBuilder t(
+      "table1",
+      "Table 1 re-run: accuracy, attack TPR and eps upper bounds at each training noise "
+      "(Erlingsson et al. Table 1; " +
+          provenance + ")",
+      setup +
+          " Rows: noise multiplier sigma. train_accuracy_pct: training accuracy (%); "
+          "accuracy_rel_baseline_pct: its ratio to the non-private model's (%), the paper's "
+          "'Accuracy'; population_accuracy_pct: accuracy on the non-members (%); "
+          "attack_tpr_pct: Yeom loss-threshold attack TPR (%) at " +
+          Percent(c.target_fpr) +
+          "% FPR, threshold chosen on the same non-member sample; eps_*: upper bounds at "
+          "delta = " +
+          FormatDouble(c.delta) +
+          " for the noise actually used (RDP with Table 1's orders, and with the default "
+          "orders).",
+      {{"noise_multiplier", kText},
+       {"train_accuracy_pct", kReal},
+       {"accuracy_rel_baseline_pct", kReal},
+       {"population_accuracy_pct", kReal},
+       {"attack_tpr_pct", kReal},
+       {"eps_naive", kReal},
+       {"eps_advanced", kReal},
+       {"eps_rdp", kReal},
+       {"eps_rdp_default_orders", kReal}});
+  // No upper bound without privacy.
+  t.Row({"non-private", 100 * a.base_acc.mean, 100.0, 100 * a.base_population_accuracy,
+         100 * a.base_tpr.mean, NAN, NAN, NAN, NAN});
   for (size_t i = 0; i < noise.size(); ++i) {
-    level.push_back(NoiseText(noise[i]));
-    acc.push_back(100 * a.acc_mean[i]);
-    rel.push_back(100 * a.acc_rel[i]);
-    pacc.push_back(100 * a.pacc_mean[i]);
-    tpr.push_back(100 * a.tpr_mean[i]);
-    n1.push_back(a.eps_naive[i]);
-    a1.push_back(a.eps_adv[i]);
-    r1.push_back(a.eps_rdp[i]);
-    rd.push_back(a.eps_rdp_def[i]);
+    t.Row({NoiseText(noise[i]), 100 * a.acc_mean[i], 100 * a.acc_rel[i], 100 * a.pacc_mean[i],
+           100 * a.tpr_mean[i], a.eps_naive[i], a.eps_adv[i], a.eps_rdp[i], a.eps_rdp_def[i]});
   }
-  return {"table1",
-          "Table 1 re-run: accuracy, attack TPR and eps upper bounds at each training noise "
-          "(Erlingsson et al. Table 1; " +
-              provenance + ")",
-          setup +
-              " Rows: noise multiplier sigma. train_accuracy_pct: training accuracy (%); "
-              "accuracy_rel_baseline_pct: its ratio to the non-private model's (%), the paper's "
-              "'Accuracy'; population_accuracy_pct: accuracy on the non-members (%); "
-              "attack_tpr_pct: Yeom loss-threshold attack TPR (%) at " +
-              Percent(c.target_fpr) +
-              "% FPR, threshold chosen on the same non-member sample; eps_*: upper bounds at "
-              "delta = " +
-              FormatDouble(c.delta) +
-              " for the noise actually used (RDP with Table 1's orders, and with the default "
-              "orders).",
-          {Column::Strings("noise_multiplier", level), Column::Doubles("train_accuracy_pct", acc),
-           Column::Doubles("accuracy_rel_baseline_pct", rel),
-           Column::Doubles("population_accuracy_pct", pacc), Column::Doubles("attack_tpr_pct", tpr),
-           Column::Doubles("eps_naive", n1), Column::Doubles("eps_advanced", a1),
-           Column::Doubles("eps_rdp", r1), Column::Doubles("eps_rdp_default_orders", rd)}};
+  return t.Build();
 }
 
-SummaryTable RotatedTable(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                          const std::string& provenance, const std::string& setup) {
-  std::vector<std::string> level;
-  std::vector<double> tpr_pct;
+Result<SummaryTable> RotatedTable(const Config& c, const std::vector<double>& noise,
+                                  const Aggregates& a, const std::string& provenance,
+                                  const std::string& setup) {
+  TableBuilder t(
+      "rotated",
+      "The rotated table (Sec. 3): at equal training noise, every analysis' eps upper bound "
+      "next to the attack's success (" +
+          provenance + ")",
+      setup +
+          " Rows: one trained noise level; the models (and so the attack) are the same "
+          "across the columns, only the analysis changes. train_loss: mean training "
+          "cross-entropy (the paper's noise proxy); eps_*: upper bounds at delta = " +
+          FormatDouble(c.delta) +
+          " (zCDP as J&E, without sampling amplification; RDP with Table 1's orders); "
+          "attack_tpr_pct and members_recovered: Yeom attack at " +
+          Percent(c.target_fpr) + "% FPR (mean TPR in %, mean count of the " +
+          std::to_string(c.n_train) +
+          " members flagged); eps_lower_target_fpr: Prop. 3 at the mean advantage TPR - FPR "
+          "of that operating point (Table 2's lower bound).",
+      {{"noise_multiplier", kText},
+       {"train_loss", kReal},
+       {"eps_naive", kReal},
+       {"eps_advanced", kReal},
+       {"eps_zcdp", kReal},
+       {"eps_rdp", kReal},
+       {"attack_tpr_pct", kReal},
+       {"members_recovered", kReal},
+       {"eps_lower_target_fpr", kReal}});
   for (size_t i = 0; i < noise.size(); ++i) {
-    level.push_back(NoiseText(noise[i]));
-    tpr_pct.push_back(100 * a.tpr_mean[i]);
+    t.Row({NoiseText(noise[i]), a.loss_mean[i], a.eps_naive[i], a.eps_adv[i], a.eps_zcdp[i],
+           a.eps_rdp[i], 100 * a.tpr_mean[i], a.recovered[i], a.eps_lo_target[i]});
   }
-  return {"rotated",
-          "The rotated table (Sec. 3): at equal training noise, every analysis' eps upper bound "
-          "next to the attack's success (" +
-              provenance + ")",
-          setup +
-              " Rows: one trained noise level; the models (and so the attack) are the same "
-              "across the columns, only the analysis changes. train_loss: mean training "
-              "cross-entropy (the paper's noise proxy); eps_*: upper bounds at delta = " +
-              FormatDouble(c.delta) +
-              " (zCDP as J&E, without sampling amplification; RDP with Table 1's orders); "
-              "attack_tpr_pct and members_recovered: Yeom attack at " +
-              Percent(c.target_fpr) + "% FPR (mean TPR in %, mean count of the " +
-              std::to_string(c.n_train) +
-              " members flagged); eps_lower_target_fpr: Prop. 3 at the mean advantage TPR - FPR "
-              "of that operating point (Table 2's lower bound).",
-          {Column::Strings("noise_multiplier", level), Column::Doubles("train_loss", a.loss_mean),
-           Column::Doubles("eps_naive", a.eps_naive), Column::Doubles("eps_advanced", a.eps_adv),
-           Column::Doubles("eps_zcdp", a.eps_zcdp), Column::Doubles("eps_rdp", a.eps_rdp),
-           Column::Doubles("attack_tpr_pct", tpr_pct),
-           Column::Doubles("members_recovered", a.recovered),
-           Column::Doubles("eps_lower_target_fpr", a.eps_lo_target)}};
+  return t.Build();
 }
 
-SummaryTable RegionTable(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                         const std::string& provenance, const std::string& setup) {
-  std::vector<std::string> level{"non-private"};
-  std::vector<double> best{a.base_best}, lo_best{a.base_eps_best}, lo_t{a.base_eps_target},
-      up{INFINITY}, ratio{NAN}, nullm{a.null_mean}, nullq{a.null_q95};
-  for (size_t i = 0; i < noise.size(); ++i) {
-    level.push_back(NoiseText(noise[i]));
-    best.push_back(a.best_mean[i]);
-    lo_best.push_back(a.eps_lo_best[i]);
-    lo_t.push_back(a.eps_lo_target[i]);
-    up.push_back(a.eps_rdp_best[i]);
-    ratio.push_back(a.eps_lo_best[i] > 0 ? a.eps_rdp_best[i] / a.eps_lo_best[i] : INFINITY);
-    nullm.push_back(a.null_mean);
-    nullq.push_back(a.null_q95);
-  }
-  return {
+Result<SummaryTable> RegionTable(const Config& c, const std::vector<double>& noise,
+                                 const Aggregates& a, const std::string& provenance,
+                                 const std::string& setup) {
+  TableBuilder t(
       "region",
       "Region of privacy (Sec. 5.3, Fig. 1-2): attack lower bound vs RDP upper bound (" +
           provenance + ")",
@@ -422,72 +391,72 @@ SummaryTable RegionTable(const Config& c, const std::vector<double>& noise, cons
           Percent(c.target_fpr) +
           "% FPR point; eps_upper_rdp: the smaller RDP bound of the two order lists; ratio: "
           "upper / lower (the width of the region).",
-      {Column::Strings("noise_multiplier", level), Column::Doubles("best_advantage", best),
-       Column::Doubles("null_best_advantage_mean", nullm),
-       Column::Doubles("null_best_advantage_q95", nullq),
-       Column::Doubles("eps_lower_best", lo_best), Column::Doubles("eps_lower_target_fpr", lo_t),
-       Column::Doubles("eps_upper_rdp", up), Column::Doubles("ratio", ratio)}};
+      {{"noise_multiplier", kText},
+       {"best_advantage", kReal},
+       {"null_best_advantage_mean", kReal},
+       {"null_best_advantage_q95", kReal},
+       {"eps_lower_best", kReal},
+       {"eps_lower_target_fpr", kReal},
+       {"eps_upper_rdp", kReal},
+       {"ratio", kReal}});
+  // Without privacy there is no upper bound (infinite) and so no ratio.
+  t.Row({"non-private", a.base_best, a.null_mean, a.null_q95, a.base_eps_best, a.base_eps_target,
+         INFINITY, NAN});
+  for (size_t i = 0; i < noise.size(); ++i) {
+    const double ratio = a.eps_lo_best[i] > 0 ? a.eps_rdp_best[i] / a.eps_lo_best[i] : INFINITY;
+    t.Row({NoiseText(noise[i]), a.best_mean[i], a.null_mean, a.null_q95, a.eps_lo_best[i],
+           a.eps_lo_target[i], a.eps_rdp_best[i], ratio});
+  }
+  return t.Build();
 }
 
-Result<Claim> AccuracyRisesClaim(const std::vector<double>& noise, const Aggregates& a,
-                                 const std::string& provenance) {
-  PB_ASSIGN_OR_RETURN(RiseCheck rc, CheckRisesAsNoiseFalls(noise, a.acc_mean, a.acc_se,
-                                                           "training accuracy (%)", 100.0));
-  return Claim{"region_of_privacy_accuracy_rises",
-               "Training accuracy rises as the training noise falls (Table 1, 'Accuracy' column)",
-               std::string(kSource) + " Sec. 4, Table 1", rc.holds,
-               rc.evidence +
-                   " Criterion: no step to a smaller noise lowers the mean by more than 2 "
-                   "standard errors, and the smallest noise beats the largest by more than 2 se "
-                   "(se: larger of binomial and between-repetition). Data: " +
-                   provenance + "."};
+}  // namespace
+
+Result<std::vector<SummaryTable>> SummaryTables(const Config& c, const std::vector<double>& noise,
+                                                const Aggregates& a, const std::string& provenance,
+                                                const std::string& setup) {
+  PB_ASSIGN_OR_RETURN(SummaryTable table1, Table1(c, noise, a, provenance, setup));
+  PB_ASSIGN_OR_RETURN(SummaryTable rotated, RotatedTable(c, noise, a, provenance, setup));
+  PB_ASSIGN_OR_RETURN(SummaryTable region, RegionTable(c, noise, a, provenance, setup));
+  return std::vector<SummaryTable>{table1, rotated, region};
 }
 
-Result<Claim> TprRisesClaim(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                            const std::string& provenance) {
+Result<std::vector<Claim>> Claims(const Config& c, const std::vector<double>& noise,
+                                  const Aggregates& a, const std::string& provenance) {
+  PB_ASSIGN_OR_RETURN(RiseCheck accuracy, CheckRisesAsNoiseFalls(noise, a.acc_mean, a.acc_se,
+                                                                 "training accuracy (%)", 100.0));
   PB_ASSIGN_OR_RETURN(
-      RiseCheck rc,
+      RiseCheck tpr,
       CheckRisesAsNoiseFalls(noise, a.tpr_mean, a.tpr_se,
                              "attack TPR at " + Percent(c.target_fpr) + "% FPR (%)", 100.0));
-  return Claim{
-      "region_of_privacy_tpr_rises",
-      "The loss-threshold attack's TPR at 5% FPR rises as the training noise falls "
-      "(Table 1, 'Attack TPR' column)",
-      std::string(kSource) + " Sec. 4, Table 1", rc.holds,
-      rc.evidence + " Criterion as region_of_privacy_accuracy_rises. Data: " + provenance + "."};
-}
-
-Result<Claim> RegionNonemptyClaim(const std::vector<double>& noise, const Aggregates& a) {
-  PB_ASSIGN_OR_RETURN(OrderCheck mean_check,
+  PB_ASSIGN_OR_RETURN(OrderCheck mean_below_rdp,
                       CheckBelow(noise, a.eps_lo_best, a.eps_rdp_best,
                                  "Prop. 3 lower bound (mean best advantage)", "RDP upper bound"));
-  PB_ASSIGN_OR_RETURN(OrderCheck rep_check,
+  PB_ASSIGN_OR_RETURN(OrderCheck rep_below_rdp,
                       CheckBelow(noise, a.eps_lo_best_max_rep, a.eps_rdp_best,
                                  "largest single-repetition lower bound", "RDP upper bound"));
-  return Claim{
-      "region_of_privacy_region_nonempty",
-      "The attack-derived lower bound never exceeds the RDP upper bound: the region of "
-      "privacy is non-empty at every noise level",
-      std::string(kSource) + " Sec. 5.2-5.3, Table 2, Fig. 2", mean_check.holds && rep_check.holds,
-      mean_check.evidence + " " + rep_check.evidence +
-          " Criterion: both hold at every level (RDP: smaller of Table 1's and the default "
-          "orders). The best-threshold bound is a point estimate (threshold chosen with the "
-          "labels; its null floor is in the region table): a violation well beyond that "
-          "floor would mean a bug or a broken DP guarantee."};
-}
-
-Result<Claim> RefinedTighterClaim(const std::vector<double>& noise, const Aggregates& a) {
-  PB_ASSIGN_OR_RETURN(OrderCheck vs_adv,
+  PB_ASSIGN_OR_RETURN(OrderCheck rdp_below_adv,
                       CheckBelow(noise, a.eps_rdp, a.eps_adv, "RDP", "advanced"));
-  PB_ASSIGN_OR_RETURN(OrderCheck vs_naive,
+  PB_ASSIGN_OR_RETURN(OrderCheck rdp_below_naive,
                       CheckBelow(noise, a.eps_rdp, a.eps_naive, "RDP", "naive"));
-  return Claim{"region_of_privacy_refined_tighter",
-               "At equal training noise the more refined analysis gives the smaller upper bound: "
-               "RDP <= advanced and RDP <= naive at every noise level (the rotated table)",
-               std::string(kSource) + " Sec. 3 (rotated table), Table 1",
-               vs_adv.holds && vs_naive.holds,
-               vs_adv.evidence + " " + vs_naive.evidence +
-                   " RDP with Table 1's orders (the default orders give smaller values still)."};
+  PB_ASSIGN_OR_RETURN(OrderCheck pld_below_rdp, CheckBelow(noise, a.eps_pld, a.eps_rdp_best, "PLD",
+                                                           "RDP (best of both order lists)"));
+  PB_ASSIGN_OR_RETURN(OrderCheck lower_below_pld,
+                      CheckBelow(noise, a.eps_lo_best, a.eps_pld,
+                                 "Prop. 3 lower bound (mean best advantage)", "PLD upper bound"));
+  return std::vector<Claim>{
+      ClaimEvidence("region_of_privacy_accuracy_rises", accuracy.holds,
+                    Evidence() << accuracy.evidence << " Data: " << provenance << "."),
+      ClaimEvidence("region_of_privacy_tpr_rises", tpr.holds,
+                    Evidence() << tpr.evidence << " Data: " << provenance << "."),
+      ClaimEvidence("region_of_privacy_region_nonempty",
+                    mean_below_rdp.holds && rep_below_rdp.holds,
+                    Evidence() << mean_below_rdp.evidence << " " << rep_below_rdp.evidence),
+      ClaimEvidence("region_of_privacy_refined_tighter",
+                    rdp_below_adv.holds && rdp_below_naive.holds,
+                    Evidence() << rdp_below_adv.evidence << " " << rdp_below_naive.evidence),
+      ClaimEvidence("region_of_privacy_pld_tighter", pld_below_rdp.holds && lower_below_pld.holds,
+                    Evidence() << pld_below_rdp.evidence << " " << lower_below_pld.evidence)};
 }
 
 }  // namespace region_of_privacy

@@ -1,7 +1,8 @@
 // The study file of study C1 `region_of_privacy` (Erlingsson, Mironov,
 // Raghunathan & Song 2019, "That which we call private", Sec. 3-5;
-// README.md), written once every sweep part exists:
-//   /meta, /training/<level>   provenance and every level's training record
+// README.md), written by WriteReport once every sweep part exists:
+//   /meta                      provenance, the data, the lost parameters
+//   /training/<level>          every level's training record
 //   /settings, /dp, /baseline  per-run quantities (levels x repetitions)
 //   /losses                    every per-example loss
 //   /accounting                upper bounds of the noise actually used
@@ -9,7 +10,9 @@
 //   /summary/{table1,rotated,region}  Table 1, the rotated table (Sec. 3)
 //                              and the region of privacy (Sec. 5.3, Fig. 1-2)
 //   /claims                    Table 1's trends, the non-empty region, the
-//                              ordering of the accountants
+//                              ordering of the accountants: the verdict and
+//                              its numbers (statement, source and criterion
+//                              come from claims.json)
 // The tables, claims and texts are pure functions of the aggregates, so they
 // are unit-tested without a sweep.
 #ifndef PRIVBENCH_EXPERIMENTS_REGION_OF_PRIVACY_REPORT_H_
@@ -27,8 +30,8 @@
 namespace privbench {
 namespace region_of_privacy {
 
-// What the merge hands to WriteReport.
-struct ReportInput {
+// What the sweep's merge hands to the report.
+struct Results {
   std::vector<double> noise;  // SortedNoise: largest first
   ModelGrid models;           // [level][rep], level 0 = baseline (ReadModels)
   bool real_data = false;     // real Purchase-100, else the surrogate
@@ -39,7 +42,10 @@ struct ReportInput {
 };
 
 // Computes the upper bounds and aggregates and writes the whole study file.
-Status WriteReport(const Config& c, const ReportInput& in, ResultWriter& out);
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// The parts of the file that are pure functions of the aggregates, public
+// for report_test.
 
 // The choices the paper leaves open and how this run made them (/meta).
 std::string LostParameters(const Config& c, bool real_data);
@@ -53,24 +59,16 @@ std::string SetupText(const Config& c, const std::string& provenance, double q, 
 std::vector<std::pair<std::string, double>> VerifyNumbers(const std::vector<double>& noise,
                                                           const Aggregates& a);
 
-// The summary tables; `setup` from SetupText, `provenance` in the titles.
-SummaryTable Table1(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                    const std::string& provenance, const std::string& setup);
-SummaryTable RotatedTable(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                          const std::string& provenance, const std::string& setup);
-SummaryTable RegionTable(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                         const std::string& provenance, const std::string& setup);
+// The summary tables table1, rotated and region; `setup` from SetupText,
+// `provenance` in the titles.
+Result<std::vector<SummaryTable>> SummaryTables(const Config& c, const std::vector<double>& noise,
+                                                const Aggregates& a, const std::string& provenance,
+                                                const std::string& setup);
 
-// The claims (criteria in compute.h).
-Result<Claim> AccuracyRisesClaim(const std::vector<double>& noise, const Aggregates& a,
-                                 const std::string& provenance);
-Result<Claim> TprRisesClaim(const Config& c, const std::vector<double>& noise, const Aggregates& a,
-                            const std::string& provenance);
-Result<Claim> RegionNonemptyClaim(const std::vector<double>& noise, const Aggregates& a);
-Result<Claim> RefinedTighterClaim(const std::vector<double>& noise, const Aggregates& a);
-// PLD <= RDP (best of both order lists) and the best-threshold lower bound
-// <= PLD at every level (a.eps_pld).
-Result<Claim> PldTighterClaim(const std::vector<double>& noise, const Aggregates& a);
+// The claims (criteria in compute.h and claims.json), in the order written:
+// accuracy_rises, tpr_rises, region_nonempty, refined_tighter, pld_tighter.
+Result<std::vector<Claim>> Claims(const Config& c, const std::vector<double>& noise,
+                                  const Aggregates& a, const std::string& provenance);
 
 }  // namespace region_of_privacy
 }  // namespace privbench

@@ -23,7 +23,8 @@ const Column& Find(const SummaryTable& t, const std::string& name) {
   return kNone;
 }
 
-// Two levels (sigma 10 and 1) whose accuracy and TPR rise as the noise falls.
+// Two levels (sigma 10 and 1) whose accuracy and TPR rise as the noise falls
+// and whose bounds are ordered as the claims expect.
 Aggregates TwoLevels() {
   Aggregates a;
   a.base_acc.mean = 0.8;
@@ -53,6 +54,7 @@ Aggregates TwoLevels() {
   a.eps_rdp = {0.5, 10.0};
   a.eps_rdp_def = {0.4, 9.0};
   a.eps_rdp_best = {0.4, 9.0};
+  a.eps_pld = {0.32, 7.2};
   return a;
 }
 
@@ -64,6 +66,30 @@ Config TestConfig() {
 }
 
 const std::vector<double> kNoise = {10.0, 1.0};
+
+// The summary table `name` of SummaryTables.
+SummaryTable Table(const std::string& name) {
+  auto tables = SummaryTables(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
+  EXPECT_TRUE(tables.ok()) << tables.message();
+  if (!tables.ok()) return {};
+  for (const SummaryTable& t : *tables) {
+    if (t.name == name) return t;
+  }
+  ADD_FAILURE() << "no table " << name;
+  return {};
+}
+
+// The claim `id` (without the study prefix) of Claims, over `a`.
+Claim FindClaim(const Aggregates& a, const std::string& id) {
+  auto claims = Claims(TestConfig(), kNoise, a, "prov");
+  EXPECT_TRUE(claims.ok()) << claims.message();
+  if (!claims.ok()) return {};
+  for (const Claim& c : *claims) {
+    if (c.id == "region_of_privacy_" + id) return c;
+  }
+  ADD_FAILURE() << "no claim " << id;
+  return {};
+}
 
 TEST(SetupText, LabelsTheSurrogateAndStatesTheSampling) {
   const std::string s = SetupText(TestConfig(), "purchase100-surrogate", 0.1, 30);
@@ -84,9 +110,17 @@ TEST(LostParameters, NamesOptimiserSamplingAndData) {
   EXPECT_TRUE(Contains(LostParameters(TestConfig(), true), "real Purchase-100"));
 }
 
+TEST(SummaryTables, Table1RotatedAndRegionInThatOrder) {
+  auto tables = SummaryTables(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
+  ASSERT_TRUE(tables.ok()) << tables.message();
+  ASSERT_EQ(tables->size(), 3u);
+  EXPECT_EQ((*tables)[0].name, "table1");
+  EXPECT_EQ((*tables)[1].name, "rotated");
+  EXPECT_EQ((*tables)[2].name, "region");
+}
+
 TEST(Table1, BaselineRowThenLevelsInPercent) {
-  const SummaryTable t = Table1(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
-  EXPECT_EQ(t.name, "table1");
+  const SummaryTable t = Table("table1");
   EXPECT_TRUE(Contains(t.title, "(Erlingsson et al. Table 1; prov)")) << t.title;
   EXPECT_EQ(t.caption.rfind("Setup. Rows:", 0), 0u) << t.caption;
   EXPECT_EQ(Find(t, "noise_multiplier").strings,
@@ -102,8 +136,7 @@ TEST(Table1, BaselineRowThenLevelsInPercent) {
 }
 
 TEST(RotatedTable, OneRowPerPrivateLevel) {
-  const SummaryTable t = RotatedTable(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
-  EXPECT_EQ(t.name, "rotated");
+  const SummaryTable t = Table("rotated");
   for (const Column& c : t.columns) EXPECT_EQ(c.size(), 2u) << c.name;
   EXPECT_EQ(Find(t, "attack_tpr_pct").doubles, (std::vector<double>{5, 10}));
   EXPECT_EQ(Find(t, "eps_zcdp").doubles, (std::vector<double>{0.9, 40.0}));
@@ -111,8 +144,7 @@ TEST(RotatedTable, OneRowPerPrivateLevel) {
 }
 
 TEST(RegionTable, RatioIsInfiniteWhenTheLowerBoundIsZero) {
-  const SummaryTable t = RegionTable(TestConfig(), kNoise, TwoLevels(), "prov", "Setup.");
-  EXPECT_EQ(t.name, "region");
+  const SummaryTable t = Table("region");
   const std::vector<double> ratio = Find(t, "ratio").doubles;
   ASSERT_EQ(ratio.size(), 3u);
   EXPECT_TRUE(std::isnan(ratio[0]));
@@ -122,60 +154,67 @@ TEST(RegionTable, RatioIsInfiniteWhenTheLowerBoundIsZero) {
   EXPECT_EQ(Find(t, "null_best_advantage_q95").doubles, (std::vector<double>{0.02, 0.02, 0.02}));
 }
 
+TEST(Claims, EveryClaimInOrderWithEvidenceOnly) {
+  auto claims = Claims(TestConfig(), kNoise, TwoLevels(), "prov");
+  ASSERT_TRUE(claims.ok()) << claims.message();
+  std::vector<std::string> ids;
+  for (const Claim& c : *claims) {
+    ids.push_back(c.id);
+    EXPECT_TRUE(c.statement.empty()) << c.id;  // from claims.json
+    EXPECT_TRUE(c.source.empty()) << c.id;
+  }
+  EXPECT_EQ(ids, (std::vector<std::string>{
+                     "region_of_privacy_accuracy_rises", "region_of_privacy_tpr_rises",
+                     "region_of_privacy_region_nonempty", "region_of_privacy_refined_tighter",
+                     "region_of_privacy_pld_tighter"}));
+}
+
 TEST(Claims, TrendsAndOrderingHold) {
   const Aggregates a = TwoLevels();
-  auto acc = AccuracyRisesClaim(kNoise, a, "prov");
-  ASSERT_TRUE(acc.ok()) << acc.message();
-  EXPECT_EQ(acc->id, "region_of_privacy_accuracy_rises");
-  EXPECT_TRUE(acc->holds) << acc->evidence;
-  EXPECT_TRUE(Contains(acc->evidence, "sigma 10: 10.00 +- 1.00")) << acc->evidence;
-  EXPECT_TRUE(Contains(acc->evidence, "Data: prov.")) << acc->evidence;
-  auto tpr = TprRisesClaim(TestConfig(), kNoise, a, "prov");
-  ASSERT_TRUE(tpr.ok());
-  EXPECT_TRUE(tpr->holds) << tpr->evidence;
-  EXPECT_TRUE(Contains(tpr->evidence, "attack TPR at 5% FPR (%)")) << tpr->evidence;
-  auto region = RegionNonemptyClaim(kNoise, a);
-  ASSERT_TRUE(region.ok());
-  EXPECT_TRUE(region->holds) << region->evidence;
-  auto refined = RefinedTighterClaim(kNoise, a);
-  ASSERT_TRUE(refined.ok());
-  EXPECT_TRUE(refined->holds) << refined->evidence;
-  EXPECT_EQ(refined->source,
-            "Erlingsson et al., That which we call private (arXiv:1908.03566) Sec. 3 (rotated "
-            "table), Table 1");
+  const Claim acc = FindClaim(a, "accuracy_rises");
+  EXPECT_TRUE(acc.holds) << acc.evidence;
+  EXPECT_TRUE(Contains(acc.evidence, "sigma 10: 10.00 +- 1.00")) << acc.evidence;
+  EXPECT_TRUE(Contains(acc.evidence, "Data: prov.")) << acc.evidence;
+  const Claim tpr = FindClaim(a, "tpr_rises");
+  EXPECT_TRUE(tpr.holds) << tpr.evidence;
+  EXPECT_TRUE(Contains(tpr.evidence, "attack TPR at 5% FPR (%)")) << tpr.evidence;
+  const Claim region = FindClaim(a, "region_nonempty");
+  EXPECT_TRUE(region.holds) << region.evidence;
+  const Claim refined = FindClaim(a, "refined_tighter");
+  EXPECT_TRUE(refined.holds) << refined.evidence;
+  EXPECT_TRUE(Contains(refined.evidence, "RDP vs advanced")) << refined.evidence;
+  EXPECT_TRUE(Contains(refined.evidence, "RDP vs naive")) << refined.evidence;
 }
 
 TEST(Claims, PldTighterHoldsOnlyBelowRdpAndAboveTheLowerBound) {
   Aggregates a = TwoLevels();
-  a.eps_pld = a.eps_rdp_best;
-  for (double& e : a.eps_pld) e *= 0.8;
-  auto pld = PldTighterClaim(kNoise, a);
-  ASSERT_TRUE(pld.ok()) << pld.message();
-  EXPECT_EQ(pld->id, "region_of_privacy_pld_tighter");
-  EXPECT_EQ(pld->holds, a.eps_lo_best[0] <= a.eps_pld[0] && a.eps_lo_best[1] <= a.eps_pld[1])
-      << pld->evidence;
+  Claim pld = FindClaim(a, "pld_tighter");
+  EXPECT_EQ(pld.holds, a.eps_lo_best[0] <= a.eps_pld[0] && a.eps_lo_best[1] <= a.eps_pld[1])
+      << pld.evidence;
   a.eps_pld[1] = a.eps_rdp_best[1] * 1.1;  // above RDP
-  pld = PldTighterClaim(kNoise, a);
-  ASSERT_TRUE(pld.ok());
-  EXPECT_FALSE(pld->holds);
-  EXPECT_TRUE(Contains(pld->evidence, "VIOLATED")) << pld->evidence;
+  pld = FindClaim(a, "pld_tighter");
+  EXPECT_FALSE(pld.holds);
+  EXPECT_TRUE(Contains(pld.evidence, "VIOLATED")) << pld.evidence;
 }
 
 TEST(Claims, RegionFailsWhenOneRepetitionExceedsTheUpperBound) {
   Aggregates a = TwoLevels();
   a.eps_lo_best_max_rep[1] = 9.5;  // above eps_rdp_best 9
-  auto region = RegionNonemptyClaim(kNoise, a);
-  ASSERT_TRUE(region.ok());
-  EXPECT_FALSE(region->holds);
-  EXPECT_TRUE(Contains(region->evidence, "VIOLATED")) << region->evidence;
+  const Claim region = FindClaim(a, "region_nonempty");
+  EXPECT_FALSE(region.holds);
+  EXPECT_TRUE(Contains(region.evidence, "VIOLATED")) << region.evidence;
 }
 
 TEST(Claims, AccuracyFallingWithTheNoiseFails) {
   Aggregates a = TwoLevels();
   a.acc_mean = {0.6, 0.1};
-  auto acc = AccuracyRisesClaim(kNoise, a, "prov");
-  ASSERT_TRUE(acc.ok());
-  EXPECT_FALSE(acc->holds);
+  EXPECT_FALSE(FindClaim(a, "accuracy_rises").holds);
+}
+
+TEST(Claims, MissingPldBoundsAreAnError) {
+  Aggregates a = TwoLevels();
+  a.eps_pld.clear();
+  EXPECT_FALSE(Claims(TestConfig(), kNoise, a, "prov").ok());
 }
 
 TEST(VerifyNumbers, KeyedByNoiseMultiplier) {

@@ -1,7 +1,9 @@
 // The claims of the Epsilon* paper's §4.2 (Negoescu et al., "Epsilon*:
 // Privacy Metric for Machine Learning Models", PPAI-24) that the two sweeps
-// check, as pure functions of a SweepOutcome (report.h), and the published
-// numbers they record under /numbers. experiments/epsilon_star_sweep_{adult,purchase}/README.md.
+// check, as pure functions of a SweepOutcome (report.h): each claim's
+// verdict and evidence (the statement and source come from the study's
+// claims.json), and the published numbers they record under /numbers.
+// WriteReport (report.h) writes them. experiments/epsilon_star_sweep_{adult,purchase}/README.md.
 //
 // Adult (Fig. 2; C2 epsilon_star_sweep_adult), all on the parametric
 // Epsilon* the paper used, each twice: with the library's default clip
@@ -29,6 +31,10 @@
 //   baselines_rise_with_epochs: "increasing the number of training epochs
 //     increases the test accuracy ... but also increases Epsilon*": both
 //     means strictly increase with epochs.
+//
+// Every claim on an Epsilon* variant is also judged at Epsilon* delta 0
+// (ids + kDeltaZeroSuffix "_delta0"): entries of kind "sensitivity" in the
+// studies' claims.json, written like the others, with no verdict in verify.
 #ifndef PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_CLAIMS_H_
 #define PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_CLAIMS_H_
 
@@ -36,13 +42,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/result.h"
-#include "data_scripts/dataset.h"
-#include "experiments/lib/epsilon_star_sweep/plan.h"
 #include "experiments/lib/epsilon_star_sweep/report.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_sweep {
 
 // Claims and the scalars behind them (/numbers/... paths), in write order.
 struct ClaimSet {
@@ -52,28 +55,15 @@ struct ClaimSet {
 
 // The three Adult claims on one Epsilon* variant (index `variant` of
 // o.estimators; none if negative); ids and /numbers/adult<suffix>_ names
-// end in `suffix` ("" or "_common_window"); `variant_text` names the
-// variant in the statements, `data` ends every evidence text.
+// end in `suffix` ("", "_common_window", and either + kDeltaZeroSuffix);
+// `data` ends every evidence text.
 ClaimSet AdultClaims(const SweepOutcome& o, int variant, const std::string& suffix,
-                     const std::string& variant_text, const std::string& data);
+                     const std::string& data);
 
 // The Purchase-100 numbers and claims (parametric and common-window
-// variants).
+// variants, each also at Epsilon* delta 0).
 ClaimSet PurchaseClaims(const SweepOutcome& o, const std::string& data);
 
-// Writes the numbers (scalars) and the claims.
-Status WriteClaimSet(const ClaimSet& set, ResultWriter& w);
-
-// What each study adds to the sweep's report: its claims and numbers, and
-// /meta quick_scale_reductions (`reductions`) and lost_parameters
-// (SharedLostParameters, the study's own choices, then `reductions`).
-// Purchase-100 also records /meta dataset_choice (how the data was chosen).
-Status WriteAdultResults(const SweepOutcome& o, const EpsilonStarSweepConfig& c,
-                         const Dataset& data, const std::string& reductions, ResultWriter& w);
-Status WritePurchaseResults(const SweepOutcome& o, const EpsilonStarSweepConfig& c,
-                            const Dataset& data, const std::string& choice,
-                            const std::string& reductions, ResultWriter& w);
-
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_sweep
 
 #endif  // PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_CLAIMS_H_

@@ -194,7 +194,8 @@ TEST(SweepCompute, OneUnitWritesEveryFieldDeterministically) {
   parts.push_back(std::move(a1).value());
   std::vector<std::string> names;
   for (const auto& v : u.variants) names.push_back(v.name);
-  auto table = ReadModelParts(parts, MakeUnits(points, 1, d.n_train()), points, names);
+  auto table =
+      epsilon_star_sweep::ReadModelParts(parts, MakeUnits(points, 1, d.n_train()), points, names);
   ASSERT_TRUE(table.ok()) << table.message();
   EXPECT_EQ(table->unit_ids, (std::vector<std::string>{"baseline_epochs=20_rep=0",
                                                        "dp_eps=10_clip=1_batch=64_mb=32_rep=0"}));

@@ -1,9 +1,9 @@
 // The report of the Epsilon* privacy-utility sweeps (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, §4.2,
-// Figs. 1-2; experiments/epsilon_star_sweep_{adult,purchase}/README.md): assembles the study file
-// from the units' parts (experiments/lib/epsilon_star_sweep/compute.h): per-model values,
-// per-configuration aggregates, the Pareto frontiers, the summary tables and
-// the metadata. Free of LibTorch.
+// Figs. 1-2; experiments/epsilon_star_sweep_{adult,purchase}/README.md): the
+// one entry point both studies call, WriteReport, assembles the study file
+// from the units' parts (experiments/lib/epsilon_star_sweep/compute.h, read
+// by ReadModelParts). Free of LibTorch.
 //
 // Pareto frontier (§4.2): the paper defines it as the convex hull of the
 // strategies "taken in a direction that improves the privacy or the
@@ -12,7 +12,7 @@
 // strictly) and its convex subset (the non-dominated points on the upper-left
 // convex hull: no convex combination of two others is better in both).
 //
-// Output written into the study file (besides what the study adds):
+// What WriteReport writes:
 //   /models/...           one entry per model, in (configuration, repetition)
 //                         order: config_index, repetition, unit_id,
 //                         epsilon_star/<variant>, utility, accuracies,
@@ -26,11 +26,21 @@
 //                         Epsilon* variant and of the utility, pareto,
 //                         pareto_convex (NaN = not applicable: baselines
 //                         have no eps)
-//   /epsilon_star_variants, /numbers (membership AUC range, correlations)
+//   /epsilon_star_variants
+//   /numbers/...          membership AUC range, correlations, and the
+//                         numbers behind the study's claims (claims.h)
 //   /summary/configurations, /summary/baselines, /summary/diagnostics
-//   /meta: dataset_provenance, dataset_source, dataset_checksums,
-//          epsilon_star_options, calibration_rule, accounting, delta,
-//          training_record_baseline / training_record_dp, sweep_config, timing.
+//   /claims/<id>          the study's claims (claims.h): verdict and evidence;
+//                         statement and source come from its claims.json
+//   /meta: dataset_provenance, dataset_label, dataset_source,
+//          dataset_checksums, dataset_notes, n_train, n_population,
+//          model_architecture, utility, delta, epsilon_star_options,
+//          epsilon_star_delta(_choice), calibration_rule, accounting,
+//          training_record_baseline / training_record_dp, sweep_config,
+//          parts_subdirectory, sweep_part_versions, diverged_models,
+//          units_{train,eval}_seconds, seconds_per_model_by_configuration;
+//          the study's quick_scale_reductions, lost_parameters and (Purchase-100)
+//          dataset_choice.
 #ifndef PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_REPORT_H_
 
@@ -43,10 +53,13 @@
 
 #include "core/result.h"
 #include "data_scripts/dataset.h"
+#include "estimators/loss_samples/epsilon_star_options.h"
 #include "experiments/lib/epsilon_star_sweep/plan.h"
 #include "results/h5_file.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_sweep {
+
+using Config = EpsilonStarSweepConfig;
 
 // Mean, minimum and maximum of the finite values (count = how many); all NaN
 // when there are none.
@@ -115,36 +128,42 @@ Result<ModelTable> ReadModelParts(const std::vector<std::unique_ptr<ResultReader
                                   const std::vector<SweepPoint>& points,
                                   const std::vector<std::string>& variant_names);
 
-// What the merge needs besides the parts.
-struct SweepReportInputs {
-  const SweepStudy* study = nullptr;
-  const EpsilonStarSweepConfig* config = nullptr;
-  const Dataset* dataset = nullptr;
-  const std::vector<SweepPoint>* points = nullptr;
-  const std::vector<PointAccounting>* accounting = nullptr;
-  const std::vector<ModelUnit>* units = nullptr;  // (configuration, repetition) order
+// Which study's claims and /meta the report adds (claims.h).
+enum class StudyClaims { kAdult, kPurchase };
+
+// What the report is written from: the sweep's plan and its merged parts
+// (RunEpsilonStarSweep, sweep.h), then what the study adds.
+struct Results {
+  SweepStudy study;
+  const Dataset* dataset = nullptr;  // the study's data (it outlives the report)
+  std::vector<SweepPoint> points;
+  std::vector<PointAccounting> accounting;
   std::vector<EpsilonStarVariant> variants;
   EpsilonStarOptions options;      // the library defaults (+ quantile count)
   std::string model_description;   // DescribeModel of the study's model
   std::string config_text;         // the sweep's unit configuration
   std::string parts_subdirectory;  // <study>.<config key>
   std::string part_versions;       // DescribePartVersions of the parts
+  ModelTable models;               // the parts' values (ReadModelParts)
+  // Set by the study:
+  StudyClaims claims = StudyClaims::kAdult;
+  std::string reductions;      // /meta quick_scale_reductions (what quick/test scale leave out)
+  std::string dataset_choice;  // /meta dataset_choice (Purchase-100: how the data was chosen)
 };
 
-// The outcome of the models in `table` (aggregates and Pareto frontiers of
+// The outcome of the models in `results` (aggregates and Pareto frontiers of
 // the mean parametric Epsilon* against the mean utility). Error if the
 // parametric estimator is not among the variants.
-Result<SweepOutcome> BuildOutcome(const SweepReportInputs& in, const ModelTable& table);
+Result<SweepOutcome> BuildOutcome(const Config& config, const Results& results);
 
-// Writes everything listed above into `w`; returns the outcome.
-Result<SweepOutcome> WriteSweepReport(const SweepReportInputs& in, const ModelTable& table,
-                                      ResultWriter& w);
+// Writes everything listed above into `out`.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
 // Shared paragraphs of the studies' lost_parameters metadata: the
 // parameters both studies chose (delta, DP epochs, baseline batch,
 // calibration, orders, sampling, microbatching, Epsilon* window).
-std::string SharedLostParameters(const EpsilonStarSweepConfig& config, int64_t n_train);
+std::string SharedLostParameters(const Config& config, int64_t n_train);
 
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_sweep
 
 #endif  // PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_REPORT_H_

@@ -3,13 +3,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "experiments/lib/epsilon_star_sweep/claims.h"
 
-namespace privbench {
+namespace privbench::epsilon_star_sweep {
 namespace {
 
 const double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -67,8 +69,8 @@ struct Fixture {
   std::vector<ModelUnit> units;
   Dataset data;
   SweepStudy study{"s", SweepModel::kAdultMlp, SweepUtility::kAuroc, "AUROC", "uci-adult"};
-  SweepReportInputs in;
-  ModelTable table;
+  Results results;
+  ModelTable& table = results.models;
 
   Fixture() {
     config.baseline_epochs = {1, 5};
@@ -84,13 +86,11 @@ struct Fixture {
     accounting[2].eps_tf_privacy_0_5_1 = 1.0;
     units = MakeUnits(points, 2, 1000);
     data.train_y.assign(1000, 0);
-    in.study = &study;
-    in.config = &config;
-    in.dataset = &data;
-    in.points = &points;
-    in.accounting = &accounting;
-    in.units = &units;
-    in.variants = {{"parametric", "parametric", {}}, {kCommonWindowVariant, "parametric", {}}};
+    results.study = study;
+    results.dataset = &data;
+    results.points = points;
+    results.accounting = accounting;
+    results.variants = {{"parametric", "parametric", {}}, {kCommonWindowVariant, "parametric", {}}};
     // Epsilon* per model (configuration, repetition): baselines rise, DP lowest.
     const std::vector<double> es = {0.10, 0.12, 0.20, 0.22, 0.05, kNaN};
     const std::vector<double> cw = {0.5, 0.6, 0.7, 0.8, 0.1, kNaN};
@@ -111,7 +111,7 @@ struct Fixture {
 
 TEST(SweepReport, BuildOutcome) {
   Fixture fx;
-  auto o = BuildOutcome(fx.in, fx.table);
+  auto o = BuildOutcome(fx.config, fx.results);
   ASSERT_TRUE(o.ok()) << o.message();
   EXPECT_EQ(o->estimators, (std::vector<std::string>{"parametric", kCommonWindowVariant}));
   EXPECT_EQ(o->EstimatorIndex(kCommonWindowVariant), 1);
@@ -124,15 +124,15 @@ TEST(SweepReport, BuildOutcome) {
   // configuration dominates both baselines.
   EXPECT_EQ(o->pareto, (std::vector<bool>{false, false, true}));
   EXPECT_EQ(o->pareto_convex, (std::vector<bool>{false, false, true}));
-  fx.in.variants.erase(fx.in.variants.begin());
-  EXPECT_FALSE(BuildOutcome(fx.in, fx.table).ok());
+  fx.results.variants.erase(fx.results.variants.begin());
+  EXPECT_FALSE(BuildOutcome(fx.config, fx.results).ok());
 }
 
 TEST(SweepReport, AdultClaims) {
   Fixture fx;
-  auto o = BuildOutcome(fx.in, fx.table);
+  auto o = BuildOutcome(fx.config, fx.results);
   ASSERT_TRUE(o.ok());
-  const ClaimSet s = AdultClaims(*o, 0, "", "parametric", "data d");
+  const ClaimSet s = AdultClaims(*o, 0, "", "data d");
   ASSERT_EQ(s.claims.size(), 3u);
   EXPECT_EQ(s.claims[0].id, "epsilon_star_sweep_adult_all_below_0_3");
   EXPECT_TRUE(s.claims[0].holds);
@@ -145,17 +145,17 @@ TEST(SweepReport, AdultClaims) {
   EXPECT_TRUE(s.claims[2].holds);
   EXPECT_EQ(s.numbers[0].first, "/numbers/adult_max_model_epsilon_star");
   EXPECT_DOUBLE_EQ(s.numbers[0].second, 0.22);
-  const ClaimSet w = AdultClaims(*o, 1, "_common_window", "window", "data d");
+  const ClaimSet w = AdultClaims(*o, 1, "_common_window", "data d");
   ASSERT_EQ(w.claims.size(), 3u);
   EXPECT_EQ(w.claims[0].id, "epsilon_star_sweep_adult_all_below_0_3_common_window");
   EXPECT_FALSE(w.claims[0].holds);  // 0.8 >= 0.3
   EXPECT_EQ(w.numbers[0].first, "/numbers/adult_common_window_max_model_epsilon_star");
-  EXPECT_TRUE(AdultClaims(*o, -1, "", "", "").claims.empty());
+  EXPECT_TRUE(AdultClaims(*o, -1, "", "").claims.empty());
 }
 
 TEST(SweepReport, PurchaseClaims) {
   Fixture fx;
-  auto o = BuildOutcome(fx.in, fx.table);
+  auto o = BuildOutcome(fx.config, fx.results);
   ASSERT_TRUE(o.ok());
   const ClaimSet s = PurchaseClaims(*o, "data d");
   ASSERT_EQ(s.claims.size(), 3u);
@@ -175,6 +175,81 @@ TEST(SweepReport, PurchaseClaims) {
   EXPECT_TRUE(found);
 }
 
+// Writes the fixture's report (with the parts' timings and loss quantiles,
+// which the claims do not need) into a file of the test's temporary
+// directory and opens it.
+std::unique_ptr<ResultReader> WriteAndOpen(Fixture& fx, const std::string& name) {
+  for (const SweepPoint& p : fx.points) fx.table.seconds_by_config[p.id] = {2.0, 2};
+  fx.table.loss_quantiles_train.assign(fx.units.size() * kLossQuantiles, 0.5);
+  fx.table.loss_quantiles_population.assign(fx.units.size() * kLossQuantiles, 0.7);
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name + ".h5";
+  RunMeta meta;
+  meta.study = "s";
+  auto w = ResultWriter::Create(path, meta);
+  EXPECT_TRUE(w.ok()) << w.message();
+  if (!w.ok()) return nullptr;
+  const Status st = WriteReport(fx.config, fx.results, **w);
+  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_TRUE((*w)->Commit().ok());
+  auto r = ResultReader::Open(path);
+  EXPECT_TRUE(r.ok()) << r.message();
+  if (!r.ok()) return nullptr;
+  return std::move(r).value();
+}
+
+std::vector<std::string> ColumnNames(const SummaryTable& t) {
+  std::vector<std::string> names;
+  for (const Column& c : t.columns) names.push_back(c.name);
+  return names;
+}
+
+TEST(SweepReport, WriteReportAdult) {
+  Fixture fx;
+  fx.results.reductions = "test scale: reduced";
+  auto r = WriteAndOpen(fx, "adult");
+  ASSERT_NE(r, nullptr);
+  auto t = r->ReadTable("configurations");
+  ASSERT_TRUE(t.ok()) << t.message();
+  // The variant columns are those of the variants present (no empirical).
+  EXPECT_EQ(
+      ColumnNames(*t),
+      (std::vector<std::string>{
+          "configuration", "target_eps", "eps_sound", "eps_tf_privacy_0_5_1", "noise_multiplier",
+          "epsilon_star_parametric_mean", "epsilon_star_parametric_min",
+          "epsilon_star_parametric_max", "epsilon_star_parametric_common_window_mean",
+          "epsilon_star_parametric_common_window_min", "epsilon_star_parametric_common_window_max",
+          "utility_mean", "utility_min", "utility_max", "models", "pareto"}));
+  EXPECT_EQ(t->columns[0].strings.size(), 3u);
+  EXPECT_EQ(t->columns[14].ints, (std::vector<int64_t>{2, 2, 1}));
+  EXPECT_EQ(t->columns[15].strings, (std::vector<std::string>{"", "", "yes (convex)"}));
+  EXPECT_DOUBLE_EQ(t->columns[5].doubles[0], 0.11);
+  auto b = r->ReadTable("baselines");
+  ASSERT_TRUE(b.ok()) << b.message();
+  EXPECT_EQ(b->columns[0].ints, (std::vector<int64_t>{1, 5}));
+  EXPECT_TRUE(std::isnan(b->columns[4].doubles[0]));  // no empirical variant
+  auto claims = r->ReadAllClaims();
+  ASSERT_TRUE(claims.ok()) << claims.message();
+  EXPECT_EQ(claims->size(), 6u);  // 3 claims x (default window, common window); no delta-0 variants
+  EXPECT_EQ(r->ReadStringAttribute("/meta", "quick_scale_reductions").value_or(""),
+            "test scale: reduced");
+  EXPECT_FALSE(r->HasAttribute("/meta", "dataset_choice"));
+  EXPECT_EQ(r->ReadIntAttribute("/meta", "diverged_models").value_or(-1), 1);
+}
+
+TEST(SweepReport, WriteReportPurchase) {
+  Fixture fx;
+  fx.results.claims = StudyClaims::kPurchase;
+  fx.results.dataset_choice = "surrogate requested";
+  auto r = WriteAndOpen(fx, "purchase");
+  ASSERT_NE(r, nullptr);
+  auto claims = r->ReadAllClaims();
+  ASSERT_TRUE(claims.ok()) << claims.message();
+  EXPECT_EQ(claims->size(), 3u);
+  EXPECT_EQ(r->ReadStringAttribute("/meta", "dataset_choice").value_or(""), "surrogate requested");
+  EXPECT_TRUE(r->Exists("/numbers/purchase_baseline_epochs_5_test_accuracy_percent"));
+}
+
 TEST(SweepReport, SharedLostParameters) {
   EpsilonStarSweepConfig c;
   const std::string s = SharedLostParameters(c, 1000);
@@ -185,4 +260,4 @@ TEST(SweepReport, SharedLostParameters) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::epsilon_star_sweep

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "experiments/lib/epsilon_star_sweep/compute.h"
@@ -67,34 +68,31 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-// Reads the parts and writes the study file.
-Result<SweepOutcome> Merge(const UnitInputs& u, const std::vector<ModelUnit>& units,
-                           const SweepParts& parts, const SweepOptions& o, StudyContext& ctx) {
-  SweepReportInputs in;
-  in.study = u.study;
-  in.config = u.config;
-  in.dataset = u.dataset;
-  in.points = u.points;
-  in.accounting = u.accounting;
-  in.units = &units;
-  in.variants = u.variants;
-  in.options = u.options;
-  in.model_description = DescribeModel(u.spec);
-  in.config_text = o.config_text;
-  in.parts_subdirectory = BaseName(PartsDirectory(o));
-  in.part_versions = DescribePartVersions(parts).description;
+// Reads the parts back: what the report is written from.
+Result<epsilon_star_sweep::Results> Merge(const UnitInputs& u, const std::vector<ModelUnit>& units,
+                                          const SweepParts& parts, const SweepOptions& o) {
+  epsilon_star_sweep::Results r;
+  r.study = *u.study;
+  r.dataset = u.dataset;
+  r.points = *u.points;
+  r.accounting = *u.accounting;
+  r.variants = u.variants;
+  r.options = u.options;
+  r.model_description = DescribeModel(u.spec);
+  r.config_text = o.config_text;
+  r.parts_subdirectory = BaseName(PartsDirectory(o));
+  r.part_versions = DescribePartVersions(parts).description;
   std::vector<std::string> names;
   for (const EpsilonStarVariant& e : u.variants) names.push_back(e.name);
-  PB_ASSIGN_OR_RETURN(ModelTable table, ReadModelParts(parts, units, *u.points, names));
-  return WriteSweepReport(in, table, ctx.out());
+  PB_ASSIGN_OR_RETURN(r.models, epsilon_star_sweep::ReadModelParts(parts, units, *u.points, names));
+  return r;
 }
 
 }  // namespace
 
-Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
-                                                        const EpsilonStarSweepConfig& c,
-                                                        const SweepFlags& flags, const Dataset& d,
-                                                        StudyContext& ctx) {
+Result<std::optional<epsilon_star_sweep::Results>> RunEpsilonStarSweep(
+    const SweepStudy& study, const EpsilonStarSweepConfig& c, const SweepFlags& flags,
+    const Dataset& d, StudyContext& ctx) {
   SetMathThreads(1);
   const std::vector<SweepPoint> points = BuildSweepGrid(c);
   PB_RETURN_IF_ERROR(CheckBatchSizes(points, d));
@@ -113,21 +111,21 @@ Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
   PB_RETURN_IF_ERROR(MaybePrintPlan(u, units.size(), flags, ctx));
   if (c.plan_only) {
     ctx.SkipOutput("--plan_only: nothing trained");
-    return std::optional<SweepOutcome>();
+    return std::optional<epsilon_star_sweep::Results>();
   }
-  std::optional<SweepOutcome> outcome;
+  std::optional<epsilon_star_sweep::Results> results;
   auto run_unit = [&](int64_t k, const SweepUnit& unit, ResultWriter& part) {
     const ModelUnit& x = run_order[static_cast<size_t>(k)];
     return GuardTorch("unit " + unit.id,
                       [&]() -> Status { return RunModelUnit(u, x.point, x.rep, part); });
   };
   auto merge = [&](const SweepParts& parts, const SweepOptions& o) -> Status {
-    PB_ASSIGN_OR_RETURN(SweepOutcome out, Merge(u, units, parts, o, ctx));
-    outcome = std::move(out);
+    PB_ASSIGN_OR_RETURN(epsilon_star_sweep::Results merged, Merge(u, units, parts, o));
+    results = std::move(merged);
     return Status::Ok();
   };
   PB_RETURN_IF_ERROR(RunSweepStudy(study.name, plan, flags, ctx, run_unit, merge));
-  return outcome;
+  return results;
 }
 
 }  // namespace privbench

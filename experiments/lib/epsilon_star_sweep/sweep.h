@@ -3,8 +3,8 @@
 // Figs. 1-2; experiments/epsilon_star_sweep_adult/README.md `epsilon_star_sweep_adult`, C3
 // `epsilon_star_sweep_purchase`): train every configuration of the grid
 // (plan.h) `repetitions` times, measure each model's privacy by Epsilon* and
-// its utility (compute.h), and assemble the privacy-utility landscape
-// (report.h).
+// its utility (compute.h), and read back what the report of the
+// privacy-utility landscape is written from (report.h).
 //
 // One work unit = one (configuration, repetition) = one model, run through
 // the framework's sweep skeleton (experiments/lib/framework/sweep.h
@@ -31,17 +31,18 @@
 namespace privbench {
 
 // Runs this shard's units of the sweep over `dataset` (training rows vs
-// population rows) and, when every unit's part exists, assembles the study
-// file: writes the report (report.h) into ctx.out() and returns the
-// outcome. Returns nullopt after ctx.SkipOutput() when the sweep is still
-// incomplete (other shards pending) or with --plan_only (which prints the
-// plan and trains nothing; the plan is also printed before a paper-scale
-// run). --merge_only never trains (error listing the missing units if some
-// are missing).
-Result<std::optional<SweepOutcome>> RunEpsilonStarSweep(const SweepStudy& study,
-                                                        const EpsilonStarSweepConfig& config,
-                                                        const SweepFlags& flags,
-                                                        const Dataset& dataset, StudyContext& ctx);
+// population rows) and, when every unit's part exists, reads the parts back:
+// returns what the report is written from (report.h Results, all but the
+// study's own fields: claims, reductions, dataset_choice), the study then
+// calls epsilon_star_sweep::WriteReport. Returns nullopt after
+// ctx.SkipOutput() when the sweep is still incomplete (other shards pending)
+// or with --plan_only (which prints the plan and trains nothing; the plan is
+// also printed before a paper-scale run). --merge_only never trains (error
+// listing the missing units if some are missing). `dataset` must outlive
+// the returned Results.
+Result<std::optional<epsilon_star_sweep::Results>> RunEpsilonStarSweep(
+    const SweepStudy& study, const EpsilonStarSweepConfig& config, const SweepFlags& flags,
+    const Dataset& dataset, StudyContext& ctx);
 
 }  // namespace privbench
 
