@@ -70,8 +70,9 @@ int main(int argc, char** argv) {
   }
   std::printf(
       "\n%zu checks: %d reproduced, %d findings (paper numbers or claims that do not "
-      "reproduce, with evidence in verify.md), %d inconclusive (a claim on random data that "
-      "its test decided neither way), %d on surrogate data (not comparable), %d needing paper "
+      "reproduce, with evidence in verify.md), %d inconclusive (a claim that its test on random "
+      "data, or the study's data, "
+      "decided neither way), %d on surrogate data (not comparable), %d needing paper "
       "scale (quick-scale evidence in verify.md), %d missing, %d failures\n",
       verdicts.size(), reproduced, findings, inconclusive, surrogate, needs_scale, missing,
       failures);

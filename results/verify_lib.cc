@@ -39,6 +39,17 @@ Result<std::optional<double>> InconclusiveFraction(const ResultReader& f, const 
   return std::optional<double>(fraction);
 }
 
+// The claim group's optional attribute undecidable (integer 0 or 1).
+Result<bool> UndecidableFlag(const ResultReader& f, const std::string& g) {
+  if (!f.HasAttribute(g, "undecidable")) return false;
+  PB_ASSIGN_OR_RETURN(int64_t flag, f.ReadIntAttribute(g, "undecidable"));
+  if (flag != 0 && flag != 1) {
+    return Error(f.path() + ": claim '" + g + "': undecidable must be 0 or 1, got " +
+                 std::to_string(flag));
+  }
+  return flag == 1;
+}
+
 std::string Strip(std::string s) {
   while (!s.empty() && (s.back() == '%' || s.back() == ' ')) s.pop_back();
   while (!s.empty() && s.front() == ' ') s.erase(s.begin());
@@ -251,6 +262,19 @@ bool JudgeClaim(const PublishedEntry& e, const ResultReader& f, const std::strin
   if (!scale_too_small && judged->has_value()) {
     v.verdict = "inconclusive";
     v.reproduced = "holds on " + FormatSignificant(100.0 * **judged, 3) + "% of replicates";
+  }
+  // A claim the study's data cannot decide at all (attribute undecidable =
+  // 1; the evidence says why): inconclusive too, never a verdict either way.
+  auto undecidable = UndecidableFlag(f, g);
+  if (!undecidable.ok()) {
+    v.verdict = "malformed";
+    v.detail = undecidable.message();
+    v.failure = true;
+    return false;
+  }
+  if (!scale_too_small && *undecidable) {
+    v.verdict = "inconclusive";
+    v.reproduced = "cannot be decided on these data";
   }
   if (!e.note.empty()) v.detail += "; " + e.note;
   return true;

@@ -221,6 +221,36 @@ TEST(VerifyTest, InconclusiveClaim) {
 // The inconclusive attributes are read with their values checked: NaN or 0.5
 // for "inconclusive", a missing or out-of-range "holds_fraction" is a
 // malformed claim (a failure naming the file and claim), never a verdict.
+// A claim the study's data cannot decide (undecidable = 1) is inconclusive,
+// never "not reproduced"; a value other than 0/1 is malformed.
+TEST(VerifyTest, UndecidableClaim) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/undecidable";
+  ASSERT_TRUE(MakeDirs(dir).ok());
+  {
+    RunMeta meta;
+    meta.study = "s";
+    meta.scale = "quick";
+    auto w = ResultWriter::Create(dir + "/s.h5", meta);
+    ASSERT_TRUE(w.ok());
+    ASSERT_TRUE(w.value()->WriteClaim({"u", "x", "src", false, "ties only"}).ok());
+    ASSERT_TRUE(w.value()->SetAttribute("/claims/u", "undecidable", int64_t{1}).ok());
+    ASSERT_TRUE(w.value()->WriteClaim({"bad", "x", "src", false, "e"}).ok());
+    ASSERT_TRUE(w.value()->SetAttribute("/claims/bad", "undecidable", int64_t{2}).ok());
+    ASSERT_TRUE(w.value()->Commit().ok());
+  }
+  const char* json = R"([
+    {"id":"u","study":"s","quantity":"q","source":"p","kind":"claim","h5":"/claims/u"},
+    {"id":"bad","study":"s","quantity":"q","source":"p","kind":"claim","h5":"/claims/bad"}
+  ])";
+  const auto v = VerifyAll(ParsePublishedList(json).value(), dir);
+  ASSERT_EQ(v.size(), 2u);
+  EXPECT_EQ(v[0].verdict, "inconclusive");
+  EXPECT_EQ(v[0].reproduced, "cannot be decided on these data");
+  EXPECT_FALSE(v[0].failure);
+  EXPECT_EQ(v[1].verdict, "malformed");
+  EXPECT_NE(v[1].detail.find("undecidable must be 0 or 1, got 2"), std::string::npos);
+}
+
 TEST(VerifyTest, MalformedInconclusiveAttributes) {
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/bad_inconclusive";
   ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);

@@ -211,34 +211,80 @@ std::string CommonThresholdWidths(const AuditResult& r) {
                     << bj << ", Jeffreys narrower than CP at " << jc;
 }
 
+// Whether a method's interval at the paper's selection was picked by the
+// tie rule alone: its lower end is 0 at every ROC threshold, so "the
+// largest lower end" selects nothing and Better()'s documented tie rule
+// (the smallest upper end) decides. Such an interval says nothing about
+// the width ordering the paper reports.
+bool PickedByTieRule(const SettingResult& s, const std::string& method) {
+  const auto& m = s.table.methods;
+  const size_t k = std::find(m.begin(), m.end(), method) - m.begin();
+  if (k == m.size()) return false;
+  for (double lower : s.table.lower[k]) {
+    if (lower > 0) return false;
+  }
+  return true;
+}
+
+struct WidthOrderVerdict {
+  Claim claim;
+  bool undecidable = false;  // no pair of widths the paper's selection decides
+};
+
 // Bayesian narrower than Jeffreys narrower than CP at the paper's selection,
-// per setting where the widths are finite.
-Claim WidthOrder(const AuditResult& r) {
+// per setting where the widths are finite and neither interval of a pair
+// was picked by the tie rule alone. With no such pair the claim cannot be
+// decided on these data (the SST-2 pattern of Table 2: CP and Jeffreys
+// (0, inf) at the Bayesian interval's threshold).
+WidthOrderVerdict WidthOrder(const AuditResult& r) {
   bool holds = true;
-  int compared = 0;
+  int compared = 0, tied = 0;
   Evidence ev;
+  const auto compare = [&](const SettingResult& s, const IntervalRow& a, const IntervalRow& b) {
+    const double wa = a.upper - a.lower, wb = b.upper - b.lower;
+    if (!std::isfinite(wa) || !std::isfinite(wb)) return;
+    if (PickedByTieRule(s, a.method) || PickedByTieRule(s, b.method)) {
+      ++tied;
+      return;
+    }
+    ++compared;
+    holds = holds && wa < wb;
+  };
   for (const SettingResult& s : r.settings) {
     const IntervalRow* b = Find(s.rows, "max_lower", "bayesian");
     const IntervalRow* j = Find(s.rows, "max_lower", "jeffreys");
     const IntervalRow* cp = Find(s.rows, "max_lower", "clopper_pearson");
     if (b == nullptr || j == nullptr || cp == nullptr) continue;
-    const double wb = b->upper - b->lower, wj = j->upper - j->lower, wc = cp->upper - cp->lower;
-    ev << s.setting.name << ": Bayesian " << IntervalEvidence(*b) << ", Jeffreys "
-       << IntervalEvidence(*j) << ", CP " << IntervalEvidence(*cp) << " (Bayesian "
-       << Reduction(s.rows, "bayesian") << "%, Jeffreys " << Reduction(s.rows, "jeffreys")
-       << "% vs CP); ";
-    if (std::isfinite(wb) && std::isfinite(wj)) {
-      ++compared;
-      holds = holds && wb < wj;
+    ev << s.setting.name << ": Bayesian " << IntervalEvidence(*b) << " at FPR " << b->counts.fpr()
+       << ", Jeffreys " << IntervalEvidence(*j) << ", CP " << IntervalEvidence(*cp);
+    for (const char* method : {"jeffreys", "clopper_pearson"}) {
+      if (PickedByTieRule(s, method)) {
+        ev << "; " << method << "'s lower end is 0 at all " << s.table.roc.points.size()
+           << " thresholds, so its interval is picked by the tie rule (smallest upper end), "
+              "not by the paper's selection";
+      }
     }
-    if (std::isfinite(wj) && std::isfinite(wc)) {
-      ++compared;
-      holds = holds && wj < wc;
+    if (b->counts.fpr() >= 1.0) {
+      ev << "; the Bayesian interval's own threshold flags every non-member (FPR = 1: a "
+            "worse-than-chance test chosen by maximising the lower end, the selection bias of "
+            "the split and Bonferroni rows)";
     }
+    ev << ". ";
+    compare(s, *b, *j);
+    compare(s, *j, *cp);
   }
-  ev << compared << " finite pairs compared at the selected thresholds; "
-     << CommonThresholdWidths(r) << ". " << kStandIn;
-  return ClaimEvidence("lira_bayes_audit_width_order", holds && compared > 0, ev);
+  ev << compared << " finite pairs decided by the paper's selection, " << tied
+     << " decided by the tie rule alone (not counted); " << CommonThresholdWidths(r) << ". "
+     << kStandIn;
+  WidthOrderVerdict v;
+  v.undecidable = compared == 0;
+  if (v.undecidable) {
+    ev << " No pair is decided by the paper's selection: the width ordering cannot be tested "
+          "on these data (like Table 2's SST-2 rows, where CP and Jeffreys are (0, inf) and only "
+          "the Bayesian interval is finite).";
+  }
+  v.claim = ClaimEvidence("lira_bayes_audit_width_order", holds && compared > 0, ev);
+  return v;
 }
 
 // Wherever CP gives (0, inf), the Bayesian interval is finite (all ROC points).
@@ -426,8 +472,14 @@ Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   }
   PB_RETURN_IF_ERROR(WriteTables(r, out));
   PB_RETURN_IF_ERROR(WriteNumbers(r, out));
-  for (const Claim& claim : {WidthOrder(r), BayesFinite(r), NoDpLeaksMore(r),
-                             ValidBelowEps(r, c.target_epsilon), DpAccuracyLower(r)}) {
+  const WidthOrderVerdict width_order = WidthOrder(r);
+  PB_RETURN_IF_ERROR(out.WriteClaim(width_order.claim));
+  if (width_order.undecidable) {
+    PB_RETURN_IF_ERROR(
+        SetAttributes(out, "/claims/lira_bayes_audit_width_order", {{"undecidable", 1}}));
+  }
+  for (const Claim& claim :
+       {BayesFinite(r), NoDpLeaksMore(r), ValidBelowEps(r, c.target_epsilon), DpAccuracyLower(r)}) {
     PB_RETURN_IF_ERROR(out.WriteClaim(claim));
   }
   return Status::Ok();

@@ -114,6 +114,42 @@ TEST(Claims, FailWhenTheNumbersSayOtherwise) {
   EXPECT_TRUE(c.at("lira_bayes_audit_bayes_finite"));  // CP (0, inf) at point 0, Bayesian finite
 }
 
+// The tie rule: where Jeffreys' and CP's lower ends are 0 at every
+// threshold, their intervals at the paper's selection were picked by the
+// tie rule (smallest upper end) alone and decide nothing about the width
+// ordering; with no other finite pair the claim is undecidable (verify:
+// inconclusive), never "not reproduced".
+TEST(Claims, WidthOrderPickedByTheTieRuleAloneIsUndecidable) {
+  SettingResult no_dp = Setting("no_dp", false, {3.5, 10.4}, {3.0, kInf}, {2.6, kInf}, 1.5, 0.8);
+  SettingResult dp = Setting("dp_eps8", true, {0.34, 7.3}, {0.0, 0.43}, {0.0, 0.45}, 0.5, 0.7);
+  dp.table.lower = {{0, 0}, {0, 0}, {0.01, 0.34}};  // CP and Jeffreys: 0 everywhere
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/tie_rule.h5";
+  {
+    RunMeta meta;
+    meta.study = kStudy;
+    auto w = ResultWriter::Create(path, meta);
+    ASSERT_TRUE(w.ok()) << w.message();
+    ASSERT_TRUE(WriteReport(Config(), Audit(no_dp, dp), **w).ok());
+    ASSERT_TRUE((*w)->Commit().ok());
+  }
+  auto reader = ResultReader::Open(path);
+  ASSERT_TRUE(reader.ok()) << reader.message();
+  const std::string g = "/claims/lira_bayes_audit_width_order";
+  EXPECT_EQ((*reader)->ReadIntAttribute(g, "undecidable").value(), 1);
+  EXPECT_FALSE((*reader)->ReadClaimHolds(g).value());
+  const std::string evidence = (*reader)->ReadStringAttribute(g, "evidence").value();
+  EXPECT_NE(evidence.find("0 finite pairs decided by the paper's selection, 2 decided by the "
+                          "tie rule alone"),
+            std::string::npos)
+      << evidence;
+  // With a lower end above 0 somewhere, the same intervals are a real
+  // comparison again (Jeffreys narrower than CP, the Bayesian wider).
+  dp.table.lower = {{0, 0.1}, {0, 0.1}, {0.01, 0.34}};
+  const auto c = Claims(Audit(no_dp, dp), "tie_rule_decided");
+  EXPECT_FALSE(c.at("lira_bayes_audit_width_order"));
+}
+
 }  // namespace
 }  // namespace lira_bayes_audit
 }  // namespace privbench

@@ -203,7 +203,15 @@ Claim GrowsWithEpsClaim(const std::vector<RunResult>& runs) {
   bool holds = hi > lo;
   Evidence evidence;
   evidence << "white-box: eps " << runs[f.front()].target_epsilon << " -> " << lo << ", eps "
-           << runs[f.back()].target_epsilon << " -> " << hi;
+           << runs[f.back()].target_epsilon << " -> " << hi << " (every finite level:";
+  for (size_t k = 0; k < f.size(); ++k) {
+    evidence << (k ? ", " : " ") << runs[f[k]].target_epsilon << " -> "
+             << runs[f[k]].audits[1].best_lower;
+    if (k > 0 && runs[f[k]].audits[1].best_lower == runs[f[k - 1]].audits[1].best_lower) {
+      evidence << " (tie)";
+    }
+  }
+  evidence << ")";
   for (const RunResult& r : runs) {
     if (std::isfinite(r.target_epsilon)) continue;
     holds = holds && r.audits[1].best_lower >= hi;
