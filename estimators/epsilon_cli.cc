@@ -222,6 +222,20 @@ Result<Json> Katz(Request& r) {
   return out;
 }
 
+// The library names its samples as the Python API does (train_losses,
+// population_losses); this op's fields are "train" and "population", so
+// its errors name those.
+std::string RenameSampleArguments(std::string message) {
+  for (const auto& [library, field] : {std::pair<std::string, std::string>{"train_losses", "train"},
+                                       {"population_losses", "population"}}) {
+    for (size_t at = message.find(library); at != std::string::npos;
+         at = message.find(library, at + field.size())) {
+      message.replace(at, library.size(), field);
+    }
+  }
+  return message;
+}
+
 Result<Json> EpsilonStar(Request& r) {
   PB_RETURN_IF_ERROR(r.CheckFields({"variant", "train", "population", "delta"},
                                    {"quantiles_per_distribution", "rate_floor", "rate_ceiling",
@@ -251,9 +265,10 @@ Result<Json> EpsilonStar(Request& r) {
     PB_ASSIGN_OR_RETURN(std::string t, r.String("transform"));
     PB_ASSIGN_OR_RETURN(opt.transform, ParseLossTransform(t));
   }
-  PB_ASSIGN_OR_RETURN(double eps, est->Estimate(train, population, opt));
+  Result<double> eps = est->Estimate(train, population, opt);
+  if (!eps.ok()) return Error(RenameSampleArguments(eps.message()));
   Json out;
-  out["epsilon"] = Number(eps);
+  out["epsilon"] = Number(*eps);
   return out;
 }
 
@@ -361,6 +376,84 @@ Result<Json> Dispatch(const Json& request) {
   return Error("unknown op '" + op + "' (see epsilon_cli --help)");
 }
 
+// The raw text of the top-level "id" value of a line that is not valid JSON
+// as a whole (a number overflowing a double elsewhere, a lone surrogate),
+// found by a scan that tracks strings and nesting; empty when there is none
+// or the line is too broken to tell.
+std::string RawTopLevelId(const std::string& line) {
+  int depth = 0;
+  bool expect_key = false;
+  std::string found;
+  int id_keys = 0;
+  const auto string_end = [&](size_t open) {  // index of the closing quote, or npos
+    size_t end = open + 1;
+    while (end < line.size() && line[end] != '"') end += line[end] == '\\' ? 2 : 1;
+    return end < line.size() ? end : std::string::npos;
+  };
+  for (size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"') {
+      const size_t end = string_end(i);
+      if (end == std::string::npos) return "";
+      const bool is_id_key =
+          depth == 1 && expect_key && line.compare(i, end - i + 1, "\"id\"") == 0;
+      i = end;
+      if (!is_id_key) continue;
+      const size_t colon = line.find_first_not_of(" \t\r", end + 1);
+      if (colon == std::string::npos || line[colon] != ':') return "";
+      const size_t v = line.find_first_not_of(" \t\r", colon + 1);
+      if (v == std::string::npos) return "";
+      size_t stop = v;
+      if (line[v] == '"') {
+        stop = string_end(v);
+        if (stop == std::string::npos) return "";
+        ++stop;
+      } else {
+        while (stop < line.size() &&
+               std::string("+-.eE0123456789truefalsn").find(line[stop]) != std::string::npos) {
+          ++stop;
+        }
+      }
+      found = line.substr(v, stop - v);
+      ++id_keys;
+      expect_key = false;
+      i = stop - 1;
+      continue;
+    }
+    if (c == '{' || c == '[') {
+      ++depth;
+      expect_key = c == '{' && depth == 1;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    } else if (c == ',' && depth == 1) {
+      expect_key = true;
+    } else if (c == ':' && depth == 1) {
+      expect_key = false;
+    }
+  }
+  return id_keys == 1 ? found : "";  // a repeated "id" names no one id
+}
+
+// The id to echo for a line that did not parse: its own id where the scan
+// finds one that parses on its own, else null.
+Json RecoveredId(const std::string& line) {
+  const std::string raw = RawTopLevelId(line);
+  if (raw.empty()) return nullptr;
+  try {
+    return ParseJsonStrict<Json>(raw);
+  } catch (const std::exception&) {
+    return nullptr;
+  }
+}
+
+// An id is echoed as given. An integer written without a point or an
+// exponent that does not fit 64 bits (2^64) parses as a double and would
+// come back as another number (1.8446744073709552e+19), so it is refused.
+bool EchoableId(const Json& id, const std::string& line) {
+  if (!id.is_number_float()) return true;
+  return RawTopLevelId(line).find_first_of(".eE") != std::string::npos;
+}
+
 // One request line -> one response object.
 Json Serve(const std::string& line, int64_t line_number) {
   Json response;
@@ -380,11 +473,18 @@ Json Serve(const std::string& line, int64_t line_number) {
   try {
     request = ParseJsonStrict<Json>(line);  // a repeated key is refused, not last-wins
   } catch (const std::exception& e) {
-    response["id"] = nullptr;
+    response["id"] = RecoveredId(line);
+    if (!EchoableId(response["id"], line)) response["id"] = nullptr;
     response["error"] = where + "invalid JSON: " + e.what();
     return response;
   }
   response["id"] = request.is_object() && request.contains("id") ? request["id"] : Json(nullptr);
+  if (!EchoableId(response["id"], line)) {
+    response["error"] =
+        where + "id must be a string or an integer within 64 bits, got " + response["id"].dump();
+    response["id"] = nullptr;
+    return response;
+  }
   if (!request.is_object()) {
     response["error"] = where + "expected a JSON object";
     return response;

@@ -45,7 +45,7 @@ TEST(EpsilonCli, InvalidUtf8IsAnErrorLineAndLaterLinesAreServed) {
 // {"n1":10,...,"n1":90} used to be answered for n1 = 90 (the last one won).
 TEST(EpsilonCli, RepeatedKeyIsRefusedNamingIt) {
   const nlohmann::json a = Answer("{\"id\":3," + std::string(kKatz) + ",\"n1\":90}");
-  EXPECT_TRUE(a["id"].is_null());
+  EXPECT_EQ(a["id"], 3);  // the line does not parse, but its one id is readable
   EXPECT_EQ(a["error"],
             "line 7: invalid JSON: duplicate key \"n1\" in the object at '' (each key may "
             "appear once)");
@@ -128,6 +128,38 @@ TEST(EpsilonCli, ErrorsNameTheFieldTheUserWrote) {
       ErrorOf(
           R"({"op":"accountant","method":"rdp","sigma":1e-160,"q":0.1,"steps":1,"delta":1e-5})"),
       "sigma must be >= 1e-100 (the accountants' numerics overflow below it), got 1e-160");
+  // The samples are the fields "train" and "population", not the library's
+  // argument names; orders are refused where they mean nothing.
+  EXPECT_EQ(ErrorOf(R"({"op":"epsilon_star","variant":"empirical","train":[],"population":[1],)"
+                    R"("delta":0})"),
+            "train must be non-empty");
+  EXPECT_EQ(ErrorOf(R"({"op":"accountant","method":"pld","sigma":1,"q":0.1,"steps":1,)"
+                    R"("delta":1e-5,"orders":[2]})")
+                .rfind("orders apply to the RDP accountants only", 0),
+            0u);
+  EXPECT_EQ(ErrorOf(R"({"op":"accountant","method":"rdp","sigma":1,"q":0.1,"steps":1,)"
+                    R"("delta":1e-5,"orders":[]})"),
+            "orders must be a non-empty list (omit it for the default orders)");
+}
+
+// A line that is not valid JSON as a whole still gets its own id back when
+// the id itself is readable (an overflowing number or a lone surrogate
+// elsewhere); an integer id beyond 64 bits is refused, never echoed as a
+// different number.
+TEST(EpsilonCli, IdsAreEchoedExactlyOrRefused) {
+  EXPECT_EQ(Answer(R"({"id":6,"op":"katz","n1":1e400,"n0":1,"n":2,"alpha":0.05})")["id"], 6);
+  EXPECT_EQ(Answer(R"({"op":"katz","n1":1e400,"id":"x\"y"})")["id"], "x\"y");
+  EXPECT_TRUE(Answer(R"({"id":1,"id":2,"x":1e400})")["id"].is_null());
+  EXPECT_EQ(Answer(R"({"id" : -3 , "note":"\ud800"})")["id"], -3);
+  EXPECT_TRUE(Answer(R"({"nested":{"id":5},"x":1e400})")["id"].is_null());
+  const nlohmann::json big = Answer(R"({"id":18446744073709551616,)" + std::string(kKatz) + "}");
+  EXPECT_TRUE(big["id"].is_null());
+  EXPECT_EQ(big["error"],
+            "line 7: id must be a string or an integer within 64 bits, got "
+            "1.8446744073709552e+19");
+  EXPECT_EQ(Answer(R"({"id":18446744073709551615,)" + std::string(kKatz) + "}")["id"],
+            18446744073709551615ULL);
+  EXPECT_EQ(Answer(R"({"id":1.5,)" + std::string(kKatz) + "}")["id"], 1.5);
 }
 
 }  // namespace

@@ -211,8 +211,16 @@ class SameErrorsAsCli(unittest.TestCase):
         # and both name the argument.
         msg = module_error(privbench.epsilon_star, train, population, "empirical")
         self.assertIn("train_losses", msg)
-        for field, bad in [("train", []), ("population", []), ("variant", "nope"),
-                           ("delta", 1.0)]:
+        # The same message, each naming its own argument: train_losses in
+        # Python, the field "train" in the CLI.
+        for field in ("train", "population"):
+            request = dict(base, **{field: []})
+            (want,) = cli([request])
+            got = module_error(privbench.epsilon_star, request["train"], request["population"],
+                               "empirical", 0.0)
+            self.assertTrue(got.startswith(field + "_losses "), got)
+            self.assertEqual(want["error"], got.replace(field + "_losses", field))
+        for field, bad in [("variant", "nope"), ("delta", 1.0)]:
             request = dict(base, **{field: bad})
             self.check(privbench.epsilon_star, [request["train"], request["population"],
                                                 request["variant"], request["delta"]], request)
@@ -223,8 +231,10 @@ class SameErrorsAsCli(unittest.TestCase):
                                **{option: bad})
             self.assertEqual(got, want["error"], option)
         request = dict(base, variant="parametric", train=[1.0, 1.0], population=[2.0, 2.0])
-        self.check(privbench.epsilon_star, [request["train"], request["population"],
-                                            "parametric", 0.0], request)
+        (want,) = cli([request])
+        got = module_error(privbench.epsilon_star, request["train"], request["population"],
+                           "parametric", 0.0)
+        self.assertEqual(want["error"], got.replace("train_losses", "train"))
 
 
 class PythonSide(unittest.TestCase):
