@@ -21,7 +21,11 @@ double ZUpper(double s_half) {
 }
 }  // namespace
 
-LogRatioInterval KatzLogInterval(int64_t n1, int64_t N1, int64_t n0, int64_t N0, double z) {
+namespace {
+
+// The Katz-log interval with the Haldane-Anscombe correction where a count
+// is 0 (ends at an infinite point estimate are left to the caller).
+LogRatioInterval RawKatzLog(int64_t n1, int64_t N1, int64_t n0, int64_t N0, double z) {
   double x1 = static_cast<double>(n1), t1 = static_cast<double>(N1);
   double x0 = static_cast<double>(n0), t0 = static_cast<double>(N0);
   if (n1 == 0 || n0 == 0) {  // Haldane-Anscombe: +0.5 to every cell
@@ -32,7 +36,19 @@ LogRatioInterval KatzLogInterval(int64_t n1, int64_t N1, int64_t n0, int64_t N0,
   }
   const double center = std::log((x1 / t1) / (x0 / t0));
   const double se = std::sqrt(std::max(0.0, 1.0 / x1 - 1.0 / t1 + 1.0 / x0 - 1.0 / t0));
-  LogRatioInterval r{center - z * se, center + z * se};
+  return {center - z * se, center + z * se};
+}
+
+}  // namespace
+
+LogRatioInterval KatzLogInterval(int64_t n1, int64_t N1, int64_t n0, int64_t N0, double z) {
+  LogRatioInterval r = RawKatzLog(n1, N1, n0, N0, z);
+  // Zero counts, monotone: observing 0 is at least as strong evidence as
+  // observing 1, so the lower end at n0 = 0 is at least the one at n0 = 1
+  // (Haldane alone gave 7.13 at 10000/0 against 7.25 at 10000/1, N =
+  // 10,000), and the upper end at n1 = 0 at most the one at n1 = 1.
+  if (n0 == 0 && n1 > 0 && N0 >= 1) r.lo = std::max(r.lo, RawKatzLog(n1, N1, 1, N0, z).lo);
+  if (n1 == 0 && n0 > 0 && N1 >= 1) r.hi = std::min(r.hi, RawKatzLog(1, N1, n0, N0, z).hi);
   if (n1 == 0) r.lo = -kInf;
   if (n0 == 0) r.hi = kInf;
   return r;

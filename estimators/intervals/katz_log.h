@@ -12,7 +12,16 @@
 // Zero counts: a zero numerator or denominator count makes the point
 // estimate infinite; the corresponding end of the interval is then -inf
 // (n1 = 0) or +inf (n0 = 0), and the other end is computed with the
-// Haldane-Anscombe correction (0.5 added to every cell of the 2x2 table).
+// Haldane-Anscombe correction (0.5 added to every cell of the 2x2 table),
+// made monotone at the zero boundary: the lower end at n0 = 0 is at least
+// the one at n0 = 1 (and the upper end at n1 = 0 at most the one at
+// n1 = 1), since a zero count is at least as strong evidence as a count of
+// one. With Haldane alone 10000/0 scored 7.13 below 10000/1's 7.25 (N =
+// 10,000, alpha = 0.05). With the rule, n1 = N, n0 = 0 reaches exactly the
+// ceiling ln N - z sqrt(1 - 1/N) of KatzLogCeiling. (Away from zero the
+// Katz-log lower end is not monotone in n0 either when z is large: at
+// alpha = 0.001 and N = 10,000, 10000/1 gives 5.92 and 10000/2 gives 6.19;
+// that is the published interval's own shape and is kept.)
 #ifndef PRIVBENCH_ESTIMATORS_INTERVALS_KATZ_LOG_H_
 #define PRIVBENCH_ESTIMATORS_INTERVALS_KATZ_LOG_H_
 

@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "estimators/interval_registry.h"
 
@@ -34,6 +36,27 @@ TEST(KatzLogTest, ZeroCounts) {
   EXPECT_TRUE(std::isfinite(r.lo));
   EXPECT_TRUE(std::isinf(r.hi));
   EXPECT_EQ(KatzLogEpsLowerBound(0, 10, 100, 0.05).value(), 0.0);
+}
+
+// The zero-count rule is monotone: a zero count is at least as strong
+// evidence as a count of one (Haldane alone gave 10000/0 -> 7.13 below
+// 10000/1 -> 7.25), for the lower end in n0 and the upper end in n1, over a
+// grid of counts; perfect separation reaches exactly the ceiling.
+TEST(KatzLogTest, ZeroCountRuleIsMonotone) {
+  EXPECT_NEAR(KatzLogEpsLowerBound(10000, 0, 10000, 0.05).value(),
+              KatzLogCeiling(10000, 0.05).value(), 1e-12);
+  for (int64_t n : {10, 100, 10000}) {
+    for (int64_t n1 = 1; n1 <= n; n1 += std::max<int64_t>(1, n / 7)) {
+      for (double z : {1.0, 1.959963984540054, 3.290526731491926}) {
+        const LogRatioInterval zero = KatzLogInterval(n1, n, 0, n, z);
+        const LogRatioInterval one = KatzLogInterval(n1, n, 1, n, z);
+        EXPECT_GE(zero.lo, one.lo) << n1 << "/0 vs " << n1 << "/1 of " << n << " z " << z;
+        const LogRatioInterval zero1 = KatzLogInterval(0, n, n1, n, z);
+        const LogRatioInterval one1 = KatzLogInterval(1, n, n1, n, z);
+        EXPECT_LE(zero1.hi, one1.hi) << "0/" << n1 << " vs 1/" << n1 << " of " << n;
+      }
+    }
+  }
 }
 
 TEST(KatzLogTest, RefusesBadInputAndDeltaAboveZero) {
