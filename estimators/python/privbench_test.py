@@ -373,6 +373,27 @@ class PythonSide(unittest.TestCase):
             self.assertIn("not a readable HDF5 file",
                           module_error(privbench.read_results, os.path.join(d, "bad.h5")))
 
+    def test_argument_errors_name_the_argument(self):
+        from fractions import Fraction
+        # An int beyond the double range, a non-integral Fraction, a masked
+        # array with masked elements: ValueError naming the argument.
+        self.assertIn("sigma must be representable as a double",
+                      module_error(privbench.accountant, "rdp", 10**400, 0.01, 10, 1e-5))
+        self.assertIn("steps must be an integer",
+                      module_error(privbench.accountant, "rdp", 1.0, 0.01, Fraction(7, 2), 1e-5))
+        self.assertEqual(privbench.accountant("rdp", 1.0, 0.01, Fraction(10, 1), 1e-5),
+                         privbench.accountant("rdp", 1.0, 0.01, 10, 1e-5))
+        masked = np.ma.masked_array([0.1, 0.2, 9.0], mask=[False, False, True])
+        self.assertIn("train_losses is a masked array with masked elements",
+                      module_error(privbench.epsilon_star, masked, [0.3, 0.4], "empirical"))
+        unmasked = np.ma.masked_array([0.1, 0.2], mask=[False, False])
+        self.assertEqual(privbench.epsilon_star(unmasked, [0.3, 0.4], "empirical"),
+                         privbench.epsilon_star([0.1, 0.2], [0.3, 0.4], "empirical"))
+        self.assertIn("tp is a masked array",
+                      module_error(privbench.interval, "jeffreys",
+                                   np.ma.masked_array([5, 6], mask=[True, False]), 5, 5, 5,
+                                   0.0, 0.05))
+
     def test_results_reader_applies_the_cpp_readers_rules(self):
         import h5py
         from privbench.results import Group

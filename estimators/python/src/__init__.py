@@ -24,6 +24,7 @@ element raises ValueError with that element's index.
 
 Results files: privbench.results (read_results, summary_tables, claims, meta).
 """
+import math
 import numbers
 
 import numpy as np
@@ -188,12 +189,21 @@ def _string(name, x):
     return x
 
 
+def _to_double(name, x):
+    """float(x), or ValueError naming the argument where x overflows a double (10**400)."""
+    try:
+        return float(x)
+    except OverflowError:
+        raise ValueError("%s must be representable as a double, got %s"
+                         % (name, _short(x))) from None
+
+
 def _float(name, x):
     if _is_bool(x) or not isinstance(x, numbers.Real):
         if isinstance(x, np.ndarray) and x.ndim == 0 and x.dtype.kind in "fiu":
             return float(x)
         raise ValueError("%s must be a number, got %s" % (name, _short(x)))
-    return float(x)
+    return _to_double(name, x)
 
 
 def _int(name, x):
@@ -203,13 +213,22 @@ def _int(name, x):
         if not -_INT64_MAX - 1 <= int(x) <= _INT64_MAX:
             raise ValueError("%s must fit in a 64-bit integer, got %d" % (name, int(x)))
         return int(x)
-    if (not _is_bool(x) and isinstance(x, numbers.Real) and np.isfinite(x)
-            and float(x) == np.floor(x) and abs(x) < _EXACT_INT_LIMIT):
-        return int(x)
+    if not _is_bool(x) and isinstance(x, numbers.Real):
+        # Integral values of other real types (3.0, Fraction(3, 1)) are
+        # accepted exactly; everything else names the argument.
+        f = _to_double(name, x)
+        if math.isfinite(f) and f == math.floor(f) and abs(f) < _EXACT_INT_LIMIT and x == f:
+            return int(f)
     raise ValueError("%s must be an integer, got %s" % (name, _short(x)))
 
 
 def _array(name, x, what):
+    if isinstance(x, np.ma.MaskedArray):
+        # np.asarray would drop the mask and use the hidden values.
+        if np.ma.getmaskarray(x).any():
+            raise ValueError("%s is a masked array with masked elements; pass only the "
+                             "values to use (e.g. x.compressed())" % name)
+        x = np.ma.getdata(x)
     try:
         a = np.asarray(x)
     except (ValueError, TypeError) as e:
