@@ -207,20 +207,65 @@ Claim MostAboveClaim(const ClaimContext& x, const TrainingPools& t) {
                  << t.f_all_one);
 }
 
-Claim MoreWithDpClaim(const ClaimContext& x, const TrainingPools& t) {
-  return ClaimEvidence("epsilon_star_gof_more_with_dp" + x.sfx, t.f_dp > t.f_no,
-                       Evidence() << "fraction of p > " << x.alpha << ": DP " << t.f_dp
-                                  << " vs no DP " << t.f_no << " (" << t.dp.size()
-                                  << " p-values each; medians " << Median(t.dp) << " vs "
-                                  << Median(t.no_dp) << ")");
+// The level of the sign tests of the comparative claims.
+constexpr double kSignTestAlpha = 0.05;
+
+// Per repetition, the fraction of model m's training-set p-values (every
+// n_eval, components k_lo..k_hi) above alpha.
+std::vector<double> RepetitionFractions(const GofArrays& g, int64_t m, int64_t f, int64_t k_lo,
+                                        int64_t k_hi, double alpha) {
+  const std::vector<double>& p = g.d.at("p_value");
+  std::vector<double> out;
+  for (int64_t r = 0; r < g.R; ++r) {
+    int64_t above = 0, total = 0;
+    for (int64_t i = 0; i < g.I; ++i) {
+      for (int64_t k = k_lo; k <= k_hi; ++k) {
+        above += p[g.At(m, r, 0, f, i, k)] > alpha;
+        ++total;
+      }
+    }
+    out.push_back(total ? static_cast<double>(above) / static_cast<double>(total) : 0.0);
+  }
+  return out;
 }
 
-Claim MoreWithComponentsClaim(const ClaimContext& x, const TrainingPools& t, int64_t k_big) {
-  return ClaimEvidence("epsilon_star_gof_more_with_components" + x.sfx, t.f_big > t.f_k1,
-                       Evidence() << "fraction of p > " << x.alpha << " at k >= " << k_big
-                                  << " vs k = 1 (both model types): " << t.f_big << " vs " << t.f_k1
-                                  << " (medians " << Median(t.big) << " vs " << Median(t.k1)
-                                  << ")");
+// The pooled comparison as evidence, then the sign test that judges it.
+struct SignJudged {
+  Claim claim;
+  SignVerdict verdict;
+};
+SignJudged JudgeBySignTest(const std::string& id, const std::vector<double>& a,
+                           const std::vector<double>& b, Evidence evidence) {
+  const SignTest test = PairedSignTest(a, b);
+  const SignVerdict v = JudgeAllGreater({test}, kSignTestAlpha);
+  evidence << "; judged by an exact sign test over the repetitions' fractions at level "
+           << kSignTestAlpha << ": " << SignTestText(test)
+           << (v.inconclusive ? " (inconclusive: the test decides neither way)" : "");
+  return {ClaimEvidence(id, v.holds, evidence), v};
+}
+
+SignJudged MoreWithDpClaim(const GofArrays& g, int64_t f, const ClaimContext& x,
+                           const TrainingPools& t) {
+  return JudgeBySignTest(
+      "epsilon_star_gof_more_with_dp" + x.sfx, RepetitionFractions(g, 1, f, 1, g.K, x.alpha),
+      RepetitionFractions(g, 0, f, 1, g.K, x.alpha),
+      Evidence() << "pooled fraction of p > " << x.alpha << ": DP " << t.f_dp << " vs no DP "
+                 << t.f_no << " (" << t.dp.size() << " p-values each; medians " << Median(t.dp)
+                 << " vs " << Median(t.no_dp) << ")");
+}
+
+SignJudged MoreWithComponentsClaim(const GofArrays& g, int64_t f, const ClaimContext& x,
+                                   const TrainingPools& t, int64_t k_big) {
+  std::vector<double> big, one;  // both model types, each repetition a pair
+  for (int64_t m = 0; m < g.M; ++m) {
+    for (double v : RepetitionFractions(g, m, f, k_big, g.K, x.alpha)) big.push_back(v);
+    for (double v : RepetitionFractions(g, m, f, 1, 1, x.alpha)) one.push_back(v);
+  }
+  return JudgeBySignTest("epsilon_star_gof_more_with_components" + x.sfx, big, one,
+                         Evidence()
+                             << "pooled fraction of p > " << x.alpha << " at k >= " << k_big
+                             << " vs k = 1 (both model types): " << t.f_big << " vs " << t.f_k1
+                             << " (medians " << Median(t.big) << " vs " << Median(t.k1) << ")");
 }
 
 Claim OneComponentMostClaim(const ClaimContext& x, const KOneMedians& med) {
@@ -232,12 +277,15 @@ Claim OneComponentMostClaim(const ClaimContext& x, const KOneMedians& med) {
                                   << " of " << x.I << "; medians: " << med.text);
 }
 
-Claim OneComponentMoreWithDpClaim(const ClaimContext& x, const TrainingPools& t) {
-  return ClaimEvidence("epsilon_star_gof_one_component_more_with_dp" + x.sfx, t.f_k1_dp > t.f_k1_no,
-                       Evidence() << "fraction of k = 1 p-values > " << x.alpha << ": DP "
-                                  << t.f_k1_dp << " vs no DP " << t.f_k1_no << " ("
-                                  << t.k1_dp.size() << " p-values each; medians " << Median(t.k1_dp)
-                                  << " vs " << Median(t.k1_no) << ")");
+SignJudged OneComponentMoreWithDpClaim(const GofArrays& g, int64_t f, const ClaimContext& x,
+                                       const TrainingPools& t) {
+  return JudgeBySignTest("epsilon_star_gof_one_component_more_with_dp" + x.sfx,
+                         RepetitionFractions(g, 1, f, 1, 1, x.alpha),
+                         RepetitionFractions(g, 0, f, 1, 1, x.alpha),
+                         Evidence() << "pooled fraction of k = 1 p-values > " << x.alpha << ": DP "
+                                    << t.f_k1_dp << " vs no DP " << t.f_k1_no << " ("
+                                    << t.k1_dp.size() << " p-values each; medians "
+                                    << Median(t.k1_dp) << " vs " << Median(t.k1_no) << ")");
 }
 
 }  // namespace
@@ -355,8 +403,14 @@ AnalysisReport ReportAnalysis(const Config& c, const GofArrays& g, int64_t f) {
   AddPoolNumbers(g, c, f, spec.suffix, t, out.numbers);
   const KOneMedians med = MediansAtKOne(g, c, f, spec.suffix, out.numbers);
   const ClaimContext x{spec.suffix, c.significance, g.R, g.I, g.K};
-  out.claims = {MostAboveClaim(x, t), MoreWithDpClaim(x, t), MoreWithComponentsClaim(x, t, BigK(g)),
-                OneComponentMostClaim(x, med), OneComponentMoreWithDpClaim(x, t)};
+  const SignJudged more_dp = MoreWithDpClaim(g, f, x, t);
+  const SignJudged more_k = MoreWithComponentsClaim(g, f, x, t, BigK(g));
+  const SignJudged one_dp = OneComponentMoreWithDpClaim(g, f, x, t);
+  out.claims = {MostAboveClaim(x, t), more_dp.claim, more_k.claim, OneComponentMostClaim(x, med),
+                one_dp.claim};
+  for (const SignJudged* j : {&more_dp, &more_k, &one_dp}) {
+    out.sign_verdicts[j->claim.id] = j->verdict;
+  }
   return out;
 }
 
@@ -372,7 +426,15 @@ Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
     for (const GofNumber& n : analysis.numbers) {
       PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/" + n.id, n.value));
     }
-    for (const Claim& claim : analysis.claims) PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+    for (const Claim& claim : analysis.claims) {
+      const auto judged = analysis.sign_verdicts.find(claim.id);
+      if (judged == analysis.sign_verdicts.end()) {
+        PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+        continue;
+      }
+      PB_RETURN_IF_ERROR(WriteJudgedClaim(
+          {claim, judged->second.inconclusive, judged->second.holds_fraction}, out));
+    }
   }
   return Status::Ok();
 }

@@ -26,12 +26,14 @@
 #define PRIVBENCH_EXPERIMENTS_EPSILON_STAR_GOF_REPORT_H_
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "core/result.h"
 #include "experiments/epsilon_star_gof/compute.h"
 #include "experiments/epsilon_star_gof/config.h"
+#include "experiments/lib/framework/judged_claim.h"
 #include "results/h5_file.h"
 
 namespace privbench::epsilon_star_gof {
@@ -62,10 +64,17 @@ struct GofNumber {
 };
 
 // The numbers and the five claims of analysis f (0: primary), in the order
-// they are written.
+// they are written. The three comparative claims (more with DP, more with
+// components, one component more with DP) are judged by an exact sign test
+// over the repetitions (each repetition's fraction of p > alpha, DP against
+// no DP, or many components against one), at family level 0.05
+// (experiments/lib/framework/judged_claim.h): their verdicts are in
+// sign_verdicts, keyed by claim id; inconclusive where the test cannot
+// decide (with 3 repetitions per model type it never can: 1/8 > 0.05).
 struct AnalysisReport {
   std::vector<GofNumber> numbers;
   std::vector<Claim> claims;
+  std::map<std::string, SignVerdict> sign_verdicts;
 };
 AnalysisReport ReportAnalysis(const Config& config, const GofArrays& arrays, int64_t f);
 

@@ -10,6 +10,7 @@
 
 #include "experiments/epsilon_star_gof/compute.h"
 #include "experiments/epsilon_star_gof/config.h"
+#include "experiments/lib/framework/judged_claim.h"
 
 namespace privbench::epsilon_star_gof {
 namespace {
@@ -108,14 +109,54 @@ TEST(GofReportTest, ClaimVerdictsAndEvidence) {
   // The statement and source come from claims.json, not the report.
   EXPECT_TRUE(most->statement.empty());
   EXPECT_TRUE(most->source.empty());
-  EXPECT_TRUE(ClaimOf(r, "more_with_dp")->holds);
-  EXPECT_TRUE(ClaimOf(r, "more_with_components")->holds);
+  // Two repetitions cannot decide a sign test at 0.05 (1/4 > 0.05): the
+  // comparative claims are inconclusive, with the fraction on which they held.
+  for (const char* id : {"more_with_dp", "more_with_components", "one_component_more_with_dp"}) {
+    const SignVerdict& v = r.sign_verdicts.at("epsilon_star_gof_" + std::string(id));
+    EXPECT_TRUE(v.inconclusive) << id;
+    EXPECT_FALSE(ClaimOf(r, id)->holds) << id;
+  }
+  EXPECT_DOUBLE_EQ(r.sign_verdicts.at("epsilon_star_gof_more_with_dp").holds_fraction, 1.0);
   EXPECT_TRUE(Contains(ClaimOf(r, "more_with_components")->evidence, "at k >= 3"));
+  EXPECT_TRUE(Contains(ClaimOf(r, "more_with_dp")->evidence, "2 of 2"))
+      << ClaimOf(r, "more_with_dp")->evidence;
   const Claim* one = ClaimOf(r, "one_component_most_n_eval");
   EXPECT_FALSE(one->holds);
   EXPECT_TRUE(Contains(one->evidence, "no DP 0 of 2, DP 2 of 2")) << one->evidence;
   EXPECT_TRUE(Contains(one->evidence, "no DP: n=100 0.01* n=200 0.01*; DP-SGD: n=100 0.5"))
       << one->evidence;
+}
+
+// With enough repetitions the sign test decides: DP above no DP in all 6
+// (p = 1/64 < 0.05) holds; no DP above DP in all 6 does not hold.
+TEST(GofReportTest, SignTestDecidesWithEnoughRepetitions) {
+  GofArrays g = KnownArrays();
+  const int64_t per_model = g.R * g.S * g.A * g.I * g.K;
+  GofArrays six = g;
+  six.R = 6;
+  for (auto& [name, v] : six.d) {
+    std::vector<double> grown;
+    for (int64_t m = 0; m < g.M; ++m) {
+      for (int64_t copy = 0; copy < 3; ++copy) {
+        grown.insert(grown.end(), v.begin() + m * per_model, v.begin() + (m + 1) * per_model);
+      }
+    }
+    v = grown;
+  }
+  for (auto& [name, v] : six.n) {
+    std::vector<int64_t> grown;
+    for (int64_t m = 0; m < g.M; ++m) {
+      for (int64_t copy = 0; copy < 3; ++copy) {
+        grown.insert(grown.end(), v.begin() + m * per_model, v.begin() + (m + 1) * per_model);
+      }
+    }
+    v = grown;
+  }
+  for (auto& [name, v] : six.unit) v.assign(static_cast<size_t>(six.M * six.R), 1.0);
+  const AnalysisReport r = ReportAnalysis(SmallConfig(), six, 0);
+  const SignVerdict& dp = r.sign_verdicts.at("epsilon_star_gof_one_component_more_with_dp");
+  EXPECT_FALSE(dp.inconclusive);
+  EXPECT_TRUE(dp.holds);
   EXPECT_TRUE(ClaimOf(r, "one_component_more_with_dp")->holds);
 }
 
