@@ -17,8 +17,8 @@
 
 #include <vector>
 
-#include "attacks/roc.h"
 #include "core/result.h"
+#include "estimators/roc/roc.h"
 
 namespace privbench {
 

@@ -23,6 +23,7 @@
 #include "estimators/interval_registry.h"
 #include "estimators/intervals/katz_log.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
+#include "estimators/score_audit/score_audit.h"
 
 namespace privbench {
 namespace {
@@ -84,6 +85,20 @@ ops:
       Jagielski 2023, Thm 3.1): m canaries each included with probability
       1/2, r guesses, v of them correct; 0 <= v <= r <= m, delta in [0, 1),
       beta in (0, 1).
+  {"op":"audit_scores","member_scores":[...],"nonmember_scores":[...],"alpha":a,"delta":x}
+      -> {"auc":x,"tpr_at_fpr":[...],"intervals":[...],"gaussian_dp":[...],
+          "skipped_methods":[...]}
+      Audit one's own attack scores (higher = more likely a member;
+      estimators/score_audit/score_audit.h): the AUC, TPR at FPR 0.001, 0.01,
+      0.1 with Clopper-Pearson intervals, and for every applicable interval
+      method and the Gaussian-DP bound (Nasr et al. 2023) the eps interval
+      under each threshold selection: "split" and "bonferroni" (valid
+      confidence statements) and "max_over_thresholds" (NOT valid: the
+      threshold is chosen on the same data; marked in every row). Optional:
+      "seed" (the split, default 0), "selections", "bonferroni_grid" (your
+      thresholds, else "bonferroni_quantiles" quantiles of the selection
+      half, default 16), "methods" (default: every registered one that
+      applies at delta).
 
 Work bounds (every request is answered in bounded time; beyond a bound the
 request is refused with an error naming the argument):
@@ -162,6 +177,18 @@ class Request {
     const Json& v = j_.at(name);
     if (!v.is_string()) return Error(name + " must be a string, got " + v.dump());
     return v.get<std::string>();
+  }
+  Result<std::vector<std::string>> Strings(const std::string& name) const {
+    const Json& v = j_.at(name);
+    if (!v.is_array()) return Error(name + " must be an array of strings");
+    std::vector<std::string> out;
+    for (size_t i = 0; i < v.size(); ++i) {
+      if (!v[i].is_string()) {
+        return Error(name + "[" + std::to_string(i) + "] must be a string, got " + v[i].dump());
+      }
+      out.push_back(v[i].get<std::string>());
+    }
+    return out;
   }
   Result<std::vector<double>> Doubles(const std::string& name) const {
     const Json& v = j_.at(name);
@@ -332,6 +359,95 @@ Result<Json> OneRun(Request& r) {
   return out;
 }
 
+Result<ScoreAuditOptions> AuditOptions(Request& r) {
+  ScoreAuditOptions o;
+  PB_ASSIGN_OR_RETURN(o.alpha, r.Double("alpha"));
+  PB_ASSIGN_OR_RETURN(o.delta, r.Double("delta"));
+  if (r.Has("seed")) {
+    PB_ASSIGN_OR_RETURN(const int64_t seed, r.Int("seed"));
+    if (seed < 0) return Error("seed must be >= 0, got " + std::to_string(seed));
+    o.seed = static_cast<uint64_t>(seed);
+  }
+  if (r.Has("selections")) {
+    PB_ASSIGN_OR_RETURN(const std::vector<std::string> names, r.Strings("selections"));
+    o.selections.clear();
+    for (const std::string& name : names) {
+      PB_ASSIGN_OR_RETURN(const ThresholdSelection sel, ParseThresholdSelection(name));
+      o.selections.push_back(sel);
+    }
+  }
+  if (r.Has("bonferroni_grid")) {
+    PB_ASSIGN_OR_RETURN(o.bonferroni_grid, r.Doubles("bonferroni_grid"));
+  }
+  if (r.Has("bonferroni_quantiles")) {
+    PB_ASSIGN_OR_RETURN(o.bonferroni_quantiles, r.Int("bonferroni_quantiles"));
+  }
+  if (r.Has("methods")) {
+    PB_ASSIGN_OR_RETURN(o.methods, r.Strings("methods"));
+  }
+  return o;
+}
+
+Json SelectionRow(ThresholdSelection selection, double threshold, const ConfusionCounts& c,
+                  double level_alpha, int64_t considered, bool valid) {
+  Json row;
+  row["selection"] = std::string(ThresholdSelectionName(selection));
+  row["threshold"] = Number(threshold);
+  row["counts"] = {{"tp", c.tp}, {"fn", c.fn}, {"fp", c.fp}, {"tn", c.tn}};
+  row["level_alpha"] = level_alpha;
+  row["thresholds_considered"] = considered;
+  row["valid_confidence_statement"] = valid;
+  return row;
+}
+
+Json AuditJson(const ScoreAudit& a) {
+  Json out;
+  out["auc"] = a.roc.auc;
+  out["tpr_at_fpr"] = Json::array();
+  for (const TprAtFpr& t : a.tpr_at_fpr) {
+    out["tpr_at_fpr"].push_back({{"max_fpr", t.max_fpr},
+                                 {"threshold", Number(t.point.threshold)},
+                                 {"tpr", t.tpr},
+                                 {"tpr_lower", t.tpr_lower},
+                                 {"tpr_upper", t.tpr_upper}});
+  }
+  out["intervals"] = Json::array();
+  for (const AuditInterval& i : a.intervals) {
+    Json row = SelectionRow(i.selection, i.threshold, i.counts, i.level_alpha,
+                            i.thresholds_considered, i.valid_confidence_statement);
+    row["method"] = i.method;
+    row["lower"] = Number(i.lower);
+    row["upper"] = Number(i.upper);
+    if (!i.note.empty()) row["note"] = i.note;
+    out["intervals"].push_back(row);
+  }
+  out["gaussian_dp"] = Json::array();
+  for (const GaussianDpBound& g : a.gaussian_dp) {
+    Json row = SelectionRow(g.selection, g.threshold, g.counts, g.level_alpha,
+                            g.thresholds_considered, g.valid_confidence_statement);
+    row["mu_lower"] = Number(g.mu_lower);
+    row["eps_lower"] = g.eps_lower.has_value() ? Number(*g.eps_lower) : Json(nullptr);
+    if (!g.note.empty()) row["note"] = g.note;
+    out["gaussian_dp"].push_back(row);
+  }
+  out["skipped_methods"] = Json::array();
+  for (const SkippedMethod& m : a.skipped_methods) {
+    out["skipped_methods"].push_back({{"method", m.method}, {"reason", m.reason}});
+  }
+  return out;
+}
+
+Result<Json> AuditScoresOp(Request& r) {
+  PB_RETURN_IF_ERROR(
+      r.CheckFields({"member_scores", "nonmember_scores", "alpha", "delta"},
+                    {"seed", "selections", "bonferroni_grid", "bonferroni_quantiles", "methods"}));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> members, r.Doubles("member_scores"));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> nonmembers, r.Doubles("nonmember_scores"));
+  PB_ASSIGN_OR_RETURN(const ScoreAuditOptions options, AuditOptions(r));
+  PB_ASSIGN_OR_RETURN(const ScoreAudit audit, AuditScores(members, nonmembers, options));
+  return AuditJson(audit);
+}
+
 // The deepest nesting of arrays and objects in `line` (outside strings),
 // found without recursion; stops counting past `limit`.
 int NestingDepth(const std::string& line, int limit) {
@@ -363,7 +479,7 @@ Result<Json> Dispatch(const Json& request) {
   if (!request.contains("op") || !request["op"].is_string()) {
     return Error(
         "missing field 'op' (a string: interval, eps_from_rates, katz, "
-        "epsilon_star, accountant, calibrate, one_run)");
+        "epsilon_star, accountant, calibrate, one_run, audit_scores)");
   }
   const std::string op = request["op"].get<std::string>();
   if (op == "interval") return Interval(r);
@@ -373,6 +489,7 @@ Result<Json> Dispatch(const Json& request) {
   if (op == "accountant") return AccountantOp(r);
   if (op == "calibrate") return Calibrate(r);
   if (op == "one_run") return OneRun(r);
+  if (op == "audit_scores") return AuditScoresOp(r);
   return Error("unknown op '" + op + "' (see epsilon_cli --help)");
 }
 

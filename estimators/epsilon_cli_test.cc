@@ -162,5 +162,26 @@ TEST(EpsilonCli, IdsAreEchoedExactlyOrRefused) {
   EXPECT_EQ(Answer(R"({"id":1.5,)" + std::string(kKatz) + "}")["id"], 1.5);
 }
 
+// audit_scores: a known small audit, and errors naming the field.
+TEST(EpsilonCli, AuditScoresAnswersAndNamesBadFields) {
+  const nlohmann::json a = Answer(
+      R"({"id":9,"op":"audit_scores","member_scores":[3,4,5,6],"nonmember_scores":[0,1,2,3.5],)"
+      R"("alpha":0.1,"delta":0,"methods":["clopper_pearson"]})");
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  EXPECT_EQ(a["id"], 9);
+  EXPECT_DOUBLE_EQ(a["auc"].get<double>(), 15.0 / 16.0);
+  ASSERT_EQ(a["intervals"].size(), 3u);  // split, bonferroni, max_over_thresholds
+  EXPECT_EQ(a["intervals"][2]["selection"], "max_over_thresholds");
+  EXPECT_EQ(a["intervals"][2]["valid_confidence_statement"], false);
+  EXPECT_EQ(a["intervals"][0]["valid_confidence_statement"], true);
+  EXPECT_TRUE(a["gaussian_dp"][0]["eps_lower"].is_null());  // delta = 0: mu only
+  EXPECT_EQ(ErrorOf(R"({"op":"audit_scores","member_scores":[],"nonmember_scores":[1],)"
+                    R"("alpha":0.1,"delta":0})"),
+            "member_scores must be non-empty");
+  EXPECT_EQ(ErrorOf(R"({"op":"audit_scores","member_scores":[1,2],"nonmember_scores":[1,2],)"
+                    R"("alpha":0.1,"delta":0,"selections":["best"]})"),
+            "selections must name split, bonferroni or max_over_thresholds, got 'best'");
+}
+
 }  // namespace
 }  // namespace privbench

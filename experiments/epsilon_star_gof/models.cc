@@ -5,11 +5,11 @@
 #include <cmath>
 #include <string>
 
-#include "attacks/roc.h"
 #include "core/seeding.h"
 #include "core/validate.h"
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
+#include "estimators/roc/roc.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
 #include "mechanisms/math_threads.h"

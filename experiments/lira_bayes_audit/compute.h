@@ -43,9 +43,9 @@
 #include <vector>
 
 #include "attacks/lira.h"
-#include "attacks/roc.h"
 #include "core/result.h"
 #include "estimators/confusion_counts.h"
+#include "estimators/roc/roc.h"
 #include "experiments/lib/framework/sweep.h"
 #include "experiments/lira_bayes_audit/config.h"
 

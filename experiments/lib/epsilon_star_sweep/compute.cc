@@ -8,7 +8,6 @@
 #include <limits>
 #include <map>
 
-#include "attacks/roc.h"
 #include "core/format.h"
 #include "core/seeding.h"
 #include "core/stats.h"
@@ -16,6 +15,7 @@
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/parametric.h"
+#include "estimators/roc/roc.h"
 #include "mechanisms/torch_boundary.h"
 
 namespace privbench {

@@ -1,4 +1,4 @@
-#include "attacks/roc.h"
+#include "estimators/roc/roc.h"
 
 #include <algorithm>
 #include <cmath>

@@ -7,8 +7,12 @@
 // counts (the input of every interval estimator). Ties are never split.
 // The AUC is exact: the Mann-Whitney probability P[S_member > S_non] +
 // P[S_member = S_non] / 2, computed in O(n log n).
-#ifndef PRIVBENCH_ATTACKS_ROC_H_
-#define PRIVBENCH_ATTACKS_ROC_H_
+//
+// Home: estimators/roc, below both attacks/ (whose attacks produce the
+// scores) and estimators/score_audit (which audits them), so that neither
+// package depends on the other.
+#ifndef PRIVBENCH_ESTIMATORS_ROC_ROC_H_
+#define PRIVBENCH_ESTIMATORS_ROC_ROC_H_
 
 #include <vector>
 
@@ -50,4 +54,4 @@ Result<OperatingPoint> AtThreshold(const std::vector<double>& member_scores,
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_ATTACKS_ROC_H_
+#endif  // PRIVBENCH_ESTIMATORS_ROC_ROC_H_

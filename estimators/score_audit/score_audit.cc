@@ -1,0 +1,521 @@
+#include "estimators/score_audit/score_audit.h"
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/math/special_functions/beta.hpp>
+#include <cmath>
+#include <exception>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <utility>
+
+#include "core/seeding.h"
+#include "core/stats.h"
+#include "core/validate.h"
+#include "estimators/accountants/gaussian_dp.h"
+#include "estimators/interval_registry.h"
+#include "estimators/rate_intervals.h"
+
+namespace privbench {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Interval {
+  double lower = 0.0, upper = kInf;
+};
+
+// The lower and upper end a selection ranks, at one threshold's counts and a
+// level.
+using Scorer = std::function<Result<Interval>(const ConfusionCounts&, double level_alpha)>;
+
+// What a selection chose: the threshold, the counts and interval of the data
+// the interval is computed on, its level, and how many thresholds it weighed.
+struct Chosen {
+  double threshold = 0.0;
+  ConfusionCounts counts;
+  Interval interval;
+  double level_alpha = 0.0;
+  int64_t considered = 0;
+};
+
+constexpr char kSplitNote[] =
+    "threshold chosen on a seeded random half of the scores, interval on the other half at "
+    "level alpha: a valid confidence statement";
+constexpr char kGridNote[] =
+    "thresholds fixed before the audited scores were seen, each interval at level alpha / G, the "
+    "best reported; by the union bound all G hold at once: a valid confidence statement";
+constexpr char kMaxNote[] =
+    "NOT a valid confidence statement: the threshold maximises the lower end over every ROC "
+    "threshold of the same scores the interval is computed on, so the reported lower end exceeds "
+    "the truth more often than alpha";
+
+const char* SelectionNote(ThresholdSelection s) {
+  switch (s) {
+    case ThresholdSelection::kSplit:
+      return kSplitNote;
+    case ThresholdSelection::kBonferroni:
+      return kGridNote;
+    case ThresholdSelection::kMaxOverThresholds:
+      return kMaxNote;
+  }
+  return "";
+}
+
+// The best of n candidates (tie rule: BetterInterval, first on ties).
+Result<std::pair<size_t, Interval>> BestOf(
+    size_t n, const std::function<Result<ConfusionCounts>(size_t)>& counts_at, const Scorer& score,
+    double level_alpha) {
+  size_t best = 0;
+  Interval best_iv{-1.0, kInf};
+  for (size_t i = 0; i < n; ++i) {
+    PB_ASSIGN_OR_RETURN(ConfusionCounts c, counts_at(i));
+    PB_ASSIGN_OR_RETURN(Interval iv, score(c, level_alpha));
+    if (BetterInterval(iv.lower, iv.upper, best_iv.lower, best_iv.upper)) {
+      best = i;
+      best_iv = iv;
+    }
+  }
+  return std::make_pair(best, best_iv);
+}
+
+Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha) {
+  if (roc.points.empty()) return Error("roc must have at least one point");
+  PB_ASSIGN_OR_RETURN(
+      auto best,
+      BestOf(
+          roc.points.size(),
+          [&](size_t i) -> Result<ConfusionCounts> { return roc.points[i].counts; }, score, alpha));
+  const OperatingPoint& p = roc.points[best.first];
+  return Chosen{p.threshold, p.counts, best.second, alpha, static_cast<int64_t>(roc.points.size())};
+}
+
+Status CheckHalves(const ScoreHalves& h) {
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("halves.select_member", h.select_member));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("halves.select_nonmember", h.select_nonmember));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("halves.audit_member", h.audit_member));
+  return CheckFiniteSamples("halves.audit_nonmember", h.audit_nonmember);
+}
+
+Result<Chosen> ChooseSplit(const ScoreHalves& h, const Scorer& score, double alpha) {
+  PB_RETURN_IF_ERROR(CheckHalves(h));
+  PB_ASSIGN_OR_RETURN(RocCurve roc, ComputeRoc(h.select_member, h.select_nonmember));
+  PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseOverRoc(roc, score, alpha));
+  PB_ASSIGN_OR_RETURN(OperatingPoint at_audit,
+                      AtThreshold(h.audit_member, h.audit_nonmember, on_select.threshold));
+  PB_ASSIGN_OR_RETURN(Interval iv, score(at_audit.counts, alpha));
+  return Chosen{on_select.threshold, at_audit.counts, iv, alpha, on_select.considered};
+}
+
+Status CheckGrid(const std::vector<double>& grid) {
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("bonferroni_grid", grid));
+  for (size_t i = 1; i < grid.size(); ++i) {
+    if (grid[i] < grid[i - 1]) {
+      return Error("bonferroni_grid must be ascending, got bonferroni_grid[" + std::to_string(i) +
+                   "]=" + FormatDouble(grid[i]) + " after " + FormatDouble(grid[i - 1]));
+    }
+  }
+  return Status::Ok();
+}
+
+Result<Chosen> ChooseOnGrid(const std::vector<double>& member, const std::vector<double>& non,
+                            const std::vector<double>& grid, const Scorer& score, double alpha) {
+  PB_RETURN_IF_ERROR(CheckGrid(grid));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", non));
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  const double level = alpha / static_cast<double>(grid.size());
+  PB_ASSIGN_OR_RETURN(auto best, BestOf(
+                                     grid.size(),
+                                     [&](size_t i) -> Result<ConfusionCounts> {
+                                       PB_ASSIGN_OR_RETURN(OperatingPoint p,
+                                                           AtThreshold(member, non, grid[i]));
+                                       return p.counts;
+                                     },
+                                     score, level));
+  PB_ASSIGN_OR_RETURN(OperatingPoint p, AtThreshold(member, non, grid[best.first]));
+  return Chosen{grid[best.first], p.counts, best.second, level, static_cast<int64_t>(grid.size())};
+}
+
+Scorer MethodScorer(const IntervalEstimator& method, double delta) {
+  return [&method, delta](const ConfusionCounts& c, double level) -> Result<Interval> {
+    PB_ASSIGN_OR_RETURN(EpsInterval e, method.Estimate(c, delta, level));
+    return Interval{e.lower, e.upper.has_value() ? *e.upper : kInf};
+  };
+}
+
+AuditInterval MakeAuditInterval(const IntervalEstimator& method, ThresholdSelection s,
+                                const Chosen& c) {
+  AuditInterval r;
+  r.method = std::string(method.name());
+  r.selection = s;
+  r.threshold = c.threshold;
+  r.counts = c.counts;
+  r.lower = c.interval.lower;
+  r.upper = c.interval.upper;
+  r.level_alpha = c.level_alpha;
+  r.thresholds_considered = c.considered;
+  r.valid_confidence_statement = s != ThresholdSelection::kMaxOverThresholds;
+  r.note = SelectionNote(s);
+  return r;
+}
+
+// Phi^-1(U) for the one-sided Clopper-Pearson upper limit U of k/n at level
+// a, U = B(1 - a; k + 1, n - k) (1 at k = n): the two-sided limit of
+// rate_intervals.h at significance 2a. Formed from the smaller of U and
+// 1 - U = B(a; n - k, k + 1), so that neither tail loses digits.
+double ProbitOfUpperLimit(int64_t k, int64_t n, double a, double* upper) {
+  if (k >= n) {
+    *upper = 1.0;
+    return kInf;
+  }
+  const double kd = static_cast<double>(k), nd = static_cast<double>(n);
+  *upper = boost::math::ibetac_inv(kd + 1.0, nd - kd, a);
+  const boost::math::normal standard;
+  if (*upper <= 0.0) return -kInf;
+  if (*upper <= 0.5) return boost::math::quantile(standard, *upper);
+  const double complement = boost::math::ibeta_inv(nd - kd, kd + 1.0, a);
+  if (complement <= 0.0) return kInf;
+  return -boost::math::quantile(standard, complement);
+}
+
+// mu_lower at counts and level (each rate at level_alpha / 2).
+Result<double> MuLower(const ConfusionCounts& c, double level_alpha, double* fpr_upper,
+                       double* fnr_upper) {
+  PB_RETURN_IF_ERROR(c.Validate());
+  PB_RETURN_IF_ERROR(CheckAlpha(level_alpha));
+  try {
+    const double z_fpr = ProbitOfUpperLimit(c.fp, c.negatives(), level_alpha / 2, fpr_upper);
+    const double z_fnr = ProbitOfUpperLimit(c.fn, c.positives(), level_alpha / 2, fnr_upper);
+    // Phi^-1(1 - FPR_u) = -Phi^-1(FPR_u).
+    const double mu = -z_fpr - z_fnr;
+    return std::isnan(mu) ? 0.0 : std::max(0.0, mu);
+  } catch (const std::exception& e) {
+    return Error("gaussian_dp failed at " + c.ToString() + ": " + e.what());
+  }
+}
+
+Scorer GaussianDpScorer() {
+  return [](const ConfusionCounts& c, double level) -> Result<Interval> {
+    double fpr_u = 1.0, fnr_u = 1.0;
+    PB_ASSIGN_OR_RETURN(double mu, MuLower(c, level, &fpr_u, &fnr_u));
+    return Interval{mu, kInf};
+  };
+}
+
+Result<GaussianDpBound> MakeGaussianDpBound(ThresholdSelection s, const Chosen& c, double delta) {
+  PB_ASSIGN_OR_RETURN(GaussianDpBound b, GaussianDpAtCounts(c.counts, delta, c.level_alpha));
+  b.selection = s;
+  b.threshold = c.threshold;
+  b.thresholds_considered = c.considered;
+  b.valid_confidence_statement = s != ThresholdSelection::kMaxOverThresholds;
+  b.note = std::string("threshold maximises mu_lower; ") + SelectionNote(s) + "; " + b.note;
+  return b;
+}
+
+// Seeded Fisher-Yates permutation of 0..n-1 (our own index draws, so the
+// order is the same with every standard library; as in E1).
+std::vector<size_t> Permutation(size_t n, uint64_t seed) {
+  std::vector<size_t> v(n);
+  std::iota(v.begin(), v.end(), size_t{0});
+  Rng rng(seed);
+  for (size_t i = n; i-- > 1;) {
+    const size_t j = static_cast<size_t>(rng() % static_cast<uint64_t>(i + 1));
+    std::swap(v[i], v[j]);
+  }
+  return v;
+}
+
+// The first floor(n/2) of a seeded permutation go to *select, the rest to
+// *audit; both keep the input order.
+void SplitSide(const std::vector<double>& x, uint64_t seed, std::vector<double>* select,
+               std::vector<double>* audit) {
+  std::vector<uint8_t> in_select(x.size(), 0);
+  const std::vector<size_t> p = Permutation(x.size(), seed);
+  for (size_t i = 0; i < x.size() / 2; ++i) in_select[p[i]] = 1;
+  for (size_t i = 0; i < x.size(); ++i) (in_select[i] ? select : audit)->push_back(x[i]);
+}
+
+}  // namespace
+
+std::string_view ThresholdSelectionName(ThresholdSelection selection) {
+  switch (selection) {
+    case ThresholdSelection::kSplit:
+      return "split";
+    case ThresholdSelection::kBonferroni:
+      return "bonferroni";
+    case ThresholdSelection::kMaxOverThresholds:
+      return "max_over_thresholds";
+  }
+  return "unknown";
+}
+
+Result<ThresholdSelection> ParseThresholdSelection(const std::string& name) {
+  for (ThresholdSelection s : {ThresholdSelection::kSplit, ThresholdSelection::kBonferroni,
+                               ThresholdSelection::kMaxOverThresholds}) {
+    if (name == ThresholdSelectionName(s)) return s;
+  }
+  return Error("selections must name split, bonferroni or max_over_thresholds, got '" + name + "'");
+}
+
+bool BetterInterval(double lower_a, double upper_a, double lower_b, double upper_b) {
+  return lower_a > lower_b || (lower_a == lower_b && upper_a < upper_b);
+}
+
+Result<ScoreHalves> SplitScoreHalves(const std::vector<double>& member_scores,
+                                     const std::vector<double>& nonmember_scores, uint64_t seed) {
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member_scores));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", nonmember_scores));
+  if (member_scores.size() < 2) {
+    return Error("split: each half needs a member score, but member_scores has 1 (needs >= 2)");
+  }
+  if (nonmember_scores.size() < 2) {
+    return Error(
+        "split: each half needs a non-member score, but nonmember_scores has 1 (needs >= 2)");
+  }
+  ScoreHalves h;
+  SplitSide(member_scores, DeriveSeed(seed, {1, 0}), &h.select_member, &h.audit_member);
+  SplitSide(nonmember_scores, DeriveSeed(seed, {1, 1}), &h.select_nonmember, &h.audit_nonmember);
+  return h;
+}
+
+Result<std::vector<double>> CalibrationQuantileGrid(const ScoreHalves& halves, int64_t g) {
+  if (g < 1) return Error("bonferroni_quantiles must be >= 1, got " + std::to_string(g));
+  PB_RETURN_IF_ERROR(CheckHalves(halves));
+  std::vector<double> pooled = halves.select_member;
+  pooled.insert(pooled.end(), halves.select_nonmember.begin(), halves.select_nonmember.end());
+  std::sort(pooled.begin(), pooled.end());
+  std::vector<double> grid;
+  for (int64_t j = 0; j < g; ++j) {
+    grid.push_back(Quantile(pooled, (static_cast<double>(j) + 0.5) / static_cast<double>(g)));
+  }
+  return grid;
+}
+
+Result<AuditInterval> SelectSplit(const IntervalEstimator& method, const ScoreHalves& halves,
+                                  double delta, double alpha) {
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplit(halves, MethodScorer(method, delta), alpha));
+  return MakeAuditInterval(method, ThresholdSelection::kSplit, c);
+}
+
+Result<AuditInterval> SelectOnGrid(const IntervalEstimator& method,
+                                   const std::vector<double>& member_scores,
+                                   const std::vector<double>& nonmember_scores,
+                                   const std::vector<double>& grid, double delta, double alpha) {
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseOnGrid(member_scores, nonmember_scores, grid,
+                                             MethodScorer(method, delta), alpha));
+  return MakeAuditInterval(method, ThresholdSelection::kBonferroni, c);
+}
+
+Result<AuditInterval> SelectMaxOverThresholds(const IntervalEstimator& method, const RocCurve& roc,
+                                              double delta, double alpha) {
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, MethodScorer(method, delta), alpha));
+  return MakeAuditInterval(method, ThresholdSelection::kMaxOverThresholds, c);
+}
+
+Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double delta,
+                                           double level_alpha) {
+  PB_RETURN_IF_ERROR(CheckDelta(delta));
+  GaussianDpBound b;
+  b.counts = counts;
+  b.level_alpha = level_alpha;
+  PB_ASSIGN_OR_RETURN(b.mu_lower, MuLower(counts, level_alpha, &b.fpr_upper, &b.fnr_upper));
+  if (delta == 0.0) {
+    b.note =
+        "eps_lower not reported at delta = 0: every mu-GDP profile with mu > 0 has eps(0) = +inf, "
+        "a property of the assumed Gaussian trade-off, not of the data";
+  } else if (b.mu_lower == 0.0) {
+    b.eps_lower = 0.0;
+    b.note = "mu_lower = 0, so eps_lower = 0";
+  } else {
+    PB_ASSIGN_OR_RETURN(b.eps_lower, GaussianDpEpsilon(b.mu_lower, delta));
+    b.note = "eps_lower assumes the mechanism's trade-off curve is Gaussian (Nasr et al. 2023)";
+  }
+  return b;
+}
+
+Result<GaussianDpBound> GaussianDpSplit(const ScoreHalves& halves, double delta, double alpha) {
+  PB_RETURN_IF_ERROR(CheckDelta(delta));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplit(halves, GaussianDpScorer(), alpha));
+  return MakeGaussianDpBound(ThresholdSelection::kSplit, c, delta);
+}
+
+Result<GaussianDpBound> GaussianDpOnGrid(const std::vector<double>& member_scores,
+                                         const std::vector<double>& nonmember_scores,
+                                         const std::vector<double>& grid, double delta,
+                                         double alpha) {
+  PB_RETURN_IF_ERROR(CheckDelta(delta));
+  PB_ASSIGN_OR_RETURN(
+      Chosen c, ChooseOnGrid(member_scores, nonmember_scores, grid, GaussianDpScorer(), alpha));
+  return MakeGaussianDpBound(ThresholdSelection::kBonferroni, c, delta);
+}
+
+Result<GaussianDpBound> GaussianDpMaxOverThresholds(const RocCurve& roc, double delta,
+                                                    double alpha) {
+  PB_RETURN_IF_ERROR(CheckDelta(delta));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, GaussianDpScorer(), alpha));
+  return MakeGaussianDpBound(ThresholdSelection::kMaxOverThresholds, c, delta);
+}
+
+namespace {
+
+Status CheckOptions(const ScoreAuditOptions& o) {
+  PB_RETURN_IF_ERROR(CheckAlpha(o.alpha));
+  PB_RETURN_IF_ERROR(CheckDelta(o.delta));
+  if (o.selections.empty()) return Error("selections must be non-empty");
+  for (size_t i = 0; i < o.selections.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (o.selections[i] == o.selections[j]) {
+        return Error("selections must not repeat, got " +
+                     std::string(ThresholdSelectionName(o.selections[i])) + " twice");
+      }
+    }
+  }
+  if (o.bonferroni_grid.has_value()) {
+    PB_RETURN_IF_ERROR(CheckGrid(*o.bonferroni_grid));
+  } else if (o.bonferroni_quantiles < 1) {
+    return Error("bonferroni_quantiles must be >= 1, got " +
+                 std::to_string(o.bonferroni_quantiles));
+  }
+  return Status::Ok();
+}
+
+bool Wants(const ScoreAuditOptions& o, ThresholdSelection s) {
+  return std::find(o.selections.begin(), o.selections.end(), s) != o.selections.end();
+}
+
+// The estimators to run. Default: every registered one; those defined for
+// delta = 0 only are skipped at delta > 0, and so is one that refuses the
+// full data's counts (probed at the all-flagged point). Named: each must
+// exist, apply and accept the data.
+Result<std::vector<std::unique_ptr<IntervalEstimator>>> ResolveMethods(
+    const ScoreAuditOptions& o, const ConfusionCounts& all_flagged, ScoreAudit* out) {
+  const bool named = !o.methods.empty();
+  const std::vector<std::string> names = named ? o.methods : AllIntervalEstimatorNames();
+  std::vector<std::unique_ptr<IntervalEstimator>> methods;
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) !=
+        names.begin() + static_cast<std::ptrdiff_t>(i)) {
+      return Error("methods must not repeat, got " + names[i] + " twice");
+    }
+    PB_ASSIGN_OR_RETURN(auto m, MakeIntervalEstimator(names[i], "methods"));
+    if (o.delta > 0.0 && m->requires_zero_delta()) {
+      const std::string reason = "defined for delta = 0 only, got delta=" + FormatDouble(o.delta);
+      if (named) return Error("methods: " + names[i] + " is " + reason);
+      out->skipped_methods.push_back({names[i], reason});
+      continue;
+    }
+    const Result<EpsInterval> probe = m->Estimate(all_flagged, o.delta, o.alpha);
+    if (!probe.ok()) {
+      if (named) return Error("methods: " + names[i] + " refuses the scores: " + probe.message());
+      out->skipped_methods.push_back({names[i], probe.message()});
+      continue;
+    }
+    out->methods.push_back(names[i]);
+    methods.push_back(std::move(m));
+  }
+  return methods;
+}
+
+Result<std::vector<TprAtFpr>> TprAtLowFpr(const RocCurve& roc, double alpha) {
+  std::vector<TprAtFpr> out;
+  for (double level : kAuditFprLevels) {
+    TprAtFpr t;
+    t.max_fpr = level;
+    PB_ASSIGN_OR_RETURN(t.point, BestTprAtFpr(roc, level));
+    t.tpr = t.point.tpr();
+    try {
+      const RateInterval ci =
+          ClopperPearsonRate(t.point.counts.tp, t.point.counts.positives(), alpha);
+      t.tpr_lower = ci.lo;
+      t.tpr_upper = ci.hi;
+    } catch (const std::exception& e) {
+      return Error("Clopper-Pearson TPR interval failed at " + t.point.counts.ToString() + ": " +
+                   e.what());
+    }
+    out.push_back(t);
+  }
+  return out;
+}
+
+// The data "bonferroni" evaluates its grid on.
+struct GridData {
+  const std::vector<double>* member = nullptr;
+  const std::vector<double>* nonmember = nullptr;
+  std::string note;  // where the grid came from, which scores the intervals use
+};
+
+// One selection's rows: every method, then the Gaussian-DP bound.
+Status AuditSelection(ThresholdSelection s,
+                      const std::vector<std::unique_ptr<IntervalEstimator>>& ms,
+                      const ScoreHalves& halves, const GridData& grid_data, double delta,
+                      double alpha, ScoreAudit* out) {
+  for (const auto& m : ms) {
+    AuditInterval row;
+    if (s == ThresholdSelection::kSplit) {
+      PB_ASSIGN_OR_RETURN(row, SelectSplit(*m, halves, delta, alpha));
+    } else if (s == ThresholdSelection::kBonferroni) {
+      PB_ASSIGN_OR_RETURN(row, SelectOnGrid(*m, *grid_data.member, *grid_data.nonmember,
+                                            out->bonferroni_grid, delta, alpha));
+      row.note += " (" + grid_data.note + ")";
+    } else {
+      PB_ASSIGN_OR_RETURN(row, SelectMaxOverThresholds(*m, out->roc, delta, alpha));
+    }
+    out->intervals.push_back(std::move(row));
+  }
+  GaussianDpBound gdp;
+  if (s == ThresholdSelection::kSplit) {
+    PB_ASSIGN_OR_RETURN(gdp, GaussianDpSplit(halves, delta, alpha));
+  } else if (s == ThresholdSelection::kBonferroni) {
+    PB_ASSIGN_OR_RETURN(gdp, GaussianDpOnGrid(*grid_data.member, *grid_data.nonmember,
+                                              out->bonferroni_grid, delta, alpha));
+    gdp.note += "; bonferroni grid: " + grid_data.note;
+  } else {
+    PB_ASSIGN_OR_RETURN(gdp, GaussianDpMaxOverThresholds(out->roc, delta, alpha));
+  }
+  out->gaussian_dp.push_back(std::move(gdp));
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ScoreAudit> AuditScores(const std::vector<double>& member_scores,
+                               const std::vector<double>& nonmember_scores,
+                               const ScoreAuditOptions& options) {
+  const ScoreAuditOptions& o = options;
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member_scores));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", nonmember_scores));
+  PB_RETURN_IF_ERROR(CheckOptions(o));
+  ScoreAudit out;
+  PB_ASSIGN_OR_RETURN(out.roc, ComputeRoc(member_scores, nonmember_scores));
+  PB_ASSIGN_OR_RETURN(out.tpr_at_fpr, TprAtLowFpr(out.roc, o.alpha));
+  PB_ASSIGN_OR_RETURN(auto methods, ResolveMethods(o, out.roc.points.back().counts, &out));
+
+  const bool bonferroni = Wants(o, ThresholdSelection::kBonferroni);
+  const bool need_halves =
+      Wants(o, ThresholdSelection::kSplit) || (bonferroni && !o.bonferroni_grid.has_value());
+  ScoreHalves halves;
+  if (need_halves) {
+    PB_ASSIGN_OR_RETURN(halves, SplitScoreHalves(member_scores, nonmember_scores, o.seed));
+  }
+  GridData grid_data;
+  if (bonferroni && o.bonferroni_grid.has_value()) {
+    out.bonferroni_grid = *o.bonferroni_grid;
+    out.bonferroni_grid_source = "user grid";
+    grid_data = {&member_scores, &nonmember_scores, "user grid, intervals on all the scores"};
+  } else if (bonferroni) {
+    PB_ASSIGN_OR_RETURN(out.bonferroni_grid,
+                        CalibrationQuantileGrid(halves, o.bonferroni_quantiles));
+    out.bonferroni_grid_source = "quantiles of the selection half";
+    grid_data = {&halves.audit_member, &halves.audit_nonmember,
+                 "quantiles of the selection half, intervals on the audit half"};
+  }
+  for (ThresholdSelection s : o.selections) {
+    PB_RETURN_IF_ERROR(AuditSelection(s, methods, halves, grid_data, o.delta, o.alpha, &out));
+  }
+  return out;
+}
+
+}  // namespace privbench

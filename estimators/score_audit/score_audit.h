@@ -1,0 +1,240 @@
+// The score auditor: membership scores -> ROC, AUC, TPR at low FPR, and
+// eps lower bounds whose threshold selection is, or is labelled as not,
+// a valid confidence statement (issue 21).
+//
+// INPUT. One score per trial, higher = "more likely a member": member_scores
+// from trials whose challenge point was in the training set, nonmember_scores
+// from trials whose point was not. A threshold t flags a trial as a member iff
+// score >= t (estimators/roc/roc.h), giving confusion counts (tp, fn, fp, tn).
+//
+// ASSUMPTIONS (those of every interval estimator, interval_estimator.h): the
+// trials are independent; every member score is a draw from one distribution
+// and every non-member score from another, so that at a threshold fixed in
+// advance tp ~ Binomial(P, TPR) and fp ~ Binomial(N, FPR). The scores must not
+// have been used to build the attack itself. Under these, a threshold test
+// with rates (FPR, FNR) bounds the mechanism's (eps, delta) from below:
+// FPR + e^eps FNR >= 1 - delta and FNR + e^eps FPR >= 1 - delta (Kairouz, Oh
+// & Viswanath 2015; Bayesian paper, Zanella-Beguelin et al., ICML 2023,
+// Sec. 2.4, Eq. 1). Each method below turns the counts at one threshold into
+// an interval for that test's eps.
+//
+// WHAT IS REPORTED.
+//  - the ROC (every distinct threshold with its counts) and the AUC, the
+//    Mann-Whitney P[S_member > S_non] + P[S_member = S_non] / 2;
+//  - TPR at FPR <= 0.001, 0.01, 0.1: the largest TPR among the ROC points
+//    whose empirical FPR meets the level (BestTprAtFpr), with a two-sided
+//    Clopper-Pearson interval at confidence 1 - alpha on that threshold's TPR.
+//    The threshold depends on the non-member scores only (the lowest one whose
+//    FPR meets the level), which are independent of the member scores, so the
+//    interval is valid for the TPR of the selected threshold; that threshold's
+//    true FPR is not guaranteed to meet the level;
+//  - for every registered interval estimator (interval_registry.h) applicable
+//    at delta, the eps interval under each threshold selection below; methods
+//    defined for delta = 0 only (katz_log) are skipped at delta > 0 and so are
+//    those refusing the data (e.g. more trials per side than the Bayesian
+//    method accepts); ScoreAudit::skipped_methods says which and why;
+//  - a Gaussian-DP lower bound (Nasr, Hayes, Steinke, Balle, Tramer,
+//    Jagielski, Carlini & Terzis, "Tight Auditing of Differentially Private
+//    Machine Learning", USENIX Security 2023): at a threshold,
+//    the one-sided Clopper-Pearson UPPER limits FPR_u and FNR_u at level
+//    alpha/2 each (so both hold at once with probability >= 1 - alpha) give
+//        mu_lower = max{0, Phi^-1(1 - FPR_u) - Phi^-1(FNR_u)}.
+//    Every mu-GDP mechanism's tests satisfy FNR >= Phi(Phi^-1(1 - FPR) - mu)
+//    (Dong, Roth & Su, JRSS B 2022, Def. 2.6), so mu_lower is a lower bound on
+//    the smallest mu for which the mechanism is mu-GDP with no further
+//    assumption. ASSUMING the mechanism's trade-off curve is Gaussian (Nasr et
+//    al.'s assumption for DP-SGD), eps_lower(delta) = GaussianDpEpsilon(
+//    mu_lower, delta) (accountants/gaussian_dp.h) is a lower bound on its eps
+//    at delta (0 where mu_lower = 0). At delta = 0 eps_lower is not reported
+//    (nullopt): every mu-GDP profile with mu > 0 has eps(0) = +inf, a property
+//    of the assumed Gaussian shape rather than of the data; read mu_lower, or
+//    the non-parametric rows, instead.
+//
+// THRESHOLD SELECTION. Every method (and the Gaussian-DP bound, by its
+// mu_lower) is reported under each requested selection:
+//  - "split" (valid): the trials are split at random into two halves, each
+//    side separately (stratified: floor(P/2) member and floor(N/2) non-member
+//    scores form the selection half, the rest the audit half; the draws are a
+//    Fisher-Yates permutation per side with Rng(DeriveSeed(seed, {1, side})),
+//    side 0 = members, 1 = non-members, core/seeding.h). The threshold
+//    maximising the method's lower end over the selection half's ROC is
+//    applied to the audit half, whose interval at level alpha is reported.
+//  - "bonferroni" (valid): G thresholds fixed without looking at the audited
+//    scores: the user's grid (then the interval uses all the scores), or the
+//    quantiles (j + 1/2) / G, j = 0..G-1, of the selection half's pooled
+//    scores (then the interval uses the audit half, the same halves as
+//    "split"). At each threshold the interval at level alpha / G; by the union
+//    bound all G hold at once with probability >= 1 - alpha; the best is
+//    reported.
+//  - "max_over_thresholds" (NOT valid): every ROC point of all the scores, the
+//    best reported at level alpha. The threshold is chosen on the same data
+//    as the interval, so the largest of the K lower ends exceeds the truth
+//    more often than alpha (Bayesian paper Sec. 4 reports this selection);
+//    its rows carry valid_confidence_statement = false and say so in `note`.
+// "Best" (the tie rule of experiments/lira_bayes_audit, E1): the larger lower
+// end; on a tie the smaller upper end (+inf for one-sided methods); on a tie
+// again the first threshold considered: the higher one on a ROC, the earlier
+// one in the (ascending) grid.
+//
+// Validity is the frequentist property of the threshold selection; each
+// method keeps its own guarantee: Clopper-Pearson and Jeffreys-style rate
+// boxes are exact / approximate frequentist intervals, the Bayesian interval
+// is a credible interval (experiments/bayes_coverage), katz_log is
+// asymptotic.
+//
+// COST: "split" and "max_over_thresholds" call each method at every ROC point
+// of the selection half or of all scores (up to P + N + 1 points); the
+// Bayesian methods are the slow ones (milliseconds per call). Name the methods
+// in ScoreAuditOptions::methods to audit large samples quickly.
+#ifndef PRIVBENCH_ESTIMATORS_SCORE_AUDIT_SCORE_AUDIT_H_
+#define PRIVBENCH_ESTIMATORS_SCORE_AUDIT_SCORE_AUDIT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.h"
+#include "estimators/confusion_counts.h"
+#include "estimators/interval_estimator.h"
+#include "estimators/roc/roc.h"
+
+namespace privbench {
+
+enum class ThresholdSelection { kSplit, kBonferroni, kMaxOverThresholds };
+
+// "split", "bonferroni", "max_over_thresholds".
+std::string_view ThresholdSelectionName(ThresholdSelection selection);
+// The inverse; an unknown name is an error naming selections.
+Result<ThresholdSelection> ParseThresholdSelection(const std::string& name);
+
+// The FPR levels of ScoreAudit::tpr_at_fpr.
+inline constexpr double kAuditFprLevels[] = {0.001, 0.01, 0.1};
+
+struct ScoreAuditOptions {
+  double alpha = 0.05;  // in (0, 1): confidence 1 - alpha
+  double delta = 0.0;   // in [0, 1)
+  // Each at most once, at least one; rows are reported in this order.
+  std::vector<ThresholdSelection> selections = {ThresholdSelection::kSplit,
+                                                ThresholdSelection::kBonferroni,
+                                                ThresholdSelection::kMaxOverThresholds};
+  uint64_t seed = 0;  // of the split (used by "split" and quantile "bonferroni")
+  // "bonferroni": the user's thresholds (non-empty, finite, ascending;
+  // repeats allowed and counted in G), or nullopt for the quantiles of the
+  // selection half.
+  std::optional<std::vector<double>> bonferroni_grid;
+  int64_t bonferroni_quantiles = 16;  // G when bonferroni_grid is nullopt; >= 1
+  // Interval estimators by registry name, each at most once; empty: every
+  // registered one that applies (see the header comment). A named method that
+  // does not apply at delta is an error.
+  std::vector<std::string> methods;
+};
+
+struct TprAtFpr {
+  double max_fpr = 0.0;
+  OperatingPoint point;  // the selected threshold and its counts
+  double tpr = 0.0;
+  double tpr_lower = 0.0, tpr_upper = 1.0;  // Clopper-Pearson, two-sided, 1 - alpha
+};
+
+// One method's interval under one selection.
+struct AuditInterval {
+  std::string method;  // registry name
+  ThresholdSelection selection = ThresholdSelection::kSplit;
+  double threshold = 0.0;    // flag member iff score >= threshold (+inf: nobody)
+  ConfusionCounts counts;    // of the data the interval is computed on
+  double lower = 0.0;        // eps lower end
+  double upper = 0.0;        // eps upper end; +inf for one-sided methods
+  double level_alpha = 0.0;  // alpha of this interval (alpha, or alpha / G)
+  int64_t thresholds_considered = 0;
+  bool valid_confidence_statement = false;
+  std::string note;
+};
+
+// The Gaussian-DP bound under one selection.
+struct GaussianDpBound {
+  ThresholdSelection selection = ThresholdSelection::kSplit;
+  double threshold = 0.0;
+  ConfusionCounts counts;
+  double fpr_upper = 1.0, fnr_upper = 1.0;  // one-sided CP, level_alpha / 2 each
+  double mu_lower = 0.0;
+  std::optional<double> eps_lower;  // at delta; nullopt at delta = 0
+  double level_alpha = 0.0;
+  int64_t thresholds_considered = 0;
+  bool valid_confidence_statement = false;
+  std::string note;
+};
+
+struct SkippedMethod {
+  std::string method, reason;
+};
+
+struct ScoreAudit {
+  RocCurve roc;                      // every distinct threshold; roc.auc is the AUC
+  std::vector<TprAtFpr> tpr_at_fpr;  // one per kAuditFprLevels entry
+  std::vector<std::string> methods;  // audited, in registry (or the given) order
+  std::vector<SkippedMethod> skipped_methods;
+  // The G thresholds of "bonferroni" and where they came from ("user grid" or
+  // "quantiles of the selection half"); empty when not requested.
+  std::vector<double> bonferroni_grid;
+  std::string bonferroni_grid_source;
+  // For each selection (options order), every method (methods order).
+  std::vector<AuditInterval> intervals;
+  std::vector<GaussianDpBound> gaussian_dp;  // one per selection
+};
+
+// The whole audit. Errors name the argument: "member_scores must be
+// non-empty", "nonmember_scores[3] must be finite, got nan", alpha, delta,
+// selections, bonferroni_grid, bonferroni_quantiles, methods, and a split
+// whose half would lack a member or a non-member score.
+Result<ScoreAudit> AuditScores(const std::vector<double>& member_scores,
+                               const std::vector<double>& nonmember_scores,
+                               const ScoreAuditOptions& options);
+
+// ---- Building blocks (AuditScores is made of these; a study with its own
+// halves or grid, such as E1, can call them directly). ----
+
+// The tie rule: a is better than b.
+bool BetterInterval(double lower_a, double upper_a, double lower_b, double upper_b);
+
+struct ScoreHalves {
+  std::vector<double> select_member, select_nonmember;  // chooses / calibrates
+  std::vector<double> audit_member, audit_nonmember;    // the reported interval's data
+};
+// The stratified seeded split described above (scores keep their input order
+// within each half). Needs >= 2 scores on each side.
+Result<ScoreHalves> SplitScoreHalves(const std::vector<double>& member_scores,
+                                     const std::vector<double>& nonmember_scores, uint64_t seed);
+
+// Quantiles (j + 1/2) / g, j = 0..g-1 (type 7, core/stats.h) of the selection
+// half's member and non-member scores pooled: ascending.
+Result<std::vector<double>> CalibrationQuantileGrid(const ScoreHalves& halves, int64_t g);
+
+// One method under one selection; `alpha` is the family level (the grid's
+// intervals are at alpha / grid size). Rows carry method, selection, validity
+// and a note.
+Result<AuditInterval> SelectSplit(const IntervalEstimator& method, const ScoreHalves& halves,
+                                  double delta, double alpha);
+Result<AuditInterval> SelectOnGrid(const IntervalEstimator& method,
+                                   const std::vector<double>& member_scores,
+                                   const std::vector<double>& nonmember_scores,
+                                   const std::vector<double>& grid, double delta, double alpha);
+Result<AuditInterval> SelectMaxOverThresholds(const IntervalEstimator& method, const RocCurve& roc,
+                                              double delta, double alpha);
+
+// The Gaussian-DP bound at one threshold's counts, at level `level_alpha`
+// (selection, threshold and the considered count are left for the caller).
+Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double delta,
+                                           double level_alpha);
+Result<GaussianDpBound> GaussianDpSplit(const ScoreHalves& halves, double delta, double alpha);
+Result<GaussianDpBound> GaussianDpOnGrid(const std::vector<double>& member_scores,
+                                         const std::vector<double>& nonmember_scores,
+                                         const std::vector<double>& grid, double delta,
+                                         double alpha);
+Result<GaussianDpBound> GaussianDpMaxOverThresholds(const RocCurve& roc, double delta,
+                                                    double alpha);
+
+}  // namespace privbench
+
+#endif  // PRIVBENCH_ESTIMATORS_SCORE_AUDIT_SCORE_AUDIT_H_

@@ -1,0 +1,329 @@
+#include "estimators/score_audit/score_audit.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <boost/math/distributions/normal.hpp>
+#include <boost/random/normal_distribution.hpp>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/seeding.h"
+#include "estimators/accountants/gaussian_dp.h"
+#include "estimators/interval_registry.h"
+
+namespace privbench {
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+using S = ThresholdSelection;
+
+ScoreAuditOptions Options(std::vector<std::string> methods, std::vector<S> selections,
+                          double alpha = 0.05, double delta = 1e-5, uint64_t seed = 0) {
+  ScoreAuditOptions o;
+  o.alpha = alpha;
+  o.delta = delta;
+  o.seed = seed;
+  o.methods = std::move(methods);
+  o.selections = std::move(selections);
+  return o;
+}
+
+bool Contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+// n draws of N(mean, 1).
+std::vector<double> Gaussian(int64_t n, double mean, Rng& rng) {
+  boost::random::normal_distribution<double> normal(mean, 1.0);
+  std::vector<double> x(static_cast<size_t>(n));
+  for (double& v : x) v = normal(rng);
+  return x;
+}
+
+// ---- Hand-checked cases ----
+
+// members 5, 3, 1; non-members 4 and nine 0s. Thresholds +inf, 5, 4, 3, 1, 0.
+const std::vector<double> kMembers = {5, 3, 1};
+const std::vector<double> kNonmembers = {4, 0, 0, 0, 0, 0, 0, 0, 0, 0};
+
+TEST(ScoreAuditTest, RocAucAndTprAtFprByHand) {
+  const double alpha = 0.05;
+  const ScoreAudit a =
+      AuditScores(kMembers, kNonmembers, Options({"clopper_pearson"}, {S::kMaxOverThresholds}))
+          .value();
+  // (threshold, tp, fp): fn = 3 - tp, tn = 10 - fp.
+  const std::vector<std::vector<double>> want = {{kInf, 0, 0}, {5, 1, 0}, {4, 1, 1},
+                                                 {3, 2, 1},    {1, 3, 1}, {0, 3, 10}};
+  ASSERT_EQ(a.roc.points.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    const OperatingPoint& p = a.roc.points[i];
+    EXPECT_EQ(p.threshold, want[i][0]) << i;
+    EXPECT_EQ(p.counts.tp, want[i][1]) << i;
+    EXPECT_EQ(p.counts.fn, 3 - want[i][1]) << i;
+    EXPECT_EQ(p.counts.fp, want[i][2]) << i;
+    EXPECT_EQ(p.counts.tn, 10 - want[i][2]) << i;
+  }
+  // Mann-Whitney over 30 pairs: 5 beats all 10; 3 and 1 each beat the nine 0s.
+  EXPECT_NEAR(a.roc.auc, 28.0 / 30.0, 1e-15);
+
+  ASSERT_EQ(a.tpr_at_fpr.size(), 3u);
+  // FPR <= 0.001 and <= 0.01 allow no false positive: threshold 5, TPR 1/3.
+  for (int i = 0; i < 2; ++i) {
+    const TprAtFpr& t = a.tpr_at_fpr[static_cast<size_t>(i)];
+    EXPECT_EQ(t.point.threshold, 5.0);
+    EXPECT_NEAR(t.tpr, 1.0 / 3.0, 1e-15);
+    // Clopper-Pearson, k = 1 of 3: the lower end solves 1 - (1 - x)^3 = alpha/2, the upper
+    // end I_x(2, 2) = 3x^2 - 2x^3 = 1 - alpha/2.
+    EXPECT_NEAR(t.tpr_lower, 1.0 - std::pow(1.0 - alpha / 2, 1.0 / 3.0), 1e-12);
+    const double u = t.tpr_upper;
+    EXPECT_NEAR(3 * u * u - 2 * u * u * u, 1.0 - alpha / 2, 1e-12);
+  }
+  // FPR <= 0.1 allows the 4: threshold 1 flags every member, TPR = 1, CP [(alpha/2)^(1/3), 1].
+  EXPECT_EQ(a.tpr_at_fpr[2].max_fpr, 0.1);
+  EXPECT_EQ(a.tpr_at_fpr[2].point.threshold, 1.0);
+  EXPECT_EQ(a.tpr_at_fpr[2].tpr, 1.0);
+  EXPECT_NEAR(a.tpr_at_fpr[2].tpr_lower, std::pow(alpha / 2, 1.0 / 3.0), 1e-12);
+  EXPECT_EQ(a.tpr_at_fpr[2].tpr_upper, 1.0);
+}
+
+TEST(ScoreAuditTest, AucCountsTiesAsOneHalf) {
+  // members 2, 1; non-members 2, 1: pairs 2>1, 2=2, 1=1, 1<2 -> (1 + 1/2 + 1/2) / 4.
+  const ScoreAudit a =
+      AuditScores({2, 1}, {2, 1}, Options({"clopper_pearson"}, {S::kMaxOverThresholds})).value();
+  EXPECT_NEAR(a.roc.auc, 0.5, 1e-15);
+  ASSERT_EQ(a.roc.points.size(), 3u);  // +inf, 2, 1: ties never split
+  EXPECT_EQ(a.roc.points[1].counts.tp, 1);
+  EXPECT_EQ(a.roc.points[1].counts.fp, 1);
+}
+
+TEST(ScoreAuditTest, MaxOverThresholdsIsTheBestRocPointAndLabelledInvalid) {
+  const double alpha = 0.1, delta = 1e-3;
+  const ScoreAudit a = AuditScores(kMembers, kNonmembers,
+                                   Options({"clopper_pearson", "clopper_pearson_one_sided"},
+                                           {S::kMaxOverThresholds}, alpha, delta))
+                           .value();
+  ASSERT_EQ(a.intervals.size(), 2u);
+  for (const AuditInterval& row : a.intervals) {
+    auto m = MakeIntervalEstimator(row.method).value();
+    // Brute force with the tie rule: larger lower end, then smaller upper end, then first.
+    size_t best = 0;
+    double best_lo = -1, best_hi = kInf;
+    for (size_t i = 0; i < a.roc.points.size(); ++i) {
+      const EpsInterval e = m->Estimate(a.roc.points[i].counts, delta, alpha).value();
+      const double hi = e.upper ? *e.upper : kInf;
+      if (e.lower > best_lo || (e.lower == best_lo && hi < best_hi)) {
+        best = i;
+        best_lo = e.lower;
+        best_hi = hi;
+      }
+    }
+    EXPECT_EQ(row.threshold, a.roc.points[best].threshold) << row.method;
+    EXPECT_EQ(row.lower, best_lo) << row.method;
+    EXPECT_EQ(row.upper, best_hi) << row.method;
+    EXPECT_EQ(row.level_alpha, alpha);
+    EXPECT_EQ(row.thresholds_considered, 6);
+    EXPECT_FALSE(row.valid_confidence_statement);
+    EXPECT_TRUE(Contains(row.note, "NOT a valid confidence statement")) << row.note;
+  }
+  EXPECT_EQ(a.intervals[1].upper, kInf);  // one-sided
+  ASSERT_EQ(a.gaussian_dp.size(), 1u);
+  EXPECT_FALSE(a.gaussian_dp[0].valid_confidence_statement);
+}
+
+TEST(ScoreAuditTest, UserGridBonferroniUsesAlphaOverGOnAllScores) {
+  const double alpha = 0.1, delta = 1e-3;
+  ScoreAuditOptions o = Options({"clopper_pearson"}, {S::kBonferroni}, alpha, delta);
+  o.bonferroni_grid = std::vector<double>{0.5, 2.0, 4.5};
+  const ScoreAudit a = AuditScores(kMembers, kNonmembers, o).value();
+  EXPECT_EQ(a.bonferroni_grid, *o.bonferroni_grid);
+  EXPECT_EQ(a.bonferroni_grid_source, "user grid");
+  ASSERT_EQ(a.intervals.size(), 1u);
+  const AuditInterval& row = a.intervals[0];
+  EXPECT_EQ(row.level_alpha, alpha / 3);
+  EXPECT_EQ(row.thresholds_considered, 3);
+  EXPECT_TRUE(row.valid_confidence_statement);
+  EXPECT_TRUE(Contains(row.note, "user grid, intervals on all the scores")) << row.note;
+  EXPECT_TRUE(Contains(a.gaussian_dp[0].note, "bonferroni grid: user grid"))
+      << a.gaussian_dp[0].note;
+  auto m = MakeIntervalEstimator("clopper_pearson").value();
+  double best_lo = -1;
+  for (double t : *o.bonferroni_grid) {
+    const OperatingPoint p = AtThreshold(kMembers, kNonmembers, t).value();
+    best_lo = std::max(best_lo, m->Estimate(p.counts, delta, alpha / 3).value().lower);
+  }
+  EXPECT_EQ(row.lower, best_lo);
+  const OperatingPoint p = AtThreshold(kMembers, kNonmembers, row.threshold).value();
+  EXPECT_EQ(row.counts.ToString(), p.counts.ToString());  // counts of all the scores
+}
+
+TEST(ScoreAuditTest, SplitAndQuantileGridUseSeparateHalves) {
+  Rng rng = MakeRng(1, {0});
+  const std::vector<double> m = Gaussian(41, 1.0, rng), n = Gaussian(60, 0.0, rng);
+  ScoreAuditOptions o = Options({}, {S::kSplit, S::kBonferroni, S::kMaxOverThresholds});
+  o.seed = 3;
+  o.bonferroni_quantiles = 5;
+  const ScoreAudit a = AuditScores(m, n, o).value();
+  // delta > 0: katz_log is skipped, and said so.
+  ASSERT_EQ(a.skipped_methods.size(), 1u);
+  EXPECT_EQ(a.skipped_methods[0].method, "katz_log");
+  EXPECT_TRUE(Contains(a.skipped_methods[0].reason, "delta = 0 only"));
+  const size_t nm = a.methods.size();
+  EXPECT_EQ(nm, AllIntervalEstimatorNames().size() - 1);
+  ASSERT_EQ(a.intervals.size(), 3 * nm);
+  ASSERT_EQ(a.gaussian_dp.size(), 3u);
+  const ScoreHalves h = SplitScoreHalves(m, n, 3).value();
+  EXPECT_EQ(h.select_member.size(), 20u);  // floor(41 / 2)
+  EXPECT_EQ(h.audit_member.size(), 21u);
+  EXPECT_EQ(h.select_nonmember.size(), 30u);
+  EXPECT_EQ(a.bonferroni_grid, CalibrationQuantileGrid(h, 5).value());
+  EXPECT_TRUE(std::is_sorted(a.bonferroni_grid.begin(), a.bonferroni_grid.end()));
+  for (size_t i = 0; i < nm; ++i) {
+    const AuditInterval& split = a.intervals[i];
+    const AuditInterval& grid = a.intervals[nm + i];
+    const AuditInterval& max = a.intervals[2 * nm + i];
+    EXPECT_EQ(split.selection, S::kSplit);
+    EXPECT_EQ(grid.selection, S::kBonferroni);
+    EXPECT_EQ(max.selection, S::kMaxOverThresholds);
+    for (const AuditInterval* r : {&split, &grid}) {  // intervals on the audit half
+      EXPECT_EQ(r->counts.positives(), 21);
+      EXPECT_EQ(r->counts.negatives(), 30);
+      EXPECT_TRUE(r->valid_confidence_statement);
+    }
+    EXPECT_EQ(split.level_alpha, 0.05);
+    EXPECT_EQ(grid.level_alpha, 0.05 / 5);
+    EXPECT_EQ(grid.thresholds_considered, 5);
+    EXPECT_EQ(split.thresholds_considered,
+              static_cast<int64_t>(
+                  ComputeRoc(h.select_member, h.select_nonmember).value().points.size()));
+    EXPECT_EQ(max.counts.positives(), 41);
+    EXPECT_EQ(max.thresholds_considered, static_cast<int64_t>(a.roc.points.size()));
+  }
+}
+
+// ---- Bad input ----
+
+TEST(ScoreAuditTest, BadInputErrorsNameTheArgument) {
+  const ScoreAuditOptions ok = Options({"clopper_pearson"}, {S::kSplit, S::kBonferroni});
+  EXPECT_EQ(AuditScores({}, {1.0}, ok).message(), "member_scores must be non-empty");
+  EXPECT_EQ(AuditScores({1.0}, {}, ok).message(), "nonmember_scores must be non-empty");
+  EXPECT_EQ(AuditScores({1.0, NAN}, {1.0}, ok).message(),
+            "member_scores[1] must be finite, got nan");
+  EXPECT_TRUE(Contains(AuditScores({1.0, 2.0}, {0.0, kInf}, ok).message(), "nonmember_scores[1]"));
+  auto with = [&](auto edit) {
+    ScoreAuditOptions o = ok;
+    edit(o);
+    return AuditScores({1, 2, 3}, {0, 1, 2}, o).message();
+  };
+  EXPECT_TRUE(Contains(with([](auto& o) { o.alpha = 0; }), "alpha"));
+  EXPECT_TRUE(Contains(with([](auto& o) { o.alpha = 1.5; }), "alpha"));
+  EXPECT_TRUE(Contains(with([](auto& o) { o.delta = 1.0; }), "delta"));
+  EXPECT_TRUE(Contains(with([](auto& o) { o.delta = -1e-9; }), "delta"));
+  EXPECT_EQ(with([](auto& o) { o.selections.clear(); }), "selections must be non-empty");
+  EXPECT_TRUE(Contains(with([](auto& o) {
+                         o.selections = {S::kSplit, S::kSplit};
+                       }),
+                       "selections must not repeat"));
+  EXPECT_EQ(with([](auto& o) { o.bonferroni_grid = std::vector<double>{}; }),
+            "bonferroni_grid must be non-empty");
+  EXPECT_EQ(with([](auto& o) {
+              o.bonferroni_grid = std::vector<double>{0.0, NAN};
+            }),
+            "bonferroni_grid[1] must be finite, got nan");
+  EXPECT_TRUE(Contains(with([](auto& o) {
+                         o.bonferroni_grid = std::vector<double>{1.0, 0.5};
+                       }),
+                       "bonferroni_grid must be ascending"));
+  EXPECT_TRUE(Contains(with([](auto& o) { o.bonferroni_quantiles = 0; }), "bonferroni_quantiles"));
+  EXPECT_TRUE(Contains(with([](auto& o) { o.methods = {"nope"}; }), "methods"));
+  EXPECT_TRUE(Contains(with([](auto& o) { o.methods = {"katz_log"}; }), "katz_log"));
+  EXPECT_TRUE(Contains(with([](auto& o) {
+                         o.methods = {"jeffreys", "jeffreys"};
+                       }),
+                       "methods must not repeat"));
+  // A split needs a member and a non-member in each half.
+  const std::string one_member = AuditScores({1.0}, {0.0, 1.0, 2.0}, ok).message();
+  EXPECT_TRUE(Contains(one_member, "split") && Contains(one_member, "member_scores")) << one_member;
+  const std::string one_non = AuditScores({1.0, 2.0}, {0.0}, ok).message();
+  EXPECT_TRUE(Contains(one_non, "split") && Contains(one_non, "nonmember_scores")) << one_non;
+  // ... but one score a side is fine where nothing is split.
+  EXPECT_TRUE(
+      AuditScores({1.0}, {0.0}, Options({"clopper_pearson"}, {S::kMaxOverThresholds})).ok());
+}
+
+TEST(ScoreAuditTest, KatzLogRunsAtDeltaZeroAndGaussianDpEpsIsNotReported) {
+  const ScoreAudit a =
+      AuditScores(kMembers, kNonmembers, Options({}, {S::kMaxOverThresholds}, 0.05, 0.0)).value();
+  EXPECT_TRUE(a.skipped_methods.empty());
+  EXPECT_EQ(a.methods, AllIntervalEstimatorNames());
+  ASSERT_EQ(a.gaussian_dp.size(), 1u);
+  EXPECT_FALSE(a.gaussian_dp[0].eps_lower.has_value());
+  EXPECT_TRUE(Contains(a.gaussian_dp[0].note, "delta = 0")) << a.gaussian_dp[0].note;
+}
+
+// ---- Seeding ----
+
+void ExpectSameAudit(const ScoreAudit& a, const ScoreAudit& b) {
+  ASSERT_EQ(a.intervals.size(), b.intervals.size());
+  for (size_t i = 0; i < a.intervals.size(); ++i) {
+    const AuditInterval &x = a.intervals[i], &y = b.intervals[i];
+    EXPECT_EQ(x.method, y.method);
+    EXPECT_EQ(x.threshold, y.threshold);
+    EXPECT_EQ(x.counts.ToString(), y.counts.ToString());
+    EXPECT_EQ(x.lower, y.lower);
+    EXPECT_EQ(x.upper, y.upper);
+  }
+  ASSERT_EQ(a.gaussian_dp.size(), b.gaussian_dp.size());
+  for (size_t i = 0; i < a.gaussian_dp.size(); ++i) {
+    EXPECT_EQ(a.gaussian_dp[i].threshold, b.gaussian_dp[i].threshold);
+    EXPECT_EQ(a.gaussian_dp[i].mu_lower, b.gaussian_dp[i].mu_lower);
+    EXPECT_EQ(a.gaussian_dp[i].eps_lower, b.gaussian_dp[i].eps_lower);
+  }
+  EXPECT_EQ(a.bonferroni_grid, b.bonferroni_grid);
+}
+
+TEST(ScoreAuditTest, SameSeedSameAuditOtherSeedOtherHalves) {
+  Rng rng = MakeRng(2, {0});
+  const std::vector<double> m = Gaussian(60, 1.5, rng), n = Gaussian(60, 0.0, rng);
+  const ScoreAuditOptions o =
+      Options({"clopper_pearson", "jeffreys_one_sided"}, {S::kSplit, S::kBonferroni});
+  ScoreAuditOptions other = o;
+  other.seed = 1;
+  const ScoreAudit a = AuditScores(m, n, o).value();
+  ExpectSameAudit(a, AuditScores(m, n, o).value());
+  // Another seed draws other halves (so its rows may differ).
+  const ScoreHalves h0 = SplitScoreHalves(m, n, 0).value(), h1 = SplitScoreHalves(m, n, 1).value();
+  EXPECT_NE(h0.select_member, h1.select_member);
+  EXPECT_NE(h0.select_nonmember, h1.select_nonmember);
+  const ScoreAudit b = AuditScores(m, n, other).value();
+  EXPECT_NE(a.bonferroni_grid, b.bonferroni_grid);
+}
+
+// ---- Gaussian DP ----
+
+TEST(ScoreAuditTest, GaussianDpAtCountsByHand) {
+  // fp = 0 of N and fn = 0 of N: each one-sided upper limit at level a/2 is 1 - (a/2)^(1/N), so
+  // mu_lower = -2 Phi^-1(1 - (a/2)^(1/N)).
+  const double a = 0.05, delta = 1e-5;
+  const GaussianDpBound b = GaussianDpAtCounts({100, 0, 0, 100}, delta, a).value();
+  const double u = 1.0 - std::pow(a / 2, 1.0 / 100);
+  EXPECT_NEAR(b.fpr_upper, u, 1e-14);
+  EXPECT_NEAR(b.fnr_upper, u, 1e-14);
+  const double mu = -2 * boost::math::quantile(boost::math::normal(), u);
+  EXPECT_NEAR(b.mu_lower, mu, 1e-12);
+  EXPECT_NEAR(*b.eps_lower, GaussianDpEpsilon(mu, delta).value(), 1e-9);
+  // A worse-than-chance threshold: mu_lower clamps at 0 and so does eps.
+  const GaussianDpBound worse = GaussianDpAtCounts({10, 90, 90, 10}, delta, a).value();
+  EXPECT_EQ(worse.mu_lower, 0.0);
+  EXPECT_EQ(*worse.eps_lower, 0.0);
+  // Everybody flagged: FPR_u = 1, mu_lower = 0.
+  EXPECT_EQ(GaussianDpAtCounts({100, 0, 100, 0}, delta, a).value().mu_lower, 0.0);
+  EXPECT_FALSE(GaussianDpAtCounts({100, 0, 0, 100}, 0.0, a).value().eps_lower.has_value());
+  EXPECT_TRUE(Contains(GaussianDpAtCounts({100, 0, 0, 100}, 1.0, a).message(), "delta"));
+  EXPECT_TRUE(Contains(GaussianDpAtCounts({100, 0, 0, 100}, delta, 0.0).message(), "alpha"));
+}
+
+}  // namespace
+}  // namespace privbench
