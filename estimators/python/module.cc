@@ -48,6 +48,7 @@
 #include "estimators/loss_samples/loss_sample_estimator.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/loss_transform.h"
+#include "estimators/score_audit/score_audit.h"
 #include "results/h5_file.h"
 
 namespace privbench {
@@ -303,6 +304,94 @@ std::vector<std::string> LossTransformNames() {
   return names;
 }
 
+py::dict SelectionRow(ThresholdSelection selection, double threshold, const ConfusionCounts& c,
+                      double level_alpha, int64_t considered, bool valid, const std::string& note) {
+  py::dict row;
+  row["selection"] = std::string(ThresholdSelectionName(selection));
+  row["threshold"] = threshold;
+  row["tp"] = c.tp;
+  row["fn"] = c.fn;
+  row["fp"] = c.fp;
+  row["tn"] = c.tn;
+  row["level_alpha"] = level_alpha;
+  row["thresholds_considered"] = considered;
+  row["valid_confidence_statement"] = valid;
+  row["note"] = note;
+  return row;
+}
+
+py::dict AuditDict(const ScoreAudit& a) {
+  py::dict out;
+  out["auc"] = a.roc.auc;
+  py::list roc, tpr, intervals, gdp, skipped;
+  for (const OperatingPoint& p : a.roc.points) {
+    roc.append(py::make_tuple(p.threshold, p.counts.tp, p.counts.fn, p.counts.fp, p.counts.tn));
+  }
+  for (const TprAtFpr& t : a.tpr_at_fpr) {
+    py::dict d;
+    d["max_fpr"] = t.max_fpr;
+    d["threshold"] = t.point.threshold;
+    d["tpr"] = t.tpr;
+    d["tpr_lower"] = t.tpr_lower;
+    d["tpr_upper"] = t.tpr_upper;
+    tpr.append(d);
+  }
+  for (const AuditInterval& i : a.intervals) {
+    py::dict row = SelectionRow(i.selection, i.threshold, i.counts, i.level_alpha,
+                                i.thresholds_considered, i.valid_confidence_statement, i.note);
+    row["method"] = i.method;
+    row["lower"] = i.lower;
+    row["upper"] = i.upper;
+    intervals.append(row);
+  }
+  for (const GaussianDpBound& g : a.gaussian_dp) {
+    py::dict row = SelectionRow(g.selection, g.threshold, g.counts, g.level_alpha,
+                                g.thresholds_considered, g.valid_confidence_statement, g.note);
+    row["mu_lower"] = g.mu_lower;
+    row["eps_lower"] = g.eps_lower.has_value() ? py::object(py::float_(*g.eps_lower)) : py::none();
+    gdp.append(row);
+  }
+  for (const SkippedMethod& m : a.skipped_methods)
+    skipped.append(py::make_tuple(m.method, m.reason));
+  out["roc"] = roc;
+  out["tpr_at_fpr"] = tpr;
+  out["intervals"] = intervals;
+  out["gaussian_dp"] = gdp;
+  out["skipped_methods"] = skipped;
+  out["bonferroni_grid"] = a.bonferroni_grid;
+  out["bonferroni_grid_source"] = a.bonferroni_grid_source;
+  return out;
+}
+
+py::dict AuditScoresPy(const Doubles& member_scores, const Doubles& nonmember_scores, double alpha,
+                       double delta, uint64_t seed,
+                       std::optional<std::vector<std::string>> selections,
+                       std::optional<std::vector<double>> bonferroni_grid,
+                       int64_t bonferroni_quantiles,
+                       std::optional<std::vector<std::string>> methods) {
+  ScoreAuditOptions o;
+  o.alpha = alpha;
+  o.delta = delta;
+  o.seed = seed;
+  if (selections) {
+    o.selections.clear();
+    for (const std::string& name : *selections) {
+      o.selections.push_back(ValueOrRaise(ParseThresholdSelection(name)));
+    }
+  }
+  o.bonferroni_grid = std::move(bonferroni_grid);
+  o.bonferroni_quantiles = bonferroni_quantiles;
+  if (methods) o.methods = std::move(*methods);
+  const std::vector<double> members = Sample("member_scores", member_scores);
+  const std::vector<double> nonmembers = Sample("nonmember_scores", nonmember_scores);
+  Result<ScoreAudit> audit = Error("");
+  {
+    py::gil_scoped_release release;
+    audit = AuditScores(members, nonmembers, o);
+  }
+  return AuditDict(ValueOrRaise(std::move(audit)));
+}
+
 // privbench.results reads a file only after the C++ reader accepted it:
 // one set of rules (regular file, format version, checksum, one hard link
 // per object, no external or virtual data, allocation bounded by the file's
@@ -336,6 +425,9 @@ void Define(py::module_& m) {
   m.def("accountant", &AccountantEpsilon, arg("method"), arg("sigma"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
   m.def("check_result_file", &CheckResultFile, arg("path"));
+  m.def("audit_scores", &AuditScoresPy, arg("member_scores"), arg("nonmember_scores"), arg("alpha"),
+        arg("delta"), arg("seed"), arg("selections"), arg("bonferroni_grid"),
+        arg("bonferroni_quantiles"), arg("methods"));
   m.def("calibrate", &Calibrate, arg("method"), arg("target_epsilon"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
 }

@@ -373,6 +373,29 @@ class PythonSide(unittest.TestCase):
             self.assertIn("not a readable HDF5 file",
                           module_error(privbench.read_results, os.path.join(d, "bad.h5")))
 
+    def test_audit_matches_the_cli_and_reads_well(self):
+        rng = np.random.default_rng(5)
+        members, non = rng.normal(1.0, 1.0, 200), rng.normal(0.0, 1.0, 200)
+        a = privbench.audit(members, non, alpha=0.05, delta=1e-5, seed=3,
+                            methods=["clopper_pearson"])
+        (want,) = cli([{"op": "audit_scores", "member_scores": members.tolist(),
+                        "nonmember_scores": non.tolist(), "alpha": 0.05, "delta": 1e-5,
+                        "seed": 3, "methods": ["clopper_pearson"]}])
+        self.assertEqual(a["auc"], want["auc"])
+        self.assertEqual([r["lower"] for r in a["intervals"]],
+                         [number(r["lower"]) for r in want["intervals"]])
+        self.assertEqual([r["selection"] for r in a["intervals"]],
+                         ["split", "bonferroni", "max_over_thresholds"])
+        self.assertFalse(a.intervals_for("max_over_thresholds")[0]["valid_confidence_statement"])
+        self.assertIn("NOT a valid confidence statement", repr(a))
+        self.assertIn("AUC", repr(a))
+        # Bad input names the argument.
+        self.assertIn("member_scores", module_error(privbench.audit, [], non))
+        self.assertIn("nonmember_scores[1] must be finite",
+                      module_error(privbench.audit, members, [0.0, float("nan")]))
+        self.assertIn("selections must name", module_error(privbench.audit, members, non,
+                                                           selections=["best"]))
+
     def test_argument_errors_name_the_argument(self):
         from fractions import Fraction
         # An int beyond the double range, a non-integral Fraction, a masked

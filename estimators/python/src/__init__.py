@@ -34,7 +34,9 @@ from . import results
 from .results import claims, meta, read_results, summary_tables
 
 __all__ = [
+    "Audit",
     "accountant",
+    "audit",
     "accountant_methods",
     "calibrate",
     "claims",
@@ -169,6 +171,71 @@ def calibrate(method, target_epsilon, q, steps, delta, orders=None):
     return _ext.calibrate(_string("method", method), _float("target_epsilon", target_epsilon),
                           _float("q", q), _int("steps", steps), _float("delta", delta),
                           _orders(orders))
+
+
+class Audit(dict):
+    """The result of audit(): a dict (auc, roc, tpr_at_fpr, intervals,
+    gaussian_dp, skipped_methods, bonferroni_grid, bonferroni_grid_source)
+    with a readable repr. Rows of intervals and gaussian_dp carry their
+    selection and valid_confidence_statement; max_over_thresholds rows are
+    NOT valid confidence statements (the threshold is chosen on the same data).
+    """
+
+    def to_dict(self):
+        """A plain dict of the same content (lists of row dicts)."""
+        return dict(self)
+
+    def intervals_for(self, selection):
+        """The interval rows of one selection ("split", "bonferroni", "max_over_thresholds")."""
+        return [r for r in self["intervals"] if r["selection"] == selection]
+
+    def __repr__(self):
+        lines = ["privbench.Audit: AUC %.4f" % self["auc"]]
+        for t in self["tpr_at_fpr"]:
+            lines.append("  TPR at FPR <= %g: %.4f (%.4f, %.4f)"
+                         % (t["max_fpr"], t["tpr"], t["tpr_lower"], t["tpr_upper"]))
+        lines.append("  eps lower bounds (method, selection: lower, upper%s):"
+                     % ("" if not self["skipped_methods"] else "; skipped: "
+                        + ", ".join(m for m, _ in self["skipped_methods"])))
+        for r in self["intervals"]:
+            lines.append("    %-26s %-20s %.4f, %s%s" % (
+                r["method"], r["selection"], r["lower"], "%.4f" % r["upper"],
+                "" if r["valid_confidence_statement"] else "  (NOT a valid confidence statement)"))
+        for g in self["gaussian_dp"]:
+            eps = "n/a at delta = 0" if g["eps_lower"] is None else "%.4f" % g["eps_lower"]
+            lines.append("    %-26s %-20s mu >= %.4f, eps >= %s%s" % (
+                "gaussian_dp", g["selection"], g["mu_lower"], eps,
+                "" if g["valid_confidence_statement"] else "  (NOT a valid confidence statement)"))
+        return "\n".join(lines)
+
+
+def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, selections=None,
+          bonferroni_grid=None, bonferroni_quantiles=16, methods=None):
+    """Audit your own model from its attack scores (higher = more likely a member).
+
+    member_scores: one score per trial whose point was in the training set;
+    nonmember_scores: one per trial whose point was not. Returns an Audit: the
+    ROC and AUC, TPR at FPR 0.001, 0.01, 0.1 with Clopper-Pearson intervals,
+    and for every applicable interval method (methods=None) and the
+    Gaussian-DP bound the eps interval at confidence 1 - alpha under each
+    selection: "split" (a seeded half chooses the threshold, the other half
+    gives the interval), "bonferroni" (G thresholds fixed in advance: your
+    bonferroni_grid, else bonferroni_quantiles quantiles of the selection
+    half, each at alpha / G) and "max_over_thresholds" (NOT a valid
+    confidence statement; kept for comparison). See
+    estimators/score_audit/score_audit.h for the assumptions.
+    """
+    sel = None if selections is None else [_string("selections", x) for x in selections]
+    grid = None if bonferroni_grid is None else [float(v) for v in
+                                                  _floats("bonferroni_grid", bonferroni_grid).ravel()]
+    meth = None if methods is None else [_string("methods", x) for x in methods]
+    seed = _int("seed", seed)
+    if seed < 0:
+        raise ValueError("seed must be >= 0, got %d" % seed)
+    return Audit(_ext.audit_scores(_sample("member_scores", member_scores),
+                                   _sample("nonmember_scores", nonmember_scores),
+                                   _float("alpha", alpha), _float("delta", delta), seed, sel, grid,
+                                   _int("bonferroni_quantiles", bonferroni_quantiles), meth))
 
 
 # --- argument conversion: every error names the argument -------------------
