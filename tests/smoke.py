@@ -152,6 +152,22 @@ def expect_ok(result, what):
         raise SystemExit(f"{what} exited {result.returncode}")
 
 
+def katz_log_lower(n1, n0, n, z):
+    """Independent reference of the Katz-log lower end of log(p1/p0) with n
+    trials per side (ML-Audit Lemma A.3): Haldane-Anscombe (+1/2 per cell) at
+    a zero count, -inf at n1 = 0, and at n0 = 0 at least the lower end at
+    n0 = 1 (the monotone zero-count rule of estimators/intervals/katz_log.h)."""
+    import math
+    x1, t1, x0, t0 = float(n1), float(n), float(n0), float(n)
+    if n1 == 0 or n0 == 0:
+        x1, t1, x0, t0 = x1 + 0.5, t1 + 1, x0 + 0.5, t0 + 1
+    if n1 == 0:
+        return -math.inf
+    lo = math.log((x1 / t1) / (x0 / t0)) - z * math.sqrt(
+        max(0.0, 1 / x1 - 1 / t1 + 1 / x0 - 1 / t0))
+    return max(lo, katz_log_lower(n1, 1, n, z)) if n0 == 0 else lo
+
+
 def finish():
     if FAILURES:
         print(f"{len(FAILURES)} failures", file=sys.stderr)

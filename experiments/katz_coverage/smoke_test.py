@@ -32,12 +32,7 @@ def run(args, name):
 
 
 def katz_lo(n1, n0, n, z):
-    x1, t1, x0, t0 = float(n1), float(n), float(n0), float(n)
-    if n1 == 0 or n0 == 0:
-        x1, t1, x0, t0 = x1 + 0.5, t1 + 1, x0 + 0.5, t0 + 1
-    if n1 == 0:
-        return -np.inf
-    return np.log((x1 / t1) / (x0 / t0)) - z * np.sqrt(max(0.0, 1 / x1 - 1 / t1 + 1 / x0 - 1 / t0))
+    return smoke.katz_log_lower(n1, n0, n, z)
 
 
 def cp_ratio(n1, n0, n, one_sided):

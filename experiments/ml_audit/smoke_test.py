@@ -32,14 +32,8 @@ def run(args, name):
 
 
 def katz(n1, n0, n, alpha):
-    x1, t1, x0, t0 = float(n1), float(n), float(n0), float(n)
-    if n1 == 0 or n0 == 0:
-        x1, t1, x0, t0 = x1 + 0.5, t1 + 1, x0 + 0.5, t0 + 1
-    if n1 == 0:
-        return 0.0
-    z = stats.norm.isf(alpha / 2)
-    lo = np.log((x1 / t1) / (x0 / t0)) - z * np.sqrt(max(0.0, 1 / x1 - 1 / t1 + 1 / x0 - 1 / t0))
-    return max(0.0, lo)
+    """The Katz-log eps lower bound (0 when negative or n1 = 0)."""
+    return max(0.0, smoke.katz_log_lower(n1, n0, n, stats.norm.isf(alpha / 2)))
 
 
 r, out = run([], "main")
