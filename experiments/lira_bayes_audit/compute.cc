@@ -10,6 +10,7 @@
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/interval_registry.h"
+#include "estimators/score_audit/score_audit.h"
 #include "experiments/lib/framework/study.h"
 
 namespace privbench {
@@ -35,11 +36,12 @@ struct Interval {
   double lower = 0.0, upper = kInf;
 };
 
-// The selection order: a larger lower bound; on a tie, the smaller upper
-// bound (the paper does not say; without it every method whose lower bounds
-// are all 0 would report the uninformative first threshold).
+// The selection order is the score auditor's (estimators/score_audit):
+// a larger lower bound; on a tie, the smaller upper bound (the paper does
+// not say; without it every method whose lower bounds are all 0 would
+// report the uninformative first threshold); on a tie again the first.
 bool Better(const Interval& a, const Interval& b) {
-  return a.lower > b.lower || (a.lower == b.lower && a.upper < b.upper);
+  return BetterInterval(a.lower, a.upper, b.lower, b.upper);
 }
 
 Result<Interval> EstimateOne(const IntervalEstimator& m, const ConfusionCounts& counts,
@@ -59,21 +61,6 @@ void SplitScores(const std::vector<double>& scores, const std::vector<uint8_t>& 
   }
 }
 
-// The point of `roc` with the largest lower bound of method m (first on ties).
-Result<std::pair<size_t, Interval>> BestPoint(const IntervalEstimator& m, const RocCurve& roc,
-                                              double delta, double alpha) {
-  size_t best = 0;
-  Interval best_iv{-1.0, kInf};
-  for (size_t p = 0; p < roc.points.size(); ++p) {
-    PB_ASSIGN_OR_RETURN(Interval iv, EstimateOne(m, roc.points[p].counts, delta, alpha));
-    if (Better(iv, best_iv)) {
-      best = p;
-      best_iv = iv;
-    }
-  }
-  return std::make_pair(best, best_iv);
-}
-
 IntervalRow MakeRow(const std::string& setting, const std::string& selection,
                     const std::string& method, double threshold, const ConfusionCounts& counts,
                     const Interval& iv, double level_alpha, int64_t considered) {
@@ -90,41 +77,37 @@ IntervalRow MakeRow(const std::string& setting, const std::string& selection,
   return r;
 }
 
-// The split-half row of one method.
+IntervalRow RowFromAudit(const std::string& setting, const std::string& selection,
+                         const AuditInterval& a) {
+  return MakeRow(setting, selection, a.method, a.threshold, a.counts, Interval{a.lower, a.upper},
+                 a.level_alpha, a.thresholds_considered);
+}
+
+// The split-half row of one method: the score auditor's split selection
+// (SelectSplit) on this study's own halves (SplitHalves: the trials in half
+// 1 choose the threshold, half 0 gives the interval).
 Result<IntervalRow> SplitRow(const std::string& setting, const IntervalEstimator& m,
                              const std::vector<double>& scores, const std::vector<uint8_t>& bits,
                              const EstimateOptions& o) {
   const std::vector<uint8_t> half = SplitHalves(static_cast<int64_t>(scores.size()), o.split_seed);
-  std::vector<double> am, an, bm, bn;
-  SplitScores(scores, bits, half, 1, &am, &an);
-  SplitScores(scores, bits, half, 0, &bm, &bn);
-  if (am.empty() || an.empty() || bm.empty() || bn.empty()) {
+  ScoreHalves h;
+  SplitScores(scores, bits, half, 1, &h.select_member, &h.select_nonmember);
+  SplitScores(scores, bits, half, 0, &h.audit_member, &h.audit_nonmember);
+  if (h.select_member.empty() || h.select_nonmember.empty() || h.audit_member.empty() ||
+      h.audit_nonmember.empty()) {
     return Error("split_half: each half needs a member and a non-member trial (trials too few)");
   }
-  PB_ASSIGN_OR_RETURN(RocCurve roc_a, ComputeRoc(am, an));
-  PB_ASSIGN_OR_RETURN(auto best, BestPoint(m, roc_a, o.delta, o.alpha));
-  const double t = roc_a.points[best.first].threshold;
-  PB_ASSIGN_OR_RETURN(OperatingPoint at_b, AtThreshold(bm, bn, t));
-  PB_ASSIGN_OR_RETURN(Interval iv, EstimateOne(m, at_b.counts, o.delta, o.alpha));
-  return MakeRow(setting, "split_half", std::string(m.name()), t, at_b.counts, iv, o.alpha,
-                 static_cast<int64_t>(roc_a.points.size()));
+  PB_ASSIGN_OR_RETURN(const AuditInterval a, SelectSplit(m, h, o.delta, o.alpha));
+  return RowFromAudit(setting, "split_half", a);
 }
 
+// The Bonferroni row of one method: the score auditor's grid selection
+// (SelectOnGrid) on the grid fixed from the shadows' scores.
 Result<IntervalRow> BonferroniRow(const std::string& setting, const IntervalEstimator& m,
                                   const std::vector<double>& member, const std::vector<double>& non,
                                   const std::vector<double>& grid, const EstimateOptions& o) {
-  const double a = o.alpha / static_cast<double>(grid.size());
-  IntervalRow best;
-  best.lower = -1.0;
-  for (double t : grid) {
-    PB_ASSIGN_OR_RETURN(OperatingPoint p, AtThreshold(member, non, t));
-    PB_ASSIGN_OR_RETURN(Interval iv, EstimateOne(m, p.counts, o.delta, a));
-    if (Better(iv, Interval{best.lower, best.upper})) {
-      best = MakeRow(setting, "bonferroni", std::string(m.name()), t, p.counts, iv, a,
-                     static_cast<int64_t>(grid.size()));
-    }
-  }
-  return best;
+  PB_ASSIGN_OR_RETURN(const AuditInterval a, SelectOnGrid(m, member, non, grid, o.delta, o.alpha));
+  return RowFromAudit(setting, "bonferroni", a);
 }
 
 }  // namespace
