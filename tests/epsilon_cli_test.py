@@ -143,7 +143,7 @@ def main():
     check(out[14].get("error", "").startswith("q "), out[14])
     check(out[15]["epsilon"] > 0 and abs(out[15]["epsilon"] - out[16]["epsilon"]) < 1e-9,
           (out[15], out[16]))
-    check("train_losses[1] must be >= 0" in out[17].get("error", ""), out[17])
+    check("train[1] must be >= 0" in out[17].get("error", ""), out[17])  # the field, not train_losses
 
     # Unknown names: the error names the request's field and lists the registered names.
     out = run([
