@@ -24,6 +24,7 @@
 #include "estimators/intervals/katz_log.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/score_audit/score_audit.h"
+#include "estimators/score_audit/score_files.h"
 
 namespace privbench {
 namespace {
@@ -94,7 +95,9 @@ ops:
       method and the Gaussian-DP bound (Nasr et al. 2023) the eps interval
       under each threshold selection: "split" and "bonferroni" (valid
       confidence statements) and "max_over_thresholds" (NOT valid: the
-      threshold is chosen on the same data; marked in every row). Optional:
+      threshold is chosen on the same data; marked in every row). Each side
+      inline or from a file: "member_scores_path" / "nonmember_scores_path"
+      (.npy float64/float32 1-D, or .csv/.txt one number per line). Optional:
       "seed" (the split, default 0), "selections", "bonferroni_grid" (your
       thresholds, else "bonferroni_quantiles" quantiles of the selection
       half, default 16), "methods" (default: every registered one that
@@ -437,12 +440,25 @@ Json AuditJson(const ScoreAudit& a) {
   return out;
 }
 
+// One side's scores: inline (`name`) or from a file (`name`_path: .npy,
+// .csv or .txt, estimators/score_audit/score_files.h), exactly one of them.
+Result<std::vector<double>> Scores(Request& r, const std::string& name) {
+  const std::string path_field = name + "_path";
+  if (r.Has(name) == r.Has(path_field)) {
+    return Error("give exactly one of " + name + " and " + path_field);
+  }
+  if (r.Has(name)) return r.Doubles(name);
+  PB_ASSIGN_OR_RETURN(const std::string path, r.String(path_field));
+  return ReadScoreFile(path, path_field);
+}
+
 Result<Json> AuditScoresOp(Request& r) {
-  PB_RETURN_IF_ERROR(
-      r.CheckFields({"member_scores", "nonmember_scores", "alpha", "delta"},
-                    {"seed", "selections", "bonferroni_grid", "bonferroni_quantiles", "methods"}));
-  PB_ASSIGN_OR_RETURN(const std::vector<double> members, r.Doubles("member_scores"));
-  PB_ASSIGN_OR_RETURN(const std::vector<double> nonmembers, r.Doubles("nonmember_scores"));
+  PB_RETURN_IF_ERROR(r.CheckFields(
+      {"alpha", "delta"},
+      {"member_scores", "nonmember_scores", "member_scores_path", "nonmember_scores_path", "seed",
+       "selections", "bonferroni_grid", "bonferroni_quantiles", "methods"}));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> members, Scores(r, "member_scores"));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> nonmembers, Scores(r, "nonmember_scores"));
   PB_ASSIGN_OR_RETURN(const ScoreAuditOptions options, AuditOptions(r));
   PB_ASSIGN_OR_RETURN(const ScoreAudit audit, AuditScores(members, nonmembers, options));
   return AuditJson(audit);

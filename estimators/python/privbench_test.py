@@ -396,6 +396,44 @@ class PythonSide(unittest.TestCase):
         self.assertIn("selections must name", module_error(privbench.audit, members, non,
                                                            selections=["best"]))
 
+    def test_audit_scores_from_files(self):
+        rng = np.random.default_rng(8)
+        members, non = rng.normal(1.0, 1.0, 50), rng.normal(0.0, 1.0, 60)
+        base = {"op": "audit_scores", "alpha": 0.1, "delta": 0.0, "methods": ["jeffreys"]}
+        (inline,) = cli([dict(base, member_scores=members.tolist(),
+                              nonmember_scores=non.tolist())])
+        with tempfile.TemporaryDirectory() as d:
+            m_npy, n_csv = os.path.join(d, "m.npy"), os.path.join(d, "n.csv")
+            np.save(m_npy, members)
+            np.savetxt(n_csv, non, fmt="%.17g")
+            n32 = os.path.join(d, "n32.npy")
+            np.save(n32, non.astype(np.float32))
+            bad = {"text.npy": b"0.5\n0.7\n", "two_d.npy": None, "header.csv": b"score\n0.5\n",
+                   "nan.csv": b"0.5\nnan\n", "scores.json": b"[0.5]"}
+            for name, data in bad.items():
+                path = os.path.join(d, name)
+                if data is None:
+                    np.save(path, np.zeros((2, 2)))
+                else:
+                    open(path, "wb").write(data)
+            (from_files,) = cli([dict(base, member_scores_path=m_npy, nonmember_scores_path=n_csv)])
+            self.assertEqual(from_files["auc"], inline["auc"])
+            self.assertEqual(from_files["intervals"], inline["intervals"])
+            (f32,) = cli([dict(base, member_scores_path=m_npy, nonmember_scores_path=n32)])
+            self.assertNotIn("error", f32)
+            want = {"text.npy": "is not a .npy file", "two_d.npy": "must be a 1-D array",
+                    "header.csv": "'score' is not a number", "nan.csv": "score 1 is not finite",
+                    "scores.json": "must end in .npy, .csv or .txt"}
+            for name, message in want.items():
+                (r,) = cli([dict(base, member_scores_path=os.path.join(d, name),
+                                 nonmember_scores=non.tolist())])
+                self.assertIn("member_scores_path", r.get("error", ""), name)
+                self.assertIn(message, r.get("error", ""), name)
+            (both,) = cli([dict(base, member_scores=[1.0], member_scores_path=m_npy,
+                                nonmember_scores=[0.0])])
+            self.assertEqual(both["error"],
+                             "give exactly one of member_scores and member_scores_path")
+
     def test_argument_errors_name_the_argument(self):
         from fractions import Fraction
         # An int beyond the double range, a non-integral Fraction, a masked
