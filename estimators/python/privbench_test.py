@@ -415,7 +415,8 @@ class PythonSide(unittest.TestCase):
                 if data is None:
                     np.save(path, np.zeros((2, 2)))
                 else:
-                    open(path, "wb").write(data)
+                    with open(path, "wb") as f:
+                        f.write(data)
             (from_files,) = cli([dict(base, member_scores_path=m_npy, nonmember_scores_path=n_csv)])
             self.assertEqual(from_files["auc"], inline["auc"])
             self.assertEqual(from_files["intervals"], inline["intervals"])
