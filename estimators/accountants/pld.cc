@@ -225,11 +225,15 @@ class Chernoff {
     return best;
   }
 
-  // Grid points the composed window needs.
+  // Grid points the composed window needs, saturated at INT64_MAX (a
+  // window beyond the int64 range converted to int64 was undefined: the
+  // sanitizers caught it at steps = 2^63 - 1).
   int64_t PointsNeeded(int64_t steps) const {
     double lo, hi;
     Window(steps, &lo, &hi);
-    return static_cast<int64_t>(std::ceil((hi - lo) / d_.interval)) + 2;
+    const double points = std::ceil((hi - lo) / d_.interval) + 2.0;
+    if (!(points < 9.0e18)) return std::numeric_limits<int64_t>::max();
+    return static_cast<int64_t>(points);
   }
 
  private:
@@ -490,11 +494,16 @@ Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection 
   auto bounds = std::make_unique<Chernoff>(step);
   int64_t points = bounds->PointsNeeded(s.steps);
   while (points > kMaxPoints) {
-    if (step.masses.size() < 3)
+    if (step.masses.size() < 3) {
       return TooManySteps(s, "the grid would be coarser than one step's losses");
+    }
+    if (points == std::numeric_limits<int64_t>::max()) {
+      return TooManySteps(s, "the composed window needs more than 2^63 grid points");
+    }
     const double factor = std::exp2(
         std::ceil(std::log2(static_cast<double>(points) / static_cast<double>(kMaxPoints))));
     h *= factor;
+    if (!std::isfinite(h)) return TooManySteps(s, "the grid interval would overflow");
     PB_ASSIGN_OR_RETURN(step, discretise(h));
     bounds = std::make_unique<Chernoff>(step);
     points = bounds->PointsNeeded(s.steps);
