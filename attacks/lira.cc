@@ -8,6 +8,7 @@
 
 #include "core/seeding.h"
 #include "core/stats.h"
+#include "numerics/normal.h"
 
 namespace privbench {
 namespace {
@@ -17,19 +18,6 @@ constexpr double kLogSqrt2Pi = 0.91893853320467274178;
 double LogNormalPdf(double x, double mu, double s) {
   const double z = (x - mu) / s;
   return -0.5 * z * z - std::log(s) - kLogSqrt2Pi;
-}
-
-// log Phi(z), accurate in the lower tail (erfc; below z = -30, where erfc
-// nears the double range, the asymptotic Mills-ratio series) and near 1
-// (log1p).
-double LogNormalCdf(double z) {
-  if (z < -30.0) {
-    const double w = 1.0 / (z * z);
-    return -0.5 * z * z - std::log(-z) - kLogSqrt2Pi +
-           std::log1p(-w * (1.0 - 3.0 * w * (1.0 - 5.0 * w * (1.0 - 7.0 * w))));
-  }
-  if (z < -5.0) return std::log(0.5 * std::erfc(-z / std::sqrt(2.0)));
-  return std::log1p(-0.5 * std::erfc(z / std::sqrt(2.0)));
 }
 
 // Population standard deviation (NumPy's np.std, as the references use),
