@@ -194,18 +194,27 @@ std::vector<std::string> VendoredAdultDirs() {
   return dirs;
 }
 
-Result<Dataset> LoadAdult(const AdultOptions& options) {
+Result<AdultRecords> LoadAdultRecords(const AdultOptions& options) {
   PB_ASSIGN_OR_RETURN(const AdultFiles files, FindAdultFiles(options));
-  const std::string& dir = files.dir;
-  const bool gzipped = files.gzipped;
+  AdultRecords r;
+  r.source = files.gzipped ? files.dir + " (vendored gzip copy)" : files.dir;
+  PB_ASSIGN_OR_RETURN(r.train,
+                      ReadVerifyParse(files.dir, "adult.data", options.train_digests, false,
+                                      kAdultTrainRows, files.gzipped, &r.checksums));
+  PB_ASSIGN_OR_RETURN(r.test, ReadVerifyParse(files.dir, "adult.test", options.test_digests, true,
+                                              kAdultPopulationRows, files.gzipped, &r.checksums));
+  return r;
+}
+
+Result<Dataset> LoadAdult(const AdultOptions& options) {
+  PB_ASSIGN_OR_RETURN(AdultRecords records, LoadAdultRecords(options));
   Dataset d;
   d.name = "adult";
   d.provenance = "uci-adult";
-  d.source = gzipped ? dir + " (vendored gzip copy)" : dir;
-  PB_ASSIGN_OR_RETURN(auto train, ReadVerifyParse(dir, "adult.data", options.train_digests, false,
-                                                  kAdultTrainRows, gzipped, &d.checksums));
-  PB_ASSIGN_OR_RETURN(auto test, ReadVerifyParse(dir, "adult.test", options.test_digests, true,
-                                                 kAdultPopulationRows, gzipped, &d.checksums));
+  d.source = std::move(records.source);
+  d.checksums = std::move(records.checksums);
+  const std::vector<AdultRecord>& train = records.train;
+  const std::vector<AdultRecord>& test = records.test;
 
   // Standardisation parameters from the training rows (two-pass, double).
   std::array<double, kAdultNumericColumns> mean{}, sd{};

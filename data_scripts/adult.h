@@ -88,6 +88,16 @@ struct AdultRecord {
   int64_t label;  // 1 iff income > 50K
 };
 
+// The two files' parsed records, verified as LoadAdult verifies them (for
+// loaders that encode Adult differently, e.g. adult_categorical.h).
+struct AdultRecords {
+  std::vector<AdultRecord> train;  // adult.data, 32,561 records
+  std::vector<AdultRecord> test;   // adult.test, 16,281 records
+  std::string source;              // directory read (and whether the vendored copy)
+  std::string checksums;           // one "file sha256=... md5=... (verified)" line per file
+};
+Result<AdultRecords> LoadAdultRecords(const AdultOptions& options = {});
+
 // Parses the text of one file (`file_name` is used in messages;
 // `is_test_file` selects adult.test's comment line and label periods).
 // Does not check the record count.
