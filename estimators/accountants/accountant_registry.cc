@@ -17,6 +17,7 @@ constexpr RegistryRow<Accountant> kRows[] = {
     {"rdp", &MakeRdpAccountant},
     {"rdp_improved", &MakeRdpImprovedAccountant},
     {"pld", &MakePldAccountant},
+    {"zcdp_optimal", &MakeZcdpOptimalAccountant},
 };
 
 constexpr Registry<Accountant> kRegistry("accountant", kRows);

@@ -16,7 +16,7 @@
 namespace privbench {
 
 // Registered names, in registry order: naive, advanced, zcdp, rdp, rdp_improved,
-// pld.
+// pld, zcdp_optimal.
 std::vector<std::string> AllAccountantNames();
 
 // A new instance of the named accountant, or an error naming `field` (the

@@ -15,6 +15,7 @@ namespace privbench {
 std::unique_ptr<Accountant> MakeNaiveAccountant();        // naive.cc
 std::unique_ptr<Accountant> MakeAdvancedAccountant();     // advanced.cc
 std::unique_ptr<Accountant> MakeZcdpAccountant();         // zcdp.cc
+std::unique_ptr<Accountant> MakeZcdpOptimalAccountant();  // zcdp_optimal.cc
 std::unique_ptr<Accountant> MakeRdpAccountant();          // rdp.cc
 std::unique_ptr<Accountant> MakeRdpImprovedAccountant();  // rdp_improved.cc
 std::unique_ptr<Accountant> MakePldAccountant();          // pld.cc

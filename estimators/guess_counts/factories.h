@@ -11,7 +11,8 @@
 
 namespace privbench {
 
-std::unique_ptr<GuessCountEstimator> MakeOneRunEstimator();  // one_run.cc
+std::unique_ptr<GuessCountEstimator> MakeOneRunEstimator();     // one_run.cc
+std::unique_ptr<GuessCountEstimator> MakeOneRunFdpEstimator();  // one_run_fdp.cc
 
 }  // namespace privbench
 

@@ -9,6 +9,7 @@ namespace {
 // THE REGISTRY: one row per estimator, {registry name, factory}.
 constexpr RegistryRow<GuessCountEstimator> kRows[] = {
     {"one_run", &MakeOneRunEstimator},
+    {"one_run_fdp", &MakeOneRunFdpEstimator},
 };
 
 constexpr Registry<GuessCountEstimator> kRegistry("guess-count estimator", kRows);

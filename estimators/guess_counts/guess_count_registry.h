@@ -1,5 +1,6 @@
 // The registry of guess-count estimators (estimators/registry.h: one
-// explicit table). Registered: "one_run" (one_run.h). Studies
+// explicit table). Registered: "one_run" (one_run.h), "one_run_fdp"
+// (one_run_fdp.h). Studies
 // (one_run_audit), the CLI's one_run op and the conformance test resolve
 // names here.
 #ifndef PRIVBENCH_ESTIMATORS_GUESS_COUNTS_GUESS_COUNT_REGISTRY_H_
