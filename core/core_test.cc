@@ -163,6 +163,23 @@ TEST(FlagsTest, ConstraintsNameTheParameterAndTheElement) {
   EXPECT_EQ(flags.Validate().message(), "sizes must be non-empty");
 }
 
+TEST(FlagsTest, StringListsParseAndCheckEveryElement) {
+  std::vector<std::string> names = {"a"};
+  FlagSet flags("prog", "test");
+  flags.AddStringList("names", &names, "names").NonEmpty().OneOf({"a", "b", "c"});
+  const char* argv[] = {"prog", "--names=b,c"};
+  ASSERT_EQ(flags.Parse(2, argv), ParseOutcome::kOk) << flags.error();
+  EXPECT_EQ(names, (std::vector<std::string>{"b", "c"}));
+  EXPECT_TRUE(flags.Validate().ok());
+  EXPECT_NE(flags.ConfigText().find("names = b,c"), std::string::npos);
+  const char* bad[] = {"prog", "--names=b,x"};
+  ASSERT_EQ(flags.Parse(2, bad), ParseOutcome::kOk);
+  EXPECT_NE(flags.Validate().message().find("names"), std::string::npos);
+  EXPECT_FALSE(flags.Validate().ok());
+  const char* empty[] = {"prog", "--names="};
+  EXPECT_EQ(flags.Parse(2, empty), ParseOutcome::kError);
+}
+
 TEST(ThreadsTest, EveryItemIsDoneOnceWhateverTheThreadCount) {
   for (int extra : {0, 1, 7}) {
     std::atomic<int> next{0};

@@ -308,6 +308,27 @@ FlagRules FlagSet::AddDoubleList(const std::string& name, std::vector<double>* t
   return Add(std::move(f));
 }
 
+FlagRules FlagSet::AddStringList(const std::string& name, std::vector<std::string>* target,
+                                 const std::string& help) {
+  Flag f = MakeFlag(
+      name, "string list", help,
+      [target](const std::string& v) -> Status {
+        std::vector<std::string> out = SplitComma(v);
+        if (out.empty()) return Error("expected a comma-separated list, got an empty value");
+        *target = out;
+        return Status::Ok();
+      },
+      [target] {
+        std::string joined;
+        for (const auto& s : *target) joined += (joined.empty() ? "" : ",") + s;
+        return joined;
+      });
+  f.numbers = [] { return std::vector<double>{}; };
+  f.texts = [target] { return *target; };
+  f.is_list = true;
+  return Add(std::move(f));
+}
+
 std::string FlagSet::PeekValue(int argc, const char* const* argv, const std::string& name) {
   const std::string eq = "--" + name + "=";
   const std::string bare = "--" + name;

@@ -80,6 +80,8 @@ class FlagSet {
                        const std::string& help);
   FlagRules AddDoubleList(const std::string& name, std::vector<double>* target,
                           const std::string& help);
+  FlagRules AddStringList(const std::string& name, std::vector<std::string>* target,
+                          const std::string& help);
 
   // Checks every declared constraint against the current values; the first
   // violation (in registration order) is the error.
