@@ -1,0 +1,172 @@
+// The numbers of study synthetic_data_mia (F1; README.md in this folder), no
+// I/O: membership games against synthetic tabular data (shadow modelling),
+// the worst-case white-box audits of Annamalai et al., the planted bugs and
+// the cost measurement.
+//
+// THE GAME (the review's "Shadow modeling and attack logic"; Stadler,
+// Oprisanu & Troncoso, USENIX Security 2022; Houssiau et al.'s TAPAS, 2022).
+// Per (synthesizer at eps, target, adversary): `train_datasets` +
+// `test_datasets` releases, alternately without (even index) and with (odd)
+// the target. A release draws D- (n_records - 1 rows), adds the target when
+// labelled "in", and runs the synthesizer with fresh randomness, keeping the
+// n_synthetic rows and the noisy measurements. Adversaries:
+//  - "fixed" (TAPAS): one D- per target drawn once from the population and
+//    known to the adversary; only the synthesizer's randomness varies;
+//  - "random" (Stadler et al.): a fresh D- from the population per release;
+//    the adversary knows the population (its auxiliary data), not D-.
+// The same releases feed every attack:
+//  - dcr_hamming, dcr_l2: minus the distance from the target to its closest
+//    synthetic row (no training);
+//  - naive_logistic, histogram_logistic: Stadler et al.'s feature sets of the
+//    synthetic table, a logistic regression trained on the training releases;
+//  - correlations_forest: their correlation features with a random forest
+//    (their 2,346 features make a Newton logistic fit per game too costly);
+//  - queries_logistic, queries_forest: `queries` TAPAS-style targeted
+//    counting queries of order 1-3 (the fraction of synthetic rows matching
+//    the target on a random attribute subset), either classifier;
+//  - white_box: the log-likelihood ratio of the released noisy marginals
+//    (attacks/synthetic/marginal_white_box.h), the adversary's reference
+//    counts being D-'s (fixed) or the population's expectation (random).
+// Each attack's test scores go to the score auditor (estimators/score_audit)
+// with the "split" selection only (valid): AUC, TPR at FPR <= 0.1, and every
+// applicable interval method's eps lower end (the one-sided
+// Clopper-Pearson one is the study's bound for pure DP) and the Gaussian-DP
+// mu lower bound, at delta = 0 for the pure-DP synthesizers and `delta` for the zCDP
+// ones. Privacy gain 1 - (TPR - FPR) on the test releases at a threshold
+// fixed before seeing them: the classifiers' decision boundary (log-odds 0,
+// forest probability 1/2), and for
+// the untrained scores the threshold maximising TPR - FPR on the training
+// releases.
+//
+// WORST CASE (Annamalai, Ganev & De Cristofaro, USENIX Security 2024): D- is
+// one record r0 (every attribute at its first value), the target every
+// attribute at its last value, so each of its marginal cells is empty in D-;
+// `worst_case_trials` releases per side; the white-box score with D- known
+// (the Neyman-Pearson test when measurements are independent) and
+// dcr_hamming, each audited at alpha / 2 (Bonferroni over the two).
+#ifndef PRIVBENCH_EXPERIMENTS_SYNTHETIC_DATA_MIA_COMPUTE_H_
+#define PRIVBENCH_EXPERIMENTS_SYNTHETIC_DATA_MIA_COMPUTE_H_
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/result.h"
+#include "data_scripts/categorical.h"
+#include "experiments/synthetic_data_mia/config.h"
+#include "experiments/synthetic_data_mia/targets.h"
+#include "mechanisms/synthetic/synthesizer.h"
+
+namespace privbench {
+namespace synthetic_data_mia {
+
+// The attacks, in report order; the last is the white-box one.
+const std::vector<std::string>& AttackNames();
+bool IsWhiteBox(const std::string& attack);
+
+// One synthesizer at one budget (plus any planted bug).
+struct CaseSpec {
+  std::string synthesizer;
+  SynthesizerOptions options;
+  SynthesizerGuarantee guarantee;  // epsilon = +inf: non-private
+  double audit_delta = 0;          // 0 for pure DP and non-private, else config delta
+  std::string bug;                 // "" or the planted bug's option name
+};
+
+// The cases of the main grid: every non-private synthesizer once, every DP
+// one at every eps. zCDP synthesizers get rho from the optimal conversion
+// (accountants: Canonne, Kamath & Steinke 2020) at (eps, delta).
+Result<std::vector<CaseSpec>> MainCases(const Config& config);
+Result<CaseSpec> MakeCase(const std::string& synthesizer, double epsilon, double delta,
+                          const std::string& bug);
+
+// One attack's audit on one game.
+struct AttackOutcome {
+  std::string attack;
+  std::vector<double> test_scores;  // per test release (labels: odd = in)
+  double auc = 0;
+  double tpr_at_fpr_01 = 0;          // TPR at empirical FPR <= 0.1
+  double privacy_gain = 1;           // 1 - (TPR - FPR) at the fixed threshold
+  std::vector<std::string> methods;  // interval methods audited
+  std::vector<double> eps_lower;     // per method, split selection
+  // The one-sided Clopper-Pearson eps lower end (exact, valid at alpha):
+  // the bound the study judges pure-DP synthesizers by. The other methods'
+  // ends are in eps_lower; the Bayesian ones are credible, not confidence,
+  // intervals and can exceed a correct mechanism's eps at the split's
+  // extreme thresholds.
+  double cp_eps_lower = 0;
+  double mu_lower = 0;       // Gaussian-DP, split selection
+  double gdp_eps_lower = 0;  // eps(delta) of mu_lower (0 at delta = 0)
+};
+
+struct GameResult {
+  int64_t case_index = 0, target_index = 0;
+  std::string adversary;
+  std::vector<AttackOutcome> attacks;  // AttackNames() order
+  double seconds = 0;                  // wall clock of the whole game
+};
+
+struct WorstCaseResult {
+  CaseSpec spec;
+  int64_t attributes = 0;              // width of the audited table
+  std::vector<AttackOutcome> attacks;  // white_box, dcr_hamming (alpha / 2 each)
+  double best_cp_eps_lower = 0;        // over both attacks
+  double best_gdp_eps_lower = 0;       // over both attacks (Gaussian assumption)
+  bool flagged = false;                // a valid eps lower bound above the claimed eps
+};
+
+struct CostResult {
+  std::string synthesizer;
+  std::vector<int64_t> sizes;
+  std::vector<double> seconds_per_release;  // median over repeats
+  double slope = 0;                         // least-squares slope of log time on log n
+};
+
+// The shared inputs of every game.
+struct GameInputs {
+  const Config* config = nullptr;
+  const CategoricalDomain* domain = nullptr;
+  const CategoricalTable* population = nullptr;
+  const std::vector<Target>* targets = nullptr;
+  uint64_t seed = 0;
+  int threads = 1;
+};
+
+Result<GameResult> RunGame(const GameInputs& in, const CaseSpec& spec, int64_t case_index,
+                           int64_t target_index, const std::string& adversary);
+
+// The white-box score of one release: the log-likelihood ratio of its noisy
+// marginals (attacks/synthetic/marginal_white_box.h) against D-'s exact
+// counts (known_minus) or, when known_minus is null, the population's
+// expected counts for n_minus rows with their sampling variance. 0 for a
+// release without measurements (the non-private synthesizers).
+Result<double> WhiteBoxScore(const SynthesisOutput& release, const std::vector<int32_t>& target,
+                             const CategoricalDomain& domain, const CategoricalTable* known_minus,
+                             const CategoricalTable* population, int64_t n_minus);
+
+// The audit of one attack's scores (labels: odd index = in).
+Result<AttackOutcome> AuditAttack(const std::string& attack, const std::vector<double>& scores,
+                                  double threshold, const CaseSpec& spec, double alpha,
+                                  uint64_t seed);
+
+// The worst-case pair on the first `attributes` attributes of the domain.
+Result<WorstCaseResult> RunWorstCase(const GameInputs& in, const CaseSpec& spec, int64_t attributes,
+                                     int64_t case_index);
+
+// The worst-case audits: every DP case of the main grid on the full domain,
+// then the planted bugs and their correct counterparts at bug_epsilon.
+struct WorstCasePlan {
+  CaseSpec spec;
+  int64_t attributes = 0;
+};
+Result<std::vector<WorstCasePlan>> WorstCasePlans(const Config& config,
+                                                  const std::vector<CaseSpec>& main_cases,
+                                                  const CategoricalDomain& domain);
+
+Result<CostResult> MeasureCost(const GameInputs& in, const std::string& synthesizer);
+
+}  // namespace synthetic_data_mia
+}  // namespace privbench
+
+#endif  // PRIVBENCH_EXPERIMENTS_SYNTHETIC_DATA_MIA_COMPUTE_H_

@@ -1,0 +1,136 @@
+#include "experiments/synthetic_data_mia/compute.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "data_scripts/categorical.h"
+#include "experiments/synthetic_data_mia/config.h"
+#include "experiments/synthetic_data_mia/report.h"
+#include "experiments/synthetic_data_mia/targets.h"
+
+namespace privbench::synthetic_data_mia {
+namespace {
+
+CategoricalDomain TwoAttributes() {
+  return {{"a", "b"}, {3, 2}, {{"a0", "a1", "a2"}, {"b0", "b1"}}};
+}
+
+CategoricalTable Rows(const std::vector<std::vector<int32_t>>& rows) {
+  CategoricalTable t;
+  t.d = 2;
+  for (const auto& r : rows) t.Append(r);
+  return t;
+}
+
+TEST(Targets, OutlierScoreIsMeanDistanceToNearest) {
+  // Three equal rows and one differing in both attributes.
+  const CategoricalTable t = Rows({{0, 0}, {0, 0}, {0, 0}, {2, 1}});
+  const std::vector<double> s = OutlierScores(t, 2);
+  EXPECT_DOUBLE_EQ(s[0], 0.0);
+  EXPECT_DOUBLE_EQ(s[3], 2.0);
+}
+
+TEST(Targets, CanaryTakesTheRarestValues) {
+  const CategoricalTable t = Rows({{0, 0}, {0, 0}, {1, 0}, {1, 1}, {0, 0}});
+  EXPECT_EQ(RarestValueCanary(t, TwoAttributes()), (std::vector<int32_t>{2, 1}));
+}
+
+TEST(Targets, PopulationExcludesEveryCopyOfATarget) {
+  const CategoricalTable pool =
+      Rows({{0, 0}, {0, 0}, {0, 0}, {0, 0}, {2, 1}, {1, 0}, {1, 0}, {0, 1}});
+  Config c;
+  c.outlier_pool = 8;
+  c.knn_k = 2;
+  c.outlier_targets = 1;
+  c.random_targets = 0;
+  c.canary_target = true;
+  auto setup = ChooseTargets(pool, TwoAttributes(), c, 1);
+  ASSERT_TRUE(setup.ok()) << setup.message();
+  ASSERT_EQ(setup.value().targets.size(), 2u);
+  EXPECT_EQ(setup.value().targets[0].kind, "outlier");
+  EXPECT_EQ(setup.value().targets[0].record, (std::vector<int32_t>{2, 1}));
+  // The canary (rarest values: a2, b1) is the same record: one removal.
+  EXPECT_EQ(setup.value().removed_duplicates, 1);
+  EXPECT_EQ(setup.value().population.n(), 7);
+}
+
+TEST(Targets, TooManyTargetsNamesTheFlags) {
+  const CategoricalTable pool = Rows({{0, 0}, {0, 1}, {1, 0}});
+  Config c;
+  c.outlier_pool = 3;
+  c.knn_k = 1;
+  c.outlier_targets = 2;
+  c.random_targets = 2;
+  auto setup = ChooseTargets(pool, TwoAttributes(), c, 1);
+  ASSERT_FALSE(setup.ok());
+  EXPECT_NE(setup.message().find("outlier_targets + random_targets"), std::string::npos);
+}
+
+TEST(Cases, ZcdpSynthesizersGetTheOptimalRho) {
+  auto gauss = MakeCase("independent_gaussian", 1.0, 1e-2, "");
+  ASSERT_TRUE(gauss.ok()) << gauss.message();
+  // Canonne, Kamath & Steinke's conversion at eps 1, delta 1e-2: rho ~ 0.103.
+  EXPECT_NEAR(gauss.value().options.rho, 0.103, 0.002);
+  EXPECT_DOUBLE_EQ(gauss.value().audit_delta, 1e-2);
+  EXPECT_NEAR(gauss.value().guarantee.mu, std::sqrt(2 * gauss.value().options.rho), 1e-12);
+  auto laplace = MakeCase("independent_laplace", 1.0, 1e-2, "laplace_half_scale");
+  ASSERT_TRUE(laplace.ok());
+  EXPECT_DOUBLE_EQ(laplace.value().audit_delta, 0.0);
+  EXPECT_TRUE(laplace.value().options.laplace_half_scale);
+  auto nonprivate = MakeCase("chow_liu", 1.0, 1e-2, "");
+  ASSERT_TRUE(nonprivate.ok());
+  EXPECT_FALSE(nonprivate.value().guarantee.is_private());
+}
+
+TEST(Audit, SeparatedScoresGiveAPositiveBoundAndAucOne) {
+  auto spec = MakeCase("independent_laplace", 1.0, 1e-5, "");
+  ASSERT_TRUE(spec.ok());
+  std::vector<double> scores;
+  for (int i = 0; i < 400; ++i) scores.push_back(i % 2 == 1 ? 1.0 + i : -1.0 - i);
+  auto o = AuditAttack("white_box", scores, 0.0, spec.value(), 0.05, 3);
+  ASSERT_TRUE(o.ok()) << o.message();
+  EXPECT_DOUBLE_EQ(o.value().auc, 1.0);
+  EXPECT_DOUBLE_EQ(o.value().privacy_gain, 0.0);
+  EXPECT_GT(o.value().cp_eps_lower, 3.0);  // ln of ~100 in / ~1 out at alpha 0.05
+}
+
+// A Results with one worst-case audit per (bug, flagged) pair.
+Results WorstCaseOnly(const std::vector<std::pair<std::string, bool>>& audits) {
+  Results r;
+  r.targets = {{"canary", {0, 0}, 1.0}};
+  for (const auto& [bug, flagged] : audits) {
+    WorstCaseResult w;
+    auto spec = MakeCase("independent_laplace", 1.0, 1e-5, bug);
+    w.spec = spec.value();
+    w.attributes = 1;
+    w.flagged = flagged;
+    w.attacks.resize(2);
+    r.worst_case.push_back(w);
+  }
+  return r;
+}
+
+TEST(Claims, BugsFlaggedNeedsEveryBugAndNoCorrectOne) {
+  EXPECT_TRUE(BugsFlaggedClaim(WorstCaseOnly({{"", false}, {"laplace_half_scale", true}})).holds);
+  EXPECT_FALSE(BugsFlaggedClaim(WorstCaseOnly({{"", false}, {"laplace_half_scale", false}})).holds);
+  EXPECT_FALSE(BugsFlaggedClaim(WorstCaseOnly({{"", true}, {"laplace_half_scale", true}})).holds);
+}
+
+TEST(Claims, NoViolationCountsCorrectSynthesizersOnly) {
+  Results r = WorstCaseOnly({{"laplace_half_scale", true}});
+  // The bug's audits exceed eps, but only correct synthesizers count.
+  r.worst_case[0].attacks[0].cp_eps_lower = 5.0;
+  EXPECT_TRUE(NoViolationClaim(r, 0.05).holds);
+  r.worst_case[0].spec.bug = "";
+  // 1 of 2 audits above eps: allowed by the 0.999 quantile of Binomial(2,
+  // 0.05), which is 2 (P[X <= 1] = 0.9975), not by that of Binomial(2, 1e-6), 0.
+  EXPECT_TRUE(NoViolationClaim(r, 0.05).holds);
+  EXPECT_FALSE(NoViolationClaim(r, 1e-6).holds);
+}
+
+}  // namespace
+}  // namespace privbench::synthetic_data_mia

@@ -1,0 +1,62 @@
+"""Figure of study synthetic_data_mia: eps lower bound against eps, per
+synthesizer and attack (the largest judged bound over targets and
+adversaries: one-sided Clopper-Pearson for pure DP, Gaussian-DP eps(delta) for zCDP),
+with the worst-case white-box audit and the line bound = eps.
+
+Reads only results/raw/synthetic_data_mia.h5; writes synthetic_data_mia.png/.svg.
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from results.plots import plotting  # noqa: E402
+
+plt = plotting.plt
+
+
+def judged(f, game, attack, zcdp):
+    if zcdp:
+        return f["games/gdp_eps_lower"][game, attack]
+    return f["games/cp_eps_lower"][game, attack]
+
+
+def main():
+    f, out_dir = plotting.open_study()
+    synth = [plotting.text(s) for s in f["cases/synthesizer"][...]]
+    eps = f["cases/epsilon"][...]
+    attacks = [plotting.text(a) for a in f["games/attack_names"][...]]
+    case_of = f["games/case_index"][...]
+    private = sorted({s for s, e in zip(synth, eps) if np.isfinite(e)})
+    fig, axes = plt.subplots(1, max(1, len(private)), figsize=(3.2 * max(1, len(private)), 3.2),
+                             squeeze=False)
+    for ax, name in zip(axes[0], private):
+        cases = [c for c, s in enumerate(synth) if s == name]
+        xs = [eps[c] for c in cases]
+        zcdp = name in ("independent_gaussian", "mst")
+        for a, attack in enumerate(attacks):
+            ys = [max([judged(f, g, a, zcdp) for g in np.flatnonzero(case_of == c)] or [0])
+                  for c in cases]
+            ax.plot(xs, ys, marker="o", ms=3, lw=1, label=attack,
+                    color="k" if attack == "white_box" else None)
+        wc = f["worst_case"]
+        wnames = [plotting.text(s) for s in wc["synthesizer"][...]]
+        wbugs = [plotting.text(b) for b in wc["bug"][...]]
+        full = wc["attributes"][...].max()
+        pts = [(wc["epsilon"][i], wc["gdp_eps_lower"][i] if zcdp else wc["white_box_eps_lower"][i])
+               for i in range(len(wnames))
+               if wnames[i] == name and wbugs[i] == "" and wc["attributes"][i] == full]
+        if pts:
+            ax.plot(*zip(*sorted(pts)), marker="s", ls="--", color="C3", label="worst case (white box)")
+        top = max(xs) * 1.05
+        ax.plot([0, top], [0, top], color="grey", lw=0.8, ls=":", label="bound = eps")
+        ax.set_title(name, fontsize=9)
+        ax.set_xlabel("eps of the synthesizer")
+    axes[0][0].set_ylabel("eps lower bound")
+    axes[0][-1].legend(fontsize=6, loc="upper left")
+    plotting.save(fig, out_dir, "synthetic_data_mia", f)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,179 @@
+// Study synthetic_data_mia (F1; README.md in this folder): membership
+// inference against synthetic tabular data and privacy audits of DP
+// synthesizers, the generative half of Hafner & Sun, "Empirical Privacy
+// Evaluations of Generative and Predictive Machine Learning Models - A
+// review and challenges for practice" (arXiv:2411.12451), with the attacks of
+// Stadler, Oprisanu & Troncoso (USENIX Security 2022) and Houssiau et al.'s
+// TAPAS (2022) and the worst-case audits of Annamalai, Ganev & De Cristofaro
+// (USENIX Security 2024).
+//
+//   bazel run //experiments/synthetic_data_mia [-- --scale=paper]
+//
+// Method: compute.h; targets: targets.h; output and claims
+// (results/raw/synthetic_data_mia.h5): report.h. Data: Adult (vendored UCI
+// copy) over a public 13-attribute domain (data_scripts/adult_categorical.h).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/progress.h"
+#include "data_scripts/adult_categorical.h"
+#include "experiments/lib/framework/study.h"
+#include "experiments/synthetic_data_mia/compute.h"
+#include "experiments/synthetic_data_mia/config.h"
+#include "experiments/synthetic_data_mia/report.h"
+#include "experiments/synthetic_data_mia/targets.h"
+#include "mechanisms/synthetic/synthesizer.h"
+
+namespace privbench {
+namespace synthetic_data_mia {
+namespace {
+
+Config Defaults(Scale scale) {
+  Config c;
+  switch (scale) {
+    case Scale::kQuick:
+      break;
+    case Scale::kPaper:
+      // Annamalai et al.'s grid and sizes (2,000 shadow / 2,000 test).
+      c.epsilons = {1, 2, 4, 10};
+      c.train_datasets = 2000;
+      c.test_datasets = 2000;
+      c.outlier_targets = 5;
+      c.random_targets = 5;
+      c.worst_case_trials = 5000;
+      c.queries = 1000;
+      break;
+    case Scale::kTest:
+      c.synthesizers = {"independent", "independent_laplace", "independent_gaussian", "mst"};
+      c.epsilons = {4};
+      c.n_records = 200;
+      c.n_synthetic = 200;
+      c.train_datasets = 40;
+      c.test_datasets = 40;
+      c.outlier_targets = 1;
+      c.random_targets = 1;
+      c.outlier_pool = 300;
+      c.queries = 30;
+      c.worst_case_trials = 200;
+      c.cost_sizes = {100, 200};
+      c.cost_repeats = 3;
+      break;
+  }
+  return c;
+}
+
+void RegisterFlags(FlagSet& flags, Config& c) {
+  flags.AddStringList("synthesizers", &c.synthesizers, "synthesizers (mechanisms/synthetic)")
+      .NonEmpty()
+      .OneOf(AllSynthesizerNames());
+  flags.AddDoubleList("epsilons", &c.epsilons, "eps of the DP synthesizers").Above(0).Finite();
+  flags.AddDouble("delta", &c.delta, "delta of the zCDP synthesizers and their audits")
+      .OpenRange(0, 1);
+  flags.AddInt("n_records", &c.n_records, "private dataset size").Range(2, 30000);
+  flags.AddInt("n_synthetic", &c.n_synthetic, "synthetic rows per release").Range(1, 1000000);
+  flags.AddInt("train_datasets", &c.train_datasets, "shadow releases per game (even)")
+      .Range(4, 1000000);
+  flags.AddInt("test_datasets", &c.test_datasets, "test releases per game (even)")
+      .Range(4, 1000000);
+  flags.AddInt("outlier_targets", &c.outlier_targets, "outlier targets").Min(0);
+  flags.AddInt("random_targets", &c.random_targets, "random targets").Min(0);
+  flags.AddBool("canary_target", &c.canary_target, "also the crafted rarest-value canary");
+  flags.AddInt("knn_k", &c.knn_k, "k of the outlier score").Min(1);
+  flags.AddInt("outlier_pool", &c.outlier_pool, "records scored for outlyingness").Min(2);
+  flags.AddInt("queries", &c.queries, "targeted counting queries per target").Range(1, 100000);
+  flags.AddStringList("adversaries", &c.adversaries, "fixed (TAPAS) and/or random (Stadler)")
+      .NonEmpty()
+      .OneOf({"fixed", "random"});
+  flags.AddDouble("alpha", &c.alpha, "1 - confidence of every interval").OpenRange(0, 1);
+  flags.AddInt("worst_case_trials", &c.worst_case_trials, "worst-case releases per side")
+      .Range(2, 10000000);
+  flags.AddDouble("bug_epsilon", &c.bug_epsilon, "eps of the planted-bug audits").Above(0).Finite();
+  flags.AddIntList("cost_sizes", &c.cost_sizes, "dataset sizes timed").NonEmpty().Range(2, 30000);
+  flags.AddInt("cost_repeats", &c.cost_repeats, "timed runs per size").Range(1, 10000);
+  flags.AddString("data_dir", &c.data_dir, "directory of adult.data/adult.test ('' = vendored)");
+}
+
+Status Validate(const Config& c) {
+  if (c.train_datasets % 2 != 0 || c.test_datasets % 2 != 0) {
+    return Error("train_datasets and test_datasets must be even (half of them hold the target)");
+  }
+  if (c.outlier_targets + c.random_targets + (c.canary_target ? 1 : 0) == 0) {
+    return Error("outlier_targets + random_targets + canary_target must give at least one target");
+  }
+  if (c.knn_k >= c.outlier_pool) return Error("knn_k must be below outlier_pool");
+  if (c.outlier_targets + c.random_targets > c.outlier_pool) {
+    return Error("outlier_targets + random_targets must be at most outlier_pool");
+  }
+  return Status::Ok();
+}
+
+Status RunGames(const GameInputs& in, const std::vector<CaseSpec>& cases, bool quiet,
+                std::vector<GameResult>* games) {
+  const Config& c = *in.config;
+  const int64_t total =
+      static_cast<int64_t>(cases.size() * in.targets->size() * c.adversaries.size());
+  ProgressReporter progress("synthetic_data_mia games", total, quiet);
+  for (size_t k = 0; k < cases.size(); ++k) {
+    for (size_t t = 0; t < in.targets->size(); ++t) {
+      for (const std::string& adversary : c.adversaries) {
+        PB_ASSIGN_OR_RETURN(GameResult g, RunGame(in, cases[k], static_cast<int64_t>(k),
+                                                  static_cast<int64_t>(t), adversary));
+        games->push_back(std::move(g));
+        progress.Advance(1);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
+Status Run(const Config& c, StudyContext& ctx) {
+  AdultOptions options;
+  options.data_dir = c.data_dir;
+  PB_ASSIGN_OR_RETURN(const AdultCategorical adult, LoadAdultCategorical(options));
+  if (c.n_records > adult.train.n() / 2) return Error("n_records exceeds half of Adult's rows");
+  PB_ASSIGN_OR_RETURN(TargetSetup setup, ChooseTargets(adult.train, adult.domain, c, ctx.seed()));
+  Results r;
+  PB_ASSIGN_OR_RETURN(r.cases, MainCases(c));
+  r.targets = setup.targets;
+  r.removed_duplicates = setup.removed_duplicates;
+  r.data_provenance = "uci-adult";
+  GameInputs in{&c, &adult.domain, &setup.population, &setup.targets, ctx.seed(), ctx.threads()};
+  PB_RETURN_IF_ERROR(RunGames(in, r.cases, ctx.quiet(), &r.games));
+  PB_ASSIGN_OR_RETURN(const std::vector<WorstCasePlan> plans,
+                      WorstCasePlans(c, r.cases, adult.domain));
+  ProgressReporter progress("synthetic_data_mia worst case", static_cast<int64_t>(plans.size()),
+                            ctx.quiet());
+  for (size_t k = 0; k < plans.size(); ++k) {
+    PB_ASSIGN_OR_RETURN(WorstCaseResult w, RunWorstCase(in, plans[k].spec, plans[k].attributes,
+                                                        static_cast<int64_t>(k)));
+    r.worst_case.push_back(std::move(w));
+    progress.Advance(1);
+  }
+  for (const std::string& name : c.synthesizers) {
+    PB_ASSIGN_OR_RETURN(CostResult cost, MeasureCost(in, name));
+    r.cost.push_back(std::move(cost));
+  }
+  return WriteReport(c, r, ctx.out());
+}
+
+}  // namespace
+}  // namespace synthetic_data_mia
+}  // namespace privbench
+
+int main(int argc, char** argv) {
+  using namespace privbench;
+  using namespace privbench::synthetic_data_mia;
+  Study<Config> study;
+  study.info = {"synthetic_data_mia",
+                "Hafner & Sun, Empirical Privacy Evaluations of Generative and Predictive Machine "
+                "Learning Models - A review and challenges for practice (arXiv:2411.12451)",
+                "Sections 'Shadow modeling and attack logic', 'Membership inference attacks "
+                "against tabular data synthesizers', 'Privacy audits', 'Practical challenges'",
+                "membership inference on synthetic Adult data and audits of DP synthesizers"};
+  study.defaults = Defaults;
+  study.register_flags = RegisterFlags;
+  study.validate = Validate;
+  study.run = Run;
+  return RunStudyMain(study, argc, argv);
+}
