@@ -6,26 +6,10 @@
 #include <string>
 #include <vector>
 
+#include "data_scripts/categorical_testing.h"
+
 namespace privbench {
 namespace {
-
-CategoricalDomain Domain(const std::vector<int32_t>& sizes) {
-  CategoricalDomain d;
-  for (size_t j = 0; j < sizes.size(); ++j) {
-    d.names.push_back("a" + std::to_string(j));
-    d.sizes.push_back(sizes[j]);
-    d.labels.emplace_back();
-    for (int32_t v = 0; v < sizes[j]; ++v) d.labels.back().push_back(std::to_string(v));
-  }
-  return d;
-}
-
-CategoricalTable Table(int64_t d, const std::vector<std::vector<int32_t>>& rows) {
-  CategoricalTable t;
-  t.d = d;
-  for (const auto& r : rows) t.Append(r);
-  return t;
-}
 
 // Explicit one-hot Euclidean distance (reference for kOneHotL2).
 double OneHotL2(const std::vector<int32_t>& a, const int32_t* b, const CategoricalDomain& dom) {
@@ -40,8 +24,8 @@ double OneHotL2(const std::vector<int32_t>& a, const int32_t* b, const Categoric
 }
 
 TEST(DistanceToClosest, HammingOnAHandMadeTable) {
-  const CategoricalDomain dom = Domain({3, 2, 4});
-  const CategoricalTable syn = Table(3, {{0, 0, 0}, {2, 1, 3}, {1, 1, 0}});
+  const CategoricalDomain dom = NumberedDomain({3, 2, 4});
+  const CategoricalTable syn = TableOf(3, {{0, 0, 0}, {2, 1, 3}, {1, 1, 0}});
   auto d0 = DistanceToClosest({2, 1, 3}, syn, dom, DcrMetric::kHamming);  // an exact copy
   auto d1 = DistanceToClosest({1, 1, 3}, syn, dom, DcrMetric::kHamming);  // 1 from two rows
   auto d3 = DistanceToClosest({2, 0, 1}, syn, dom, DcrMetric::kHamming);  // 2 from row 0 and 1
@@ -49,7 +33,7 @@ TEST(DistanceToClosest, HammingOnAHandMadeTable) {
   EXPECT_EQ(*d0, 0.0);
   EXPECT_EQ(*d1, 1.0);
   EXPECT_EQ(*d3, 2.0);
-  auto all_differ = DistanceToClosest({2, 0, 2}, Table(3, {{0, 1, 0}}), dom, DcrMetric::kHamming);
+  auto all_differ = DistanceToClosest({2, 0, 2}, TableOf(3, {{0, 1, 0}}), dom, DcrMetric::kHamming);
   ASSERT_TRUE(all_differ.ok());
   EXPECT_EQ(*all_differ, 3.0);
   auto score = DcrScore({1, 1, 3}, syn, dom, DcrMetric::kHamming);
@@ -58,7 +42,7 @@ TEST(DistanceToClosest, HammingOnAHandMadeTable) {
 }
 
 TEST(DistanceToClosest, OneHotL2MatchesTheExplicitEncodingAndRanksAsHamming) {
-  const CategoricalDomain dom = Domain({3, 2, 4, 5});
+  const CategoricalDomain dom = NumberedDomain({3, 2, 4, 5});
   CategoricalTable syn;
   syn.d = 4;
   uint64_t x = 12345;  // a small LCG: fixed table, no Rng needed
@@ -93,12 +77,12 @@ TEST(DistanceToClosest, OneHotL2MatchesTheExplicitEncodingAndRanksAsHamming) {
 }
 
 TEST(DistanceToClosest, ErrorsNameTheArgument) {
-  const CategoricalDomain dom = Domain({3, 2});
-  const CategoricalTable syn = Table(2, {{0, 0}, {1, 1}});
-  auto empty = DistanceToClosest({0, 0}, Table(2, {}), dom, DcrMetric::kHamming);
+  const CategoricalDomain dom = NumberedDomain({3, 2});
+  const CategoricalTable syn = TableOf(2, {{0, 0}, {1, 1}});
+  auto empty = DistanceToClosest({0, 0}, TableOf(2, {}), dom, DcrMetric::kHamming);
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.message().find("synthetic"), std::string::npos) << empty.message();
-  auto width = DistanceToClosest({0, 0}, Table(3, {{0, 0, 0}}), dom, DcrMetric::kHamming);
+  auto width = DistanceToClosest({0, 0}, TableOf(3, {{0, 0, 0}}), dom, DcrMetric::kHamming);
   ASSERT_FALSE(width.ok());
   EXPECT_NE(width.message().find("synthetic"), std::string::npos) << width.message();
   auto short_target = DistanceToClosest({0}, syn, dom, DcrMetric::kHamming);
@@ -108,7 +92,7 @@ TEST(DistanceToClosest, ErrorsNameTheArgument) {
   ASSERT_FALSE(range.ok());
   EXPECT_NE(range.message().find("target attribute 'a1': code 2"), std::string::npos)
       << range.message();
-  auto bad_targets = DcrScores(Table(2, {}), syn, dom, DcrMetric::kHamming);
+  auto bad_targets = DcrScores(TableOf(2, {}), syn, dom, DcrMetric::kHamming);
   ASSERT_FALSE(bad_targets.ok());
   EXPECT_NE(bad_targets.message().find("targets"), std::string::npos);
 }

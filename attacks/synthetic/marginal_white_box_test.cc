@@ -10,27 +10,10 @@
 #include <vector>
 
 #include "core/seeding.h"
+#include "data_scripts/categorical_testing.h"
 
 namespace privbench {
 namespace {
-
-CategoricalDomain Domain(const std::vector<int32_t>& sizes) {
-  CategoricalDomain d;
-  for (size_t j = 0; j < sizes.size(); ++j) {
-    d.names.push_back("a" + std::to_string(j));
-    d.sizes.push_back(sizes[j]);
-    d.labels.emplace_back();
-    for (int32_t v = 0; v < sizes[j]; ++v) d.labels.back().push_back(std::to_string(v));
-  }
-  return d;
-}
-
-CategoricalTable Table(int64_t d, const std::vector<std::vector<int32_t>>& rows) {
-  CategoricalTable t;
-  t.d = d;
-  for (const auto& r : rows) t.Append(r);
-  return t;
-}
 
 // Exact counts of the marginal over `attributes` (1 or 2) of `table`.
 std::vector<double> ExactCounts(const CategoricalTable& table, const CategoricalDomain& dom,
@@ -59,7 +42,7 @@ TEST(MarginalWhiteBox, GaussianLlrIsNormalWithTheStatedMeansAndVariance) {
   // their difference within 5 sd (mu sqrt(2 / T)) of mu^2, each sample
   // variance within 12% of mu^2 (5.4 sd of a sample variance, sqrt(2 / T) =
   // 2.2%). A correct LLR fails one of these with probability below 1e-5.
-  const CategoricalDomain dom = Domain({3, 4, 2, 5});
+  const CategoricalDomain dom = NumberedDomain({3, 4, 2, 5});
   Rng rng = MakeRng(2024, {1});
   CategoricalTable d_minus;
   d_minus.d = 4;
@@ -114,8 +97,8 @@ TEST(MarginalWhiteBox, GaussianLlrIsNormalWithTheStatedMeansAndVariance) {
 }
 
 TEST(MarginalWhiteBox, LaplaceAndExactValuesByHand) {
-  const CategoricalDomain dom = Domain({2, 3});
-  const CategoricalTable d_minus = Table(2, {{0, 2}, {1, 2}, {0, 1}, {0, 2}});
+  const CategoricalDomain dom = NumberedDomain({2, 3});
+  const CategoricalTable d_minus = TableOf(2, {{0, 2}, {1, 2}, {0, 1}, {0, 2}});
   const std::vector<int32_t> target = {0, 2};
   // Target cells: attribute 0 value 0 (count 3), pair (0, 2) at index 2 (count 2).
   std::vector<NoisyMarginal> m = {
@@ -152,8 +135,8 @@ TEST(MarginalWhiteBox, LaplaceAndExactValuesByHand) {
 }
 
 TEST(MarginalWhiteBox, AuxiliaryReferenceAddsTheSamplingVariance) {
-  const CategoricalDomain dom = Domain({2, 3});
-  const CategoricalTable aux = Table(2, {{0, 2}, {1, 2}, {1, 1}, {1, 0}});  // p(a0 = 0) = 1/4
+  const CategoricalDomain dom = NumberedDomain({2, 3});
+  const CategoricalTable aux = TableOf(2, {{0, 2}, {1, 2}, {1, 1}, {1, 0}});  // p(a0 = 0) = 1/4
   const std::vector<int32_t> target = {0, 2};
   std::vector<NoisyMarginal> m = {Measurement({0}, {30.0, 70.0}, MarginalNoise::kGaussian, 3.0),
                                   Measurement({0}, {30.0, 70.0}, MarginalNoise::kLaplace, 3.0)};
@@ -167,8 +150,8 @@ TEST(MarginalWhiteBox, AuxiliaryReferenceAddsTheSamplingVariance) {
 }
 
 TEST(MarginalWhiteBox, ErrorsNameTheArgument) {
-  const CategoricalDomain dom = Domain({2, 3});
-  const CategoricalTable d_minus = Table(2, {{0, 2}});
+  const CategoricalDomain dom = NumberedDomain({2, 3});
+  const CategoricalTable d_minus = TableOf(2, {{0, 2}});
   const std::vector<int32_t> target = {0, 2};
   const std::vector<NoisyMarginal> ok = {
       Measurement({0}, {1.0, 0.0}, MarginalNoise::kGaussian, 1.0)};
@@ -192,10 +175,10 @@ TEST(MarginalWhiteBox, ErrorsNameTheArgument) {
   ASSERT_FALSE(code.ok());
   EXPECT_NE(code.message().find("target attribute 'a1': code 3"), std::string::npos)
       << code.message();
-  auto width = KnownDMinusReference(ok, target, dom, Table(3, {{0, 0, 0}}));
+  auto width = KnownDMinusReference(ok, target, dom, TableOf(3, {{0, 0, 0}}));
   ASSERT_FALSE(width.ok());
   EXPECT_NE(width.message().find("d_minus"), std::string::npos);
-  auto aux = AuxiliaryReference(ok, target, dom, Table(2, {}), 10);
+  auto aux = AuxiliaryReference(ok, target, dom, TableOf(2, {}), 10);
   ASSERT_FALSE(aux.ok());
   EXPECT_NE(aux.message().find("auxiliary is empty"), std::string::npos);
   auto n_minus = AuxiliaryReference(ok, target, dom, d_minus, -1);

@@ -7,31 +7,14 @@
 #include <vector>
 
 #include "core/seeding.h"
+#include "data_scripts/categorical_testing.h"
 
 namespace privbench {
 namespace {
 
-CategoricalDomain Domain(const std::vector<int32_t>& sizes) {
-  CategoricalDomain d;
-  for (size_t j = 0; j < sizes.size(); ++j) {
-    d.names.push_back("a" + std::to_string(j));
-    d.sizes.push_back(sizes[j]);
-    d.labels.emplace_back();
-    for (int32_t v = 0; v < sizes[j]; ++v) d.labels.back().push_back(std::to_string(v));
-  }
-  return d;
-}
-
-CategoricalTable Table(int64_t d, const std::vector<std::vector<int32_t>>& rows) {
-  CategoricalTable t;
-  t.d = d;
-  for (const auto& r : rows) t.Append(r);
-  return t;
-}
-
 TEST(TargetedQueries, FractionsOnATinyTable) {
-  const CategoricalDomain dom = Domain({3, 2, 2});
-  const CategoricalTable syn = Table(3, {{0, 0, 1}, {2, 1, 1}, {2, 0, 0}, {0, 0, 1}});
+  const CategoricalDomain dom = NumberedDomain({3, 2, 2});
+  const CategoricalTable syn = TableOf(3, {{0, 0, 1}, {2, 1, 1}, {2, 0, 0}, {0, 0, 1}});
   const std::vector<int32_t> target = {0, 0, 1};
   const std::vector<AttributeSubset> subsets = {{0}, {1}, {2}, {0, 1}, {1, 2}, {0, 1, 2}, {0, 2}};
   auto q = TargetedQueryFractions(target, subsets, syn, dom);
@@ -43,7 +26,7 @@ TEST(TargetedQueries, FractionsOnATinyTable) {
 }
 
 TEST(TargetedQueries, MoreThan64AttributesUseSeveralMaskWords) {
-  const CategoricalDomain dom = Domain(std::vector<int32_t>(70, 2));
+  const CategoricalDomain dom = NumberedDomain(std::vector<int32_t>(70, 2));
   std::vector<int32_t> target(70, 0), row(70, 0);
   row[69] = 1;  // differs only on the last attribute (second mask word)
   CategoricalTable syn;
@@ -56,7 +39,7 @@ TEST(TargetedQueries, MoreThan64AttributesUseSeveralMaskWords) {
 }
 
 TEST(TargetedQueries, DrawsDistinctSortedSubsetsPerOrderDeterministically) {
-  const CategoricalDomain dom = Domain(std::vector<int32_t>(12, 3));
+  const CategoricalDomain dom = NumberedDomain(std::vector<int32_t>(12, 3));
   Rng rng = MakeRng(7, {1});
   auto s = DrawQuerySubsets(dom, {1, 2, 3}, 20, rng);
   ASSERT_TRUE(s.ok()) << s.message();
@@ -89,7 +72,7 @@ TEST(TargetedQueries, EveryPairIsEquallyLikely) {
   // One pair of 4 attributes (6 pairs) drawn 6000 times: each about 1000
   // (sd 29); a 6-sd band around all six fails with probability about 1e-8
   // (fixed seed: the outcome is deterministic).
-  const CategoricalDomain dom = Domain({2, 2, 2, 2});
+  const CategoricalDomain dom = NumberedDomain({2, 2, 2, 2});
   Rng rng = MakeRng(11, {});
   std::vector<int> hits(16, 0);
   for (int i = 0; i < 6000; ++i) {
@@ -103,7 +86,7 @@ TEST(TargetedQueries, EveryPairIsEquallyLikely) {
 }
 
 TEST(TargetedQueries, AllSubsetsAreLexicographic) {
-  const CategoricalDomain dom = Domain({2, 2, 2, 2});
+  const CategoricalDomain dom = NumberedDomain({2, 2, 2, 2});
   auto one = AllQuerySubsets(dom, 1);
   ASSERT_TRUE(one.ok());
   EXPECT_EQ(*one, (std::vector<AttributeSubset>{{0}, {1}, {2}, {3}}));
@@ -116,8 +99,8 @@ TEST(TargetedQueries, AllSubsetsAreLexicographic) {
 }
 
 TEST(TargetedQueries, ErrorsNameTheArgument) {
-  const CategoricalDomain dom = Domain({3, 2, 2});
-  const CategoricalTable syn = Table(3, {{0, 0, 1}});
+  const CategoricalDomain dom = NumberedDomain({3, 2, 2});
+  const CategoricalTable syn = TableOf(3, {{0, 0, 1}});
   Rng rng = MakeRng(1, {});
   auto order = DrawQuerySubsets(dom, {1, 4}, 3, rng);
   ASSERT_FALSE(order.ok());
@@ -136,10 +119,10 @@ TEST(TargetedQueries, ErrorsNameTheArgument) {
   auto subset = TargetedQueryFractions({0, 0, 1}, {{0}, {2, 1}}, syn, dom);
   ASSERT_FALSE(subset.ok());
   EXPECT_NE(subset.message().find("subsets[1]"), std::string::npos) << subset.message();
-  auto empty = TargetedQueryFractions({0, 0, 1}, {{0}}, Table(3, {}), dom);
+  auto empty = TargetedQueryFractions({0, 0, 1}, {{0}}, TableOf(3, {}), dom);
   ASSERT_FALSE(empty.ok());
   EXPECT_NE(empty.message().find("synthetic is empty"), std::string::npos);
-  auto mismatch = TargetedQueryFractions({0, 0, 1}, {{0}}, Table(2, {{0, 0}}), dom);
+  auto mismatch = TargetedQueryFractions({0, 0, 1}, {{0}}, TableOf(2, {{0, 0}}), dom);
   ASSERT_FALSE(mismatch.ok());
   EXPECT_NE(mismatch.message().find("synthetic"), std::string::npos);
 }

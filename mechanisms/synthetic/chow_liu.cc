@@ -1,6 +1,7 @@
 #include "mechanisms/synthetic/chow_liu.h"
 
 #include "mechanisms/synthetic/marginals.h"
+#include "mechanisms/synthetic/synthesizer_base.h"
 #include "mechanisms/synthetic/tree_model.h"
 
 namespace privbench {
@@ -18,43 +19,29 @@ std::vector<std::pair<int64_t, int64_t>> TreeOfPairs(const PairCounts& pairs,
   return MaximumSpanningTree(d, weight);
 }
 
-class ChowLiuSynthesizer : public Synthesizer {
+class ChowLiuSynthesizer : public SynthesizerBase {
  public:
-  explicit ChowLiuSynthesizer(const SynthesizerOptions& options) : options_(options) {}
-  std::string_view name() const override { return "chow_liu"; }
-  SynthesizerGuarantee guarantee() const override { return SynthesizerGuarantee(); }
+  explicit ChowLiuSynthesizer(const SynthesizerOptions& options)
+      : SynthesizerBase("chow_liu", SynthesizerGuarantee(), options) {}
 
  protected:
   Result<SynthesisOutput> GenerateImpl(const CategoricalTable& data,
                                        const CategoricalDomain& domain, int64_t n_synthetic,
                                        Rng& rng) const override {
-    const int64_t d = domain.attributes();
-    const PairCounts pairs(data, domain.sizes);
+    const PairFitInputs in = PairInputs(data, domain);
     TreeMeasurements m;
-    m.one_way.resize(static_cast<size_t>(d));
-    m.one_way_variance.assign(static_cast<size_t>(d), 1.0);
+    m.one_way.resize(static_cast<size_t>(in.d));
+    m.one_way_variance.assign(static_cast<size_t>(in.d), 1.0);
     // Exact counts are consistent: the variances only weight equal
     // estimates, so any positive value gives the exact marginals.
-    for (int64_t j = 0; j < d; ++j) m.one_way[j] = Counts1(data, domain.sizes, j);
-    for (const auto& [a, b] : TreeOfPairs(pairs, domain.sizes)) {
-      TreeMeasurements::Edge e;
-      e.a = a;
-      e.b = b;
-      const double* t = pairs.Table(a, b);
-      e.counts.assign(t, t + static_cast<int64_t>(domain.sizes[a]) * domain.sizes[b]);
-      m.edges.push_back(std::move(e));
+    for (int64_t j = 0; j < in.d; ++j) m.one_way[j] = Counts1(data, in.sizes, j);
+    for (const auto& [a, b] : TreeOfPairs(in.pairs, in.sizes)) {
+      m.AddEdge(a, b, in.pairs.Oriented(a, b), 1.0);  // a < b: the pair's table
     }
-    PB_ASSIGN_OR_RETURN(
-        const TreeModel model,
-        FitTreeModel(domain.sizes, ValueSupport(data, domain, options_.domain_from_data), m, 0));
     SynthesisOutput out;
-    out.synthetic = SampleTreeModel(model, n_synthetic, rng);
-    out.structure = model.Edges();
+    PB_RETURN_IF_ERROR(SampleFittedTree(in.sizes, in.support, m, 0, n_synthetic, rng, out));
     return out;
   }
-
- private:
-  SynthesizerOptions options_;
 };
 
 }  // namespace

@@ -14,18 +14,15 @@
 namespace privbench {
 namespace {
 
-const std::vector<std::pair<int64_t, int64_t>> kTree = {{0, 1}, {1, 2}, {1, 3}, {3, 4}, {0, 5}};
-
 // Statistical: with strength 0.8 each true edge carries well over 0.5 bit
 // of mutual information more than any non-edge (data processing
 // inequality with noise at every step); with 3,000 rows the plug-in
 // estimates err by about 0.01 bit, so the recovery fails with negligible
 // probability (fixed seed: deterministic).
 TEST(ChowLiuTest, RecoversTheTreeOfTreeData) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(31);
-  const CategoricalTable data = TreeData(domain, kTree, 3000, 0.8, rng);
-  EXPECT_EQ(Undirected(ChowLiuTree(data, domain)), Undirected(kTree));
+  const auto [domain, data] = SixAttributeTree(3000, 0.8, rng);
+  EXPECT_EQ(Undirected(ChowLiuTree(data, domain)), Undirected(kSixAttributeTree));
   const auto synth = MakeChowLiuSynthesizer(SynthesizerOptions());
   EXPECT_EQ(synth->name(), "chow_liu");
   EXPECT_FALSE(synth->guarantee().is_private());
@@ -33,7 +30,7 @@ TEST(ChowLiuTest, RecoversTheTreeOfTreeData) {
   ASSERT_TRUE(out.ok()) << out.message();
   EXPECT_TRUE(out->measurements.empty());
   // Rooted at 0 and oriented away from it: exactly the generating edges.
-  std::vector<std::pair<int64_t, int64_t>> oriented = out->structure, want = kTree;
+  std::vector<std::pair<int64_t, int64_t>> oriented = out->structure, want = kSixAttributeTree;
   std::sort(oriented.begin(), oriented.end());
   std::sort(want.begin(), want.end());
   EXPECT_EQ(oriented, want);
@@ -43,9 +40,8 @@ TEST(ChowLiuTest, RecoversTheTreeOfTreeData) {
 // within 5 sd (<= 0.0025) of the data's frequency: false-failure probability
 // below 15 * 6e-7 (normal approximation; fixed seed: deterministic).
 TEST(ChowLiuTest, ReproducesEdgeFrequencies) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(32);
-  const CategoricalTable data = TreeData(domain, kTree, 1000, 0.8, rng);
+  const auto [domain, data] = SixAttributeTree(1000, 0.8, rng);
   const auto synth = MakeChowLiuSynthesizer(SynthesizerOptions());
   const int64_t n = 40000;
   const Result<SynthesisOutput> out = synth->Generate(data, domain, n, rng);

@@ -3,51 +3,52 @@
 #include <cmath>
 
 #include "mechanisms/synthetic/marginals.h"
+#include "mechanisms/synthetic/synthesizer_base.h"
 
 namespace privbench {
 namespace {
 
-class IndependentSynthesizer : public Synthesizer {
+std::string_view IndependentName(MarginalNoise noise) {
+  switch (noise) {
+    case MarginalNoise::kLaplace:
+      return "independent_laplace";
+    case MarginalNoise::kGaussian:
+      return "independent_gaussian";
+    case MarginalNoise::kNone:
+      break;
+  }
+  return "independent";
+}
+
+SynthesizerGuarantee IndependentGuarantee(MarginalNoise noise, const SynthesizerOptions& options) {
+  switch (noise) {
+    case MarginalNoise::kLaplace:
+      return PureDpGuarantee(options);
+    case MarginalNoise::kGaussian:
+      return ZcdpGuarantee(options, /*gaussian_mechanism=*/true);
+    case MarginalNoise::kNone:
+      break;
+  }
+  return SynthesizerGuarantee();
+}
+
+class IndependentSynthesizer : public SynthesizerBase {
  public:
   IndependentSynthesizer(MarginalNoise noise, const SynthesizerOptions& options)
-      : noise_(noise), options_(options) {}
-
-  std::string_view name() const override {
-    switch (noise_) {
-      case MarginalNoise::kLaplace:
-        return "independent_laplace";
-      case MarginalNoise::kGaussian:
-        return "independent_gaussian";
-      case MarginalNoise::kNone:
-        break;
-    }
-    return "independent";
-  }
-
-  SynthesizerGuarantee guarantee() const override {
-    SynthesizerGuarantee g;
-    if (noise_ == MarginalNoise::kLaplace) g.epsilon = options_.epsilon;
-    if (noise_ == MarginalNoise::kGaussian) {
-      g.epsilon = options_.epsilon;
-      g.delta = options_.delta;
-      g.rho = options_.rho;
-      g.mu = std::sqrt(2.0 * options_.rho);
-    }
-    return g;
-  }
+      : SynthesizerBase(IndependentName(noise), IndependentGuarantee(noise, options), options),
+        noise_(noise) {}
 
  protected:
   Result<SynthesisOutput> GenerateImpl(const CategoricalTable& data,
                                        const CategoricalDomain& domain, int64_t n_synthetic,
                                        Rng& rng) const override {
-    const int64_t d = domain.attributes();
-    const std::vector<std::vector<char>> support =
-        ValueSupport(data, domain, options_.domain_from_data);
+    const FitInputs in = Inputs(data, domain);
+    const int64_t d = in.d;
     double scale = 0.0;
     if (noise_ == MarginalNoise::kLaplace) {
-      scale = IndependentLaplaceScale(d, options_.epsilon, options_.laplace_half_scale);
+      scale = IndependentLaplaceScale(d, options().epsilon, options().laplace_half_scale);
     }
-    if (noise_ == MarginalNoise::kGaussian) scale = IndependentGaussianSigma(d, options_.rho);
+    if (noise_ == MarginalNoise::kGaussian) scale = IndependentGaussianSigma(d, options().rho);
     SynthesisOutput out;
     // CDFs of the d distributions, attribute j at offset[j].
     std::vector<int64_t> offset(static_cast<size_t>(d));
@@ -56,10 +57,10 @@ class IndependentSynthesizer : public Synthesizer {
       std::vector<double> counts = Counts1(data, domain.sizes, j);
       if (noise_ != MarginalNoise::kNone) {
         out.measurements.push_back(
-            MeasureMarginal({j}, counts, support, domain.sizes, noise_, scale, rng));
+            MeasureMarginal({j}, counts, in.support, in.sizes, noise_, scale, rng));
         counts = out.measurements.back().noisy_counts;
       }
-      const std::vector<double> p = ToDistribution(std::move(counts), support[j]);
+      const std::vector<double> p = ToDistribution(std::move(counts), in.support[j]);
       offset[j] = static_cast<int64_t>(cdf.size());
       cdf.resize(cdf.size() + p.size());
       CumulativeSums(p.data(), static_cast<int64_t>(p.size()), cdf.data() + offset[j]);
@@ -77,7 +78,6 @@ class IndependentSynthesizer : public Synthesizer {
 
  private:
   MarginalNoise noise_;
-  SynthesizerOptions options_;
 };
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "mechanisms/synthetic/marginals.h"
+#include "mechanisms/synthetic/synthesizer_base.h"
 #include "mechanisms/synthetic/tree_model.h"
 
 namespace privbench {
@@ -61,55 +62,36 @@ std::vector<std::pair<int64_t, int64_t>> SelectTree(const PairCounts& pairs,
   return tree;
 }
 
-class MstSynthesizer : public Synthesizer {
+class MstSynthesizer : public SynthesizerBase {
  public:
-  explicit MstSynthesizer(const SynthesizerOptions& options) : options_(options) {}
-  std::string_view name() const override { return "mst"; }
-  SynthesizerGuarantee guarantee() const override {
-    SynthesizerGuarantee g;
-    g.epsilon = options_.epsilon;
-    g.delta = options_.delta;
-    g.rho = options_.rho;
-    return g;
-  }
+  explicit MstSynthesizer(const SynthesizerOptions& options)
+      : SynthesizerBase("mst", ZcdpGuarantee(options, /*gaussian_mechanism=*/false), options) {}
 
  protected:
   Result<SynthesisOutput> GenerateImpl(const CategoricalTable& data,
                                        const CategoricalDomain& domain, int64_t n_synthetic,
                                        Rng& rng) const override {
-    const int64_t d = domain.attributes();
-    const std::vector<int32_t>& sizes = domain.sizes;
-    const std::vector<std::vector<char>> support =
-        ValueSupport(data, domain, options_.domain_from_data);
-    const MstCalibration cal = MstNoise(d, options_.rho, options_.mst_unscaled_noise);
-    const PairCounts pairs(data, sizes);
+    const PairFitInputs in = PairInputs(data, domain);
+    const MstCalibration cal = MstNoise(in.d, options().rho, options().mst_unscaled_noise);
     SynthesisOutput out;
     TreeMeasurements m;
-    for (int64_t j = 0; j < d; ++j) {
-      out.measurements.push_back(MeasureMarginal({j}, Counts1(data, sizes, j), support, sizes,
-                                                 MarginalNoise::kGaussian, cal.sigma_one_way, rng));
+    for (int64_t j = 0; j < in.d; ++j) {
+      out.measurements.push_back(MeasureMarginal({j}, Counts1(data, in.sizes, j), in.support,
+                                                 in.sizes, MarginalNoise::kGaussian,
+                                                 cal.sigma_one_way, rng));
       m.one_way.push_back(out.measurements.back().noisy_counts);
       m.one_way_variance.push_back(cal.sigma_one_way * cal.sigma_one_way);
     }
-    const auto tree = SelectTree(pairs, out.measurements, sizes, support, cal, rng);
+    const auto tree = SelectTree(in.pairs, out.measurements, in.sizes, in.support, cal, rng);
     for (const auto& [a, b] : tree) {
-      out.measurements.push_back(MeasureMarginal({a, b}, pairs.Oriented(a, b), support, sizes,
-                                                 MarginalNoise::kGaussian, cal.sigma_two_way, rng));
-      TreeMeasurements::Edge e;
-      e.a = a;
-      e.b = b;
-      e.counts = out.measurements.back().noisy_counts;
-      e.variance = cal.sigma_two_way * cal.sigma_two_way;
-      m.edges.push_back(std::move(e));
+      out.measurements.push_back(MeasureMarginal({a, b}, in.pairs.Oriented(a, b), in.support,
+                                                 in.sizes, MarginalNoise::kGaussian,
+                                                 cal.sigma_two_way, rng));
+      m.AddEdge(a, b, out.measurements.back().noisy_counts, cal.sigma_two_way * cal.sigma_two_way);
     }
-    PB_ASSIGN_OR_RETURN(const TreeModel model, FitTreeModel(sizes, support, m, 0));
-    out.synthetic = SampleTreeModel(model, n_synthetic, rng);
-    out.structure = model.Edges();
+    PB_RETURN_IF_ERROR(SampleFittedTree(in.sizes, in.support, m, 0, n_synthetic, rng, out));
     return out;
   }
-
- private:
-  SynthesizerOptions options_;
 };
 
 }  // namespace

@@ -13,8 +13,6 @@
 namespace privbench {
 namespace {
 
-const std::vector<std::pair<int64_t, int64_t>> kTree = {{0, 1}, {1, 2}, {1, 3}, {3, 4}, {0, 5}};
-
 // rho spent by a run: 1 / (2 sigma^2) per sensitivity-1 Gaussian
 // measurement plus eps_r^2 / 8 per exponential-mechanism round.
 double SpentRho(const SynthesisOutput& out, const MstCalibration& cal) {
@@ -35,9 +33,8 @@ SynthesisOutput RunMst(const SynthesizerOptions& options, const CategoricalTable
 }
 
 TEST(MstTest, TheThreeThirdsAddUpToRho) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(41);
-  const CategoricalTable data = TreeData(domain, kTree, 500, 0.6, rng);
+  const auto [domain, data] = SixAttributeTree(500, 0.6, rng);
   SynthesizerOptions options;
   options.rho = 0.37;
   options.epsilon = 2.5;
@@ -64,9 +61,8 @@ TEST(MstTest, TheThreeThirdsAddUpToRho) {
 }
 
 TEST(MstTest, UnscaledNoiseBugSpendsMore) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(42);
-  const CategoricalTable data = TreeData(domain, kTree, 500, 0.6, rng);
+  const auto [domain, data] = SixAttributeTree(500, 0.6, rng);
   SynthesizerOptions options;
   options.rho = 0.37;
   options.mst_unscaled_noise = true;
@@ -85,9 +81,8 @@ TEST(MstTest, UnscaledNoiseBugSpendsMore) {
 // failure probability about 1e-6 each by the normal approximation (fixed
 // seed: deterministic).
 TEST(MstTest, MeasurementNoiseHasTheCalibratedSigma) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(43);
-  const CategoricalTable data = TreeData(domain, kTree, 300, 0.6, rng);
+  const auto [domain, data] = SixAttributeTree(300, 0.6, rng);
   SynthesizerOptions options;
   options.rho = 0.05;
   const MstCalibration cal = MstNoise(6, 0.05, false);
@@ -126,13 +121,12 @@ TEST(MstTest, MeasurementNoiseHasTheCalibratedSigma) {
 // (each true edge's L1 distance from independence exceeds every non-edge's
 // by hundreds of counts here; fixed seed: deterministic).
 TEST(MstTest, HugeRhoSelectsTheGeneratingTree) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(44);
-  const CategoricalTable data = TreeData(domain, kTree, 3000, 0.8, rng);
+  const auto [domain, data] = SixAttributeTree(3000, 0.8, rng);
   SynthesizerOptions options;
   options.rho = 1e6;
   const SynthesisOutput out = RunMst(options, data, domain, rng);
-  EXPECT_EQ(Undirected(out.structure), Undirected(kTree));
+  EXPECT_EQ(Undirected(out.structure), Undirected(kSixAttributeTree));
   EXPECT_EQ(out.structure.front().first, 0);  // rooted at attribute 0
   ASSERT_TRUE(CheckTable(out.synthetic, domain).ok());
 }

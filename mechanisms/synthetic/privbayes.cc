@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "mechanisms/synthetic/marginals.h"
+#include "mechanisms/synthetic/synthesizer_base.h"
 #include "mechanisms/synthetic/tree_model.h"
 
 namespace privbench {
@@ -46,55 +47,39 @@ std::vector<std::pair<int64_t, int64_t>> GreedyNetwork(const PairCounts& pairs,
   return edges;
 }
 
-class PrivBayesSynthesizer : public Synthesizer {
+class PrivBayesSynthesizer : public SynthesizerBase {
  public:
-  explicit PrivBayesSynthesizer(const SynthesizerOptions& options) : options_(options) {}
-  std::string_view name() const override { return "privbayes"; }
-  SynthesizerGuarantee guarantee() const override {
-    SynthesizerGuarantee g;
-    g.epsilon = options_.epsilon;
-    return g;
-  }
+  explicit PrivBayesSynthesizer(const SynthesizerOptions& options)
+      : SynthesizerBase("privbayes", PureDpGuarantee(options), options) {}
 
  protected:
   Result<SynthesisOutput> GenerateImpl(const CategoricalTable& data,
                                        const CategoricalDomain& domain, int64_t n_synthetic,
                                        Rng& rng) const override {
-    const int64_t d = domain.attributes();
-    const std::vector<int32_t>& sizes = domain.sizes;
-    const std::vector<std::vector<char>> support =
-        ValueSupport(data, domain, options_.domain_from_data);
-    const double beta = options_.privbayes_structure_share;
-    const PairCounts pairs(data, sizes);
+    const PairFitInputs in = PairInputs(data, domain);
+    const std::vector<int32_t>& sizes = in.sizes;
+    const int64_t d = in.d;
+    const double epsilon = options().epsilon, beta = options().privbayes_structure_share;
     const int64_t root = boost::random::uniform_int_distribution<int64_t>(0, d - 1)(rng);
-    const double epsilon_step = d > 1 ? beta * options_.epsilon / static_cast<double>(d - 1) : 0;
-    const auto edges = GreedyNetwork(pairs, sizes, data.n(), epsilon_step, root, rng);
-    const double b = PrivBayesLaplaceScale(d, options_.epsilon, beta);
+    const double epsilon_step = d > 1 ? beta * epsilon / static_cast<double>(d - 1) : 0;
+    const auto edges = GreedyNetwork(in.pairs, sizes, data.n(), epsilon_step, root, rng);
+    const double b = PrivBayesLaplaceScale(d, epsilon, beta);
     SynthesisOutput out;
     TreeMeasurements m;
     m.one_way.resize(static_cast<size_t>(d));
     m.one_way_variance.assign(static_cast<size_t>(d), 2.0 * b * b);
-    out.measurements.push_back(MeasureMarginal({root}, Counts1(data, sizes, root), support, sizes,
-                                               MarginalNoise::kLaplace, b, rng));
+    out.measurements.push_back(MeasureMarginal({root}, Counts1(data, sizes, root), in.support,
+                                               sizes, MarginalNoise::kLaplace, b, rng));
     m.one_way[root] = out.measurements.back().noisy_counts;
     for (const auto& [p, c] : edges) {
-      out.measurements.push_back(MeasureMarginal({p, c}, pairs.Oriented(p, c), support, sizes,
+      out.measurements.push_back(MeasureMarginal({p, c}, in.pairs.Oriented(p, c), in.support, sizes,
                                                  MarginalNoise::kLaplace, b, rng));
-      TreeMeasurements::Edge e;
-      e.a = p;
-      e.b = c;
-      e.counts = out.measurements.back().noisy_counts;
-      e.variance = 2.0 * b * b;
-      m.edges.push_back(std::move(e));
+      m.AddEdge(p, c, out.measurements.back().noisy_counts, 2.0 * b * b);
     }
-    PB_ASSIGN_OR_RETURN(const TreeModel model, FitTreeModel(sizes, support, m, root));
-    out.synthetic = SampleTreeModel(model, n_synthetic, rng);
-    out.structure = edges;
+    PB_RETURN_IF_ERROR(SampleFittedTree(sizes, in.support, m, root, n_synthetic, rng, out));
+    out.structure = edges;  // the order chosen, not the model's ancestral order
     return out;
   }
-
- private:
-  SynthesizerOptions options_;
 };
 
 }  // namespace

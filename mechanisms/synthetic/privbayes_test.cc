@@ -15,8 +15,6 @@
 namespace privbench {
 namespace {
 
-const std::vector<std::pair<int64_t, int64_t>> kTree = {{0, 1}, {1, 2}, {1, 3}, {3, 4}, {0, 5}};
-
 TEST(PrivBayesTest, MutualInformationSensitivity) {
   // n = 1000: (2/n) log2(500.5) + (999/1000) log2(1001/999).
   EXPECT_NEAR(PrivBayesMutualInformationSensitivity(1000),
@@ -56,9 +54,8 @@ void ExpectNetwork(const SynthesisOutput& out, int64_t d) {
 // seed: deterministic). The root is drawn uniformly: over 40 runs several
 // roots occur (each misses with probability (5/6)^40 < 7e-4).
 TEST(PrivBayesTest, CountsHaveLaplaceScaleDOverOneMinusBetaEpsilon) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(51);
-  const CategoricalTable data = TreeData(domain, kTree, 400, 0.6, rng);
+  const auto [domain, data] = SixAttributeTree(400, 0.6, rng);
   SynthesizerOptions options;
   options.epsilon = 1.5;
   options.privbayes_structure_share = 0.4;
@@ -98,9 +95,8 @@ TEST(PrivBayesTest, CountsHaveLaplaceScaleDOverOneMinusBetaEpsilon) {
 // search is Prim's algorithm on mutual information, which finds the
 // Chow-Liu tree, here the generating tree (chow_liu_test's margin).
 TEST(PrivBayesTest, HugeEpsilonFindsTheChowLiuTree) {
-  const CategoricalDomain domain = TestDomain({4, 3, 5, 4, 3, 6});
   Rng rng(52);
-  const CategoricalTable data = TreeData(domain, kTree, 3000, 0.8, rng);
+  const auto [domain, data] = SixAttributeTree(3000, 0.8, rng);
   SynthesizerOptions options;
   options.epsilon = 1e9;
   const auto synth = MakePrivBayesSynthesizer(options);
@@ -108,7 +104,7 @@ TEST(PrivBayesTest, HugeEpsilonFindsTheChowLiuTree) {
     const Result<SynthesisOutput> out = synth->Generate(data, domain, 20, rng);
     ASSERT_TRUE(out.ok()) << out.message();
     ExpectNetwork(*out, 6);
-    EXPECT_EQ(Undirected(out->structure), Undirected(kTree));
+    EXPECT_EQ(Undirected(out->structure), Undirected(kSixAttributeTree));
     EXPECT_EQ(Undirected(out->structure), Undirected(ChowLiuTree(data, domain)));
   }
 }

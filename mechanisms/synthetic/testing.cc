@@ -3,20 +3,11 @@
 #include <algorithm>
 #include <boost/random/uniform_01.hpp>
 #include <boost/random/uniform_int_distribution.hpp>
-#include <string>
 
 namespace privbench {
 
 CategoricalDomain TestDomain(const std::vector<int32_t>& sizes) {
-  CategoricalDomain domain;
-  domain.sizes = sizes;
-  for (size_t j = 0; j < sizes.size(); ++j) {
-    domain.names.push_back("a" + std::to_string(j));
-    std::vector<std::string> labels;
-    for (int32_t v = 0; v < sizes[j]; ++v) labels.push_back("v" + std::to_string(v));
-    domain.labels.push_back(labels);
-  }
-  return domain;
+  return NumberedDomain(sizes, "v");
 }
 
 CategoricalTable TreeData(const CategoricalDomain& domain,
@@ -42,6 +33,16 @@ CategoricalTable TreeData(const CategoricalDomain& domain,
     }
   }
   return t;
+}
+
+const std::vector<std::pair<int64_t, int64_t>> kSixAttributeTree = {
+    {0, 1}, {1, 2}, {1, 3}, {3, 4}, {0, 5}};
+
+SixAttributeTreeData SixAttributeTree(int64_t n, double strength, Rng& rng) {
+  SixAttributeTreeData example;
+  example.domain = TestDomain({4, 3, 5, 4, 3, 6});
+  example.data = TreeData(example.domain, kSixAttributeTree, n, strength, rng);
+  return example;
 }
 
 std::vector<std::pair<int64_t, int64_t>> Undirected(

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "mechanisms/synthetic/marginals.h"
 
@@ -111,6 +112,15 @@ void FitMarginals(const std::vector<int32_t>& sizes, const std::vector<std::vect
 }
 
 }  // namespace
+
+void TreeMeasurements::AddEdge(int64_t a, int64_t b, std::vector<double> counts, double variance) {
+  Edge e;
+  e.a = a;
+  e.b = b;
+  e.counts = std::move(counts);
+  e.variance = variance;
+  edges.push_back(std::move(e));
+}
 
 std::vector<std::pair<int64_t, int64_t>> TreeModel::Edges() const {
   std::vector<std::pair<int64_t, int64_t>> edges;
@@ -299,6 +309,16 @@ CategoricalTable SampleTreeModel(const TreeModel& model, int64_t n, Rng& rng) {
     }
   }
   return out;
+}
+
+Status SampleFittedTree(const std::vector<int32_t>& sizes,
+                        const std::vector<std::vector<char>>& support,
+                        const TreeMeasurements& measurements, int64_t root, int64_t n, Rng& rng,
+                        SynthesisOutput& out) {
+  PB_ASSIGN_OR_RETURN(const TreeModel model, FitTreeModel(sizes, support, measurements, root));
+  out.synthetic = SampleTreeModel(model, n, rng);
+  out.structure = model.Edges();
+  return Status::Ok();
 }
 
 }  // namespace privbench

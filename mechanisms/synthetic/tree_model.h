@@ -54,6 +54,7 @@
 #include "core/result.h"
 #include "core/seeding.h"
 #include "data_scripts/categorical.h"
+#include "mechanisms/synthetic/synthesizer.h"
 
 namespace privbench {
 
@@ -69,6 +70,9 @@ struct TreeMeasurements {
     double variance = 1.0;       // per-cell noise variance, > 0
   };
   std::vector<Edge> edges;  // d - 1 edges forming a spanning tree
+
+  // Appends the edge (a, b) with its counts (a's value major) and variance.
+  void AddEdge(int64_t a, int64_t b, std::vector<double> counts, double variance);
 };
 
 struct TreeModel {
@@ -112,6 +116,15 @@ int FitToMarginals(std::vector<double>& joint, const std::vector<double>& row,
 // n rows drawn by ancestral sampling: the root from its marginal, then each
 // attribute in `order` from its conditional given its parent's value.
 CategoricalTable SampleTreeModel(const TreeModel& model, int64_t n, Rng& rng);
+
+// The last step of the tree synthesizers: fits the model to `measurements`
+// (FitTreeModel, rooted at `root`), draws n rows from it into out.synthetic
+// (SampleTreeModel) and sets out.structure to the model's edges (ancestral
+// order). Errors are FitTreeModel's.
+Status SampleFittedTree(const std::vector<int32_t>& sizes,
+                        const std::vector<std::vector<char>>& support,
+                        const TreeMeasurements& measurements, int64_t root, int64_t n, Rng& rng,
+                        SynthesisOutput& out);
 
 }  // namespace privbench
 
