@@ -5,6 +5,7 @@
 #include <limits>
 #include <numeric>
 
+#include "attacks/rmia.h"
 #include "core/seeding.h"
 #include "core/stats.h"
 #include "estimators/accountants/accountant.h"
@@ -322,6 +323,213 @@ std::vector<uint8_t> SplitHalves(int64_t n, uint64_t seed) {
   const std::vector<int64_t> p = Permutation(n, seed);
   for (int64_t i = 0; i < n / 2; ++i) half[static_cast<size_t>(p[static_cast<size_t>(i)])] = 1;
   return half;
+}
+
+double ProbFromPhi(double phi) { return 1.0 / (1.0 + std::exp(-phi)); }
+
+Result<std::vector<int64_t>> FirstOutShadows(const ShadowScores& s, int64_t point, int64_t k,
+                                             int64_t exclude) {
+  std::vector<int64_t> out;
+  for (int64_t m = 0; m < s.models && static_cast<int64_t>(out.size()) < k; ++m) {
+    if (m != exclude && !s.is_in[static_cast<size_t>(m * s.points + point)]) out.push_back(m);
+  }
+  if (static_cast<int64_t>(out.size()) < k) {
+    return Error("pool point " + std::to_string(point) + " has fewer than " + std::to_string(k) +
+                 " OUT shadows (use more shadows)");
+  }
+  return out;
+}
+
+namespace {
+
+// RMIA inputs for targets (point, target probability, target z row) with
+// the shadows as references; `use` [T x M] or empty.
+RmiaData MakeRmiaData(const ShadowScores& s, const PopulationProbs& pop,
+                      const std::vector<int64_t>& points, const std::vector<double>& target_prob,
+                      const std::vector<double>& target_z_prob, std::vector<uint8_t> use) {
+  RmiaData d;
+  d.targets = static_cast<int64_t>(points.size());
+  d.references = s.models;
+  d.population = pop.population;
+  d.target_prob = target_prob;
+  for (int64_t x : points) {
+    for (int64_t m = 0; m < s.models; ++m) {
+      const size_t i = static_cast<size_t>(m * s.points + x);
+      d.ref_prob.push_back(ProbFromPhi(s.phi[i]));
+      d.ref_in.push_back(s.is_in[i]);
+    }
+  }
+  d.target_z_prob = target_z_prob;
+  d.ref_z_prob = pop.shadow_prob;
+  d.ref_use = std::move(use);
+  return d;
+}
+
+// ref_use rows from per-target reference lists.
+std::vector<uint8_t> UseMask(const std::vector<std::vector<int64_t>>& refs, int64_t models) {
+  std::vector<uint8_t> use(refs.size() * static_cast<size_t>(models), 0);
+  for (size_t t = 0; t < refs.size(); ++t) {
+    for (int64_t m : refs[t]) use[t * static_cast<size_t>(models) + static_cast<size_t>(m)] = 1;
+  }
+  return use;
+}
+
+double AucOf(const std::vector<double>& scores, const std::vector<uint8_t>& bits) {
+  std::vector<double> m, n;
+  SplitScores(scores, bits, {}, 0, &m, &n);
+  return m.empty() || n.empty() ? std::nan("") : MannWhitneyAuc(m, n);
+}
+
+// Offline LiRA with per-trial references and one global standard deviation.
+std::vector<double> FewReferenceLira(const ShadowScores& s, const GamePlan& plan,
+                                     const TrialScores& trials,
+                                     const std::vector<std::vector<int64_t>>& refs,
+                                     LiraLocation location) {
+  std::vector<double> mu, all;
+  for (size_t t = 0; t < refs.size(); ++t) {
+    std::vector<double> phi;
+    for (int64_t m : refs[t]) {
+      phi.push_back(s.phi[static_cast<size_t>(m * s.points + plan.challenge[t])]);
+    }
+    mu.push_back(location == LiraLocation::kMedian ? Median(phi) : Mean(phi));
+    all.insert(all.end(), phi.begin(), phi.end());
+  }
+  const double m = Mean(all);
+  double ss = 0.0;
+  for (double v : all) ss += (v - m) * (v - m);
+  LiraGaussians g;
+  g.s_out = std::max(std::sqrt(ss / static_cast<double>(all.size())), kMinLiraStd);
+  std::vector<double> scores;
+  for (size_t t = 0; t < refs.size(); ++t) {
+    g.mu_out = mu[t];
+    scores.push_back(LiraOfflineScore(g, trials.phi[t]));
+  }
+  return scores;
+}
+
+std::vector<double> TargetProbs(const TrialScores& trials) {
+  std::vector<double> p;
+  for (double phi : trials.phi) p.push_back(ProbFromPhi(phi));
+  return p;
+}
+
+}  // namespace
+
+Result<double> TuneOfflineA(const ShadowScores& s, const PopulationProbs& pop) {
+  std::vector<int64_t> points(static_cast<size_t>(s.points));
+  std::iota(points.begin(), points.end(), 0);
+  std::vector<double> target_prob;
+  std::vector<uint8_t> bits;
+  std::vector<std::vector<int64_t>> refs;
+  for (int64_t x : points) {
+    target_prob.push_back(ProbFromPhi(s.phi[static_cast<size_t>(x)]));  // shadow 0
+    bits.push_back(s.is_in[static_cast<size_t>(x)]);
+    PB_ASSIGN_OR_RETURN(std::vector<int64_t> r, FirstOutShadows(s, x, 1, 0));
+    refs.push_back(r);
+  }
+  std::vector<double> z0;  // shadow 0's population probabilities, once per point
+  for (size_t i = 0; i < points.size(); ++i) {
+    z0.insert(z0.end(), pop.shadow_prob.begin(), pop.shadow_prob.begin() + pop.population);
+  }
+  const RmiaData d = MakeRmiaData(s, pop, points, target_prob, z0, UseMask(refs, s.models));
+  double best_a = 0.0, best_auc = -1.0;
+  for (int j = 0; j <= 10; ++j) {
+    RmiaOptions o;
+    o.offline_a = 0.1 * j;
+    PB_ASSIGN_OR_RETURN(std::vector<double> scores, RmiaScores(d, o));
+    const double auc = AucOf(scores, bits);
+    if (auc > best_auc) {
+      best_auc = auc;
+      best_a = o.offline_a;
+    }
+  }
+  return best_a;
+}
+
+Result<std::vector<AttackScores>> ReferenceAttacks(const ShadowScores& s, const GamePlan& plan,
+                                                   const TrialScores& trials,
+                                                   const PopulationProbs& pop, double offline_a,
+                                                   LiraLocation location) {
+  const std::vector<double> px = TargetProbs(trials);
+  std::vector<AttackScores> out = {{"lira_online_all", "lira_online", 0, trials.online, {}},
+                                   {"lira_offline_all", "lira_offline", 0, trials.offline, {}}};
+  RmiaOptions o;
+  o.offline_a = offline_a;
+  const RmiaData all = MakeRmiaData(s, pop, plan.challenge, px, pop.target_prob, {});
+  for (bool online : {true, false}) {
+    o.online = online;
+    PB_ASSIGN_OR_RETURN(std::vector<double> scores, RmiaScores(all, o));
+    const std::string attack = online ? "rmia_online" : "rmia_offline";
+    out.push_back({attack + "_all", attack, 0, scores, {}});
+  }
+  o.online = false;
+  for (int64_t k : kFewReferenceCounts) {
+    std::vector<std::vector<int64_t>> refs;
+    std::vector<int64_t> flat;
+    for (int64_t x : plan.challenge) {
+      PB_ASSIGN_OR_RETURN(std::vector<int64_t> r, FirstOutShadows(s, x, k, -1));
+      flat.insert(flat.end(), r.begin(), r.end());
+      refs.push_back(std::move(r));
+    }
+    const std::string ks = "_k" + std::to_string(k);
+    out.push_back({"lira_offline" + ks, "lira_offline", k,
+                   FewReferenceLira(s, plan, trials, refs, location), flat});
+    const RmiaData few =
+        MakeRmiaData(s, pop, plan.challenge, px, pop.target_prob, UseMask(refs, s.models));
+    PB_ASSIGN_OR_RETURN(std::vector<double> scores, RmiaScores(few, o));
+    out.push_back({"rmia_offline" + ks, "rmia_offline", k, scores, flat});
+  }
+  return out;
+}
+
+Result<AttackSummary> SummariseAttack(const std::string& setting, const AttackScores& a,
+                                      const std::vector<uint8_t>& bits, const EstimateOptions& o,
+                                      int64_t bonferroni_thresholds, uint64_t seed) {
+  std::vector<double> member, non;
+  SplitScores(a.scores, bits, {}, 0, &member, &non);
+  ScoreAuditOptions so;
+  so.alpha = o.alpha;
+  so.delta = o.delta;
+  so.seed = seed;
+  so.bonferroni_quantiles = bonferroni_thresholds;
+  so.methods = {"clopper_pearson_one_sided"};
+  PB_ASSIGN_OR_RETURN(ScoreAudit audit, AuditScores(member, non, so));
+  AttackSummary r;
+  r.setting = setting;
+  r.name = a.name;
+  r.attack = a.attack;
+  r.references = a.references;
+  r.auc = audit.roc.auc;
+  for (const TprAtFpr& t : audit.tpr_at_fpr) r.tpr_at_fpr.push_back(t.tpr);
+  for (const AuditInterval& iv : audit.intervals) {
+    if (iv.selection == ThresholdSelection::kSplit) r.eps_split = iv.lower;
+    if (iv.selection == ThresholdSelection::kBonferroni) r.eps_bonferroni = iv.lower;
+    if (iv.selection == ThresholdSelection::kMaxOverThresholds) r.eps_max = iv.lower;
+  }
+  for (const GaussianDpBound& g : audit.gaussian_dp) {
+    if (g.selection != ThresholdSelection::kSplit) continue;
+    r.gdp_mu_split = g.mu_lower;
+    r.gdp_eps_split = g.eps_lower.value_or(0.0);
+  }
+  return r;
+}
+
+std::vector<double> BlockAucs(const std::vector<double>& scores, const std::vector<uint8_t>& bits,
+                              int64_t blocks) {
+  std::vector<std::vector<double>> m(static_cast<size_t>(blocks)), n(static_cast<size_t>(blocks));
+  size_t im = 0, in = 0;
+  for (size_t i = 0; i < scores.size(); ++i) {
+    if (bits[i]) {
+      m[im++ % m.size()].push_back(scores[i]);
+    } else {
+      n[in++ % n.size()].push_back(scores[i]);
+    }
+  }
+  std::vector<double> auc;
+  for (size_t b = 0; b < m.size(); ++b) {
+    auc.push_back(m[b].empty() || n[b].empty() ? std::nan("") : MannWhitneyAuc(m[b], n[b]));
+  }
+  return auc;
 }
 
 }  // namespace lira_bayes_audit

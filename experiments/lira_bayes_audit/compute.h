@@ -155,6 +155,78 @@ Result<std::vector<IntervalRow>> SelectIntervals(
 // Trial halves of the split variant: a seeded random half (first) and the rest.
 std::vector<uint8_t> SplitHalves(int64_t n, uint64_t seed);
 
+// ---- RMIA beside LiRA on the same shadow (reference) models ----
+// (attacks/rmia.h; Zarifzadeh et al., ICML 2024). Population points z: the
+// test_size held-out test images, which train no model; every model stores
+// its true-class softmax probability of each. Pr(x | model) of a challenge
+// point is sigmoid(phi) (phi is the logit of that probability).
+//
+// Attacks per setting, each with one score per trial (the target's model):
+//  - "<attack>_all": every shadow serves every trial: lira_online and
+//    lira_offline (the study's existing scores), rmia_online (all M shadows,
+//    IN and OUT), rmia_offline (the M/2 OUT shadows of x; Pr(z) over all M).
+//  - "<attack>_k<k>", k in kFewReferenceCounts: the k shadows with the
+//    smallest indices that x did NOT train (offline, few references):
+//    lira_offline with location mu_out the median of their phi and ONE
+//    global standard deviation (the population std of every used reference
+//    phi of every trial: Carlini et al.'s fixed-variance variant for few
+//    shadows), and rmia_offline with Pr(x) and Pr(z) over the same k models.
+// RMIA's a: tuned as the reference code's tune_offline_a (grid 0, 0.1, ..,
+// 1; the largest AUC, ties to the smaller a) by attacking shadow 0 on every
+// pool point with one OUT reference per point (the first other shadow it
+// did not train); gamma = 1.
+inline constexpr int64_t kFewReferenceCounts[] = {1, 2, 4};
+
+double ProbFromPhi(double phi);  // 1 / (1 + exp(-phi))
+
+struct PopulationProbs {
+  int64_t population = 0;           // Z
+  std::vector<double> shadow_prob;  // [M x Z]
+  std::vector<double> target_prob;  // [trials x Z]
+};
+
+struct AttackScores {
+  std::string name;        // lira_online_all, rmia_offline_k1, ...
+  std::string attack;      // lira_online | lira_offline | rmia_online | rmia_offline
+  int64_t references = 0;  // models serving each trial (0: all M)
+  std::vector<double> scores;
+  std::vector<int64_t> reference_shadows;  // [trials x k] for the _k<k> attacks
+};
+
+// The k shadows (smallest indices) that `point` did not train, skipping
+// `exclude` (-1: none). Error when fewer than k exist.
+Result<std::vector<int64_t>> FirstOutShadows(const ShadowScores& s, int64_t point, int64_t k,
+                                             int64_t exclude);
+
+Result<double> TuneOfflineA(const ShadowScores& shadows, const PopulationProbs& pop);
+
+Result<std::vector<AttackScores>> ReferenceAttacks(const ShadowScores& shadows,
+                                                   const GamePlan& plan, const TrialScores& trials,
+                                                   const PopulationProbs& pop, double offline_a,
+                                                   LiraLocation location);
+
+// AUC, TPR at low FPR and eps lower bounds of one attack's trial scores
+// (estimators/score_audit: one-sided Clopper-Pearson under the split,
+// Bonferroni-quantile and max-over-thresholds selections, and the
+// Gaussian-DP bound under the split).
+struct AttackSummary {
+  std::string setting, name, attack;
+  int64_t references = 0;
+  double auc = 0.0;
+  std::vector<double> tpr_at_fpr;  // at kAuditFprLevels
+  double eps_split = 0.0, eps_bonferroni = 0.0, eps_max = 0.0;
+  double gdp_mu_split = 0.0, gdp_eps_split = 0.0;
+};
+Result<AttackSummary> SummariseAttack(const std::string& setting, const AttackScores& a,
+                                      const std::vector<uint8_t>& bits, const EstimateOptions& o,
+                                      int64_t bonferroni_thresholds, uint64_t seed);
+
+// The claim's blocks: member trials in trial order go to blocks 0, 1, ..,
+// B-1, 0, .. and so do the non-member trials (independent of the scores), so
+// every block has both when B <= min(members, non-members). AUC per block.
+std::vector<double> BlockAucs(const std::vector<double>& scores, const std::vector<uint8_t>& bits,
+                              int64_t blocks);
+
 }  // namespace lira_bayes_audit
 }  // namespace privbench
 

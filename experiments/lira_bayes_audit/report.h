@@ -17,6 +17,13 @@
 //   /numbers/...          the numbers the published list shows beside Table 2
 //                         (CIFAR-10 / SST-2 there, Fashion-MNIST here: shown,
 //                         not compared)
+//   /settings/<setting>/population/{shadow_prob [M x Z], target_prob
+//                         [trials x Z]}  true-class probabilities of the Z
+//                         population points (test images, /population_rows)
+//   /settings/<setting>/attacks/{rmia_offline_a, <name>/score [trials],
+//                         <name>/reference_shadows [trials x k]}  LiRA and
+//                         RMIA on the same shadows (compute.h)
+//   /summary/attacks      AUC, TPR at low FPR, eps lower bounds per attack
 //   /claims/<id>          the verdicts and evidence of the Bayesian paper's
 //                         Sec. 4.2 claims (ClaimIds); statement and source come
 //                         from claims.json
@@ -47,13 +54,20 @@ struct SettingResult {
   std::vector<double> grid;  // Bonferroni thresholds
   RocTable table;
   std::vector<IntervalRow> rows;  // max_lower, split_half, bonferroni x methods
+  // RMIA beside LiRA (compute.h): population probabilities, the tuned a,
+  // every attack's trial scores and its summary.
+  PopulationProbs population;
+  double offline_a = 0.0;
+  std::vector<AttackScores> attacks;
+  std::vector<AttackSummary> attack_summaries;
   std::vector<std::pair<std::string, std::string>> record;  // first target's TrainingRecord
 };
 
 struct AuditResult {
   Accounting accounting;
   std::vector<SettingResult> settings;
-  std::vector<int64_t> pool_rows;  // Fashion-MNIST training-image index of each pool point
+  std::vector<int64_t> pool_rows;        // Fashion-MNIST training-image index of each pool point
+  std::vector<int64_t> population_rows;  // test-image index of each population point z
   std::string architecture;
   int64_t num_parameters = 0;
   std::string dataset_provenance, dataset_source, dataset_checksums;
@@ -63,6 +77,9 @@ struct AuditResult {
 
 // What the two-phase sweep hands the report (run.cc).
 using Results = AuditResult;
+
+// The RMIA paper's claim checked beside LiRA (claims.json).
+inline constexpr const char* kRmiaClaim = "lira_bayes_audit_rmia_few_refs_beats_offline_lira";
 
 // Claim ids (also in experiments/lira_bayes_audit/claims.json).
 std::vector<std::string> ClaimIds();

@@ -97,7 +97,54 @@ TEST(Claims, HoldWhenThePaperIsRight) {
                    Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 0.5, 0.7)),
              "right");
   ASSERT_EQ(c.size(), ClaimIds().size());
-  for (const std::string& id : ClaimIds()) EXPECT_TRUE(c.at(id)) << id;
+  for (const std::string& id : ClaimIds()) {
+    if (id != kRmiaClaim) EXPECT_TRUE(c.at(id)) << id;  // no attack scores here
+  }
+}
+
+// 64 trials (32 members) whose few-reference scores at every k: one attack
+// separates members from non-members, the other is worse (some non-members
+// above some members); `rmia_better` says which is which.
+SettingResult WithAttacks(SettingResult s, bool rmia_better) {
+  s.trials.bits.clear();
+  for (int i = 0; i < 64; ++i) s.trials.bits.push_back(static_cast<uint8_t>(i % 2));
+  for (int64_t k : kFewReferenceCounts) {
+    std::vector<double> good, worse;
+    for (int i = 0; i < 64; ++i) {
+      const bool member = i % 2 == 1;
+      good.push_back(member ? 1.0 + i : -1.0 - i);
+      worse.push_back(member ? i : 40.0 - i);
+    }
+    const std::string ks = "_k" + std::to_string(k);
+    s.attacks.push_back({"rmia_offline" + ks, "rmia_offline", k, rmia_better ? good : worse, {}});
+    s.attacks.push_back({"lira_offline" + ks, "lira_offline", k, rmia_better ? worse : good, {}});
+  }
+  return s;
+}
+
+TEST(Claims, RmiaClaimIsJudgedBySignTestsOverBlocks) {
+  const SettingResult no_dp = Setting("no_dp", false, {2.2, 4.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.8);
+  const SettingResult dp = Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 0.5, 0.7);
+  for (bool better : {true, false}) {
+    const auto c = Claims(Audit(WithAttacks(no_dp, better), dp), better ? "rmia_yes" : "rmia_no");
+    EXPECT_EQ(c.at(kRmiaClaim), better);
+  }
+  // Without attack scores the claim is inconclusive (and does not hold).
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  const std::string path = std::string(tmp ? tmp : "/tmp") + "/rmia_none.h5";
+  {
+    RunMeta meta;
+    meta.study = kStudy;
+    auto w = ResultWriter::Create(path, meta);
+    ASSERT_TRUE(w.ok()) << w.message();
+    ASSERT_TRUE(WriteReport(Config(), Audit(no_dp, dp), **w).ok());
+    ASSERT_TRUE((*w)->Commit().ok());
+  }
+  auto reader = ResultReader::Open(path);
+  ASSERT_TRUE(reader.ok());
+  const std::string g = std::string("/claims/") + kRmiaClaim;
+  EXPECT_EQ((*reader)->ReadDoubleAttribute(g, "inconclusive").value(), 1.0);
+  EXPECT_FALSE((*reader)->ReadClaimHolds(g).value());
 }
 
 TEST(Claims, FailWhenTheNumbersSayOtherwise) {

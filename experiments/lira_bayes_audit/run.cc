@@ -41,8 +41,8 @@ Result<LoadedData> LoadAuditData(const Config& c, uint64_t seed) {
   l.source = d.source;
   l.checksums = d.checksums;
   l.pool_rows = DrawRows(d.n_train(), c.pool_size, DeriveSeed(seed, {1}));
-  const std::vector<int64_t> test_rows =
-      DrawRows(d.n_population(), c.test_size, DeriveSeed(seed, {2}));
+  l.test_rows = DrawRows(d.n_population(), c.test_size, DeriveSeed(seed, {2}));
+  const std::vector<int64_t>& test_rows = l.test_rows;
   l.data.num_features = d.num_features;
   l.data.num_classes = d.num_classes;
   l.data.pool_x = CopyRows(d.train_x, d.num_features, l.pool_rows);
@@ -73,7 +73,7 @@ std::string ShadowConfigText(const Config& c, uint64_t seed, const LoadedData& l
   std::string t;
   auto add = [&](const std::string& k, const std::string& v) { t += k + " = " + v + "\n"; };
   add("study", kStudy);
-  add("part_format", "1");  // bump when a part's layout changes
+  add("part_format", "2");  // bump when a part's layout changes (2: /test_prob)
   add("data", l.provenance);
   add("seed", std::to_string(seed));
   add("pool_size", std::to_string(c.pool_size));
@@ -96,19 +96,21 @@ Status TrainUnit(const std::vector<std::vector<int64_t>>& train_rows,
                  const std::vector<std::vector<int64_t>>& score_rows, const AuditData& data,
                  const TrainSpec& spec, const std::vector<std::pair<uint64_t, uint64_t>>& seeds,
                  ResultWriter& part) {
-  std::vector<double> phi, test_acc, train_acc;
+  std::vector<double> phi, test_prob, test_acc, train_acc;
   ModelScores first;
   const auto t0 = std::chrono::steady_clock::now();
   for (size_t i = 0; i < train_rows.size(); ++i) {
     PB_ASSIGN_OR_RETURN(ModelScores s, TrainAndScore(data, train_rows[i], score_rows[i], spec,
                                                      seeds[i].first, seeds[i].second));
     phi.insert(phi.end(), s.phi.begin(), s.phi.end());
+    test_prob.insert(test_prob.end(), s.test_prob.begin(), s.test_prob.end());
     test_acc.push_back(s.test_accuracy);
     train_acc.push_back(s.train_accuracy);
     if (i == 0) first = std::move(s);
   }
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   PB_RETURN_IF_ERROR(part.WriteDoubles("/phi", phi));
+  PB_RETURN_IF_ERROR(part.WriteDoubles("/test_prob", test_prob));
   PB_RETURN_IF_ERROR(part.WriteDoubles("/test_accuracy", test_acc));
   PB_RETURN_IF_ERROR(part.WriteDoubles("/train_accuracy", train_acc));
   PB_RETURN_IF_ERROR(part.SetAttribute("/phi", "seconds_per_model",
@@ -156,8 +158,8 @@ Result<Phase> MakePhase(const std::string& name, std::vector<UnitKey> keys,
 
 // Reads a phase's parts into per-setting arrays (phi rows in model order).
 struct PhaseData {
-  std::vector<std::vector<double>> phi, test_acc, train_acc;  // per setting
-  std::vector<std::pair<std::string, std::string>> record;    // of the DP setting's first part
+  std::vector<std::vector<double>> phi, test_prob, test_acc, train_acc;  // per setting
+  std::vector<std::pair<std::string, std::string>> record;  // of the DP setting's first part
   std::string versions;
   double seconds_per_model = 0.0;
 };
@@ -166,6 +168,7 @@ Result<PhaseData> ReadPhase(const Phase& phase, size_t n_settings) {
   PB_ASSIGN_OR_RETURN(SweepParts parts, OpenSweepParts(phase.plan.run_order, phase.options));
   PhaseData d;
   d.phi.resize(n_settings);
+  d.test_prob.resize(n_settings);
   d.test_acc.resize(n_settings);
   d.train_acc.resize(n_settings);
   d.versions = DescribePartVersions(parts).description;
@@ -174,12 +177,14 @@ Result<PhaseData> ReadPhase(const Phase& phase, size_t n_settings) {
     const ResultReader& p = *parts[u];
     const size_t s = static_cast<size_t>(phase.keys[u].setting);
     PB_ASSIGN_OR_RETURN(std::vector<double> phi, p.ReadDoubles("/phi"));
+    PB_ASSIGN_OR_RETURN(std::vector<double> tp, p.ReadDoubles("/test_prob"));
     PB_ASSIGN_OR_RETURN(std::vector<double> te, p.ReadDoubles("/test_accuracy"));
     PB_ASSIGN_OR_RETURN(std::vector<double> tr, p.ReadDoubles("/train_accuracy"));
     PB_ASSIGN_OR_RETURN(double spm, p.ReadDoubleAttribute("/phi", "seconds_per_model"));
     secs += spm * static_cast<double>(te.size());
     models += static_cast<double>(te.size());
     d.phi[s].insert(d.phi[s].end(), phi.begin(), phi.end());
+    d.test_prob[s].insert(d.test_prob[s].end(), tp.begin(), tp.end());
     d.test_acc[s].insert(d.test_acc[s].end(), te.begin(), te.end());
     d.train_acc[s].insert(d.train_acc[s].end(), tr.begin(), tr.end());
     if (s == 1 && d.record.empty()) {
@@ -265,6 +270,31 @@ Status Estimate(const Config& c, uint64_t seed, int threads, const PhaseData& ta
   return Status::Ok();
 }
 
+// RMIA beside LiRA on the same shadows, full and few references (compute.h).
+Status CompareAttacks(const Config& c, uint64_t seed, const PhaseData& shadows,
+                      const PhaseData& targets, std::vector<SettingResult>* rs) {
+  for (size_t s = 0; s < rs->size(); ++s) {
+    SettingResult& r = (*rs)[s];
+    r.population.population = c.test_size;
+    r.population.shadow_prob = shadows.test_prob[s];
+    r.population.target_prob = targets.test_prob[s];
+    PB_ASSIGN_OR_RETURN(r.offline_a, TuneOfflineA(r.shadows, r.population));
+    PB_ASSIGN_OR_RETURN(r.attacks, ReferenceAttacks(r.shadows, r.plan, r.trials, r.population,
+                                                    r.offline_a, Location(c)));
+    EstimateOptions o;
+    o.alpha = c.alpha;
+    o.delta = c.delta;
+    for (size_t a = 0; a < r.attacks.size(); ++a) {
+      PB_ASSIGN_OR_RETURN(
+          AttackSummary sum,
+          SummariseAttack(r.setting.name, r.attacks[a], r.trials.bits, o, c.bonferroni_thresholds,
+                          DeriveSeed(seed, {40, static_cast<uint64_t>(s), a})));
+      r.attack_summaries.push_back(std::move(sum));
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Status RunAudit(const Config& c, StudyContext& ctx) {
@@ -315,12 +345,14 @@ Status RunAudit(const Config& c, StudyContext& ctx) {
   if (!done2) return Status::Ok();
   PB_ASSIGN_OR_RETURN(PhaseData targets, ReadPhase(p2, settings.size()));
   PB_RETURN_IF_ERROR(Estimate(c, seed, ctx.threads(), targets, &rs));
+  PB_RETURN_IF_ERROR(CompareAttacks(c, seed, shadows, targets, &rs));
 
   AuditResult r;
   r.accounting = acc;
   r.settings = std::move(rs);
   r.settings[1].record = targets.record;
   r.pool_rows = l.pool_rows;
+  r.population_rows = l.test_rows;
   PB_ASSIGN_OR_RETURN(auto arch, DescribeArchitecture(l.data, SpecFor(c, settings[0], acc)));
   r.architecture = arch.first;
   r.num_parameters = arch.second;

@@ -33,6 +33,7 @@ namespace lira_bayes_audit {
 struct LoadedData {
   AuditData data;
   std::vector<int64_t> pool_rows;  // index of each pool point among the 60,000
+  std::vector<int64_t> test_rows;  // index of each test row among the 10,000 (RMIA's z)
   std::string provenance, source, checksums;
 };
 Result<LoadedData> LoadAuditData(const Config& c, uint64_t seed);

@@ -105,6 +105,67 @@ for t in ("width_reduction", "accuracy"):
 smoke.check_declared_claims(f, STUDY)
 for k in ("no_dp_bayesian_lower", "dp_eps8_clopper_pearson_upper", "no_dp_test_accuracy_pct"):
     check(f"numbers/{STUDY}_{k}" in f, f"number {k}")
+
+
+# RMIA beside LiRA: an independent NumPy recomputation from the stored
+# arrays (attacks/rmia.h: Pr(.|model) = sigmoid(phi), offline marginal
+# ((1 + a) P_out + 1 - a) / 2, Pr(z) by that formula in both modes, gamma 1).
+def sigmoid(v):
+    return 1.0 / (1.0 + np.exp(-v))
+
+
+def mw_auc(sc, bits):
+    m, n = sc[bits == 1], sc[bits == 0]
+    return (np.sum(m[:, None] > n[None, :]) + 0.5 * np.sum(m[:, None] == n[None, :])) / (
+        len(m) * len(n))
+
+
+def rmia(px_target, px_marg, z_target, z_marg):
+    return np.mean(px_target / px_marg > z_target / z_marg)
+
+
+from scipy.special import log_ndtr  # noqa: E402
+
+check(len(f["population_rows"][...]) == 100, "population: the 100 test rows")
+att = table("attacks")
+for s in settings:
+    g = f["settings"][s]
+    phi = g["shadow_phi"][...].reshape(M, P)
+    keep = f["shadow_is_in"][...].reshape(M, P)
+    ch, bits, tphi = g["challenge"][...], g["bits"][...], g["target_phi"][...]
+    a = float(g["attacks/rmia_offline_a"][()])
+    check(0.0 <= a <= 1.0 and abs(a * 10 - round(a * 10)) < 1e-9, f"{s}: a = {a} on the grid")
+    zs = g["population/shadow_prob"][...].reshape(M, -1)
+    zt = g["population/target_prob"][...].reshape(len(ch), -1)
+    check(zs.shape[1] == 100 and np.all((zs >= 0) & (zs <= 1)), f"{s}: population probabilities")
+    off = lambda m: 0.5 * ((1 + a) * m + 1 - a)  # noqa: E731
+    for i in range(4):
+        z, pr = ch[i], sigmoid(phi[:, ch[i]])
+        want = {"rmia_online_all": rmia(sigmoid(tphi[i]), pr.mean(), zt[i], off(zs.mean(axis=0))),
+                "rmia_offline_all": rmia(sigmoid(tphi[i]), off(pr[keep[:, z] == 0].mean()), zt[i],
+                                         off(zs.mean(axis=0)))}
+        for k in (1, 2, 4):
+            refs = np.flatnonzero(keep[:, z] == 0)[:k]
+            stored = g[f"attacks/rmia_offline_k{k}/reference_shadows"][...].reshape(-1, k)[i]
+            check(list(stored) == list(refs), f"{s} trial {i} k={k}: reference shadows")
+            want[f"rmia_offline_k{k}"] = rmia(sigmoid(tphi[i]), off(pr[refs].mean()), zt[i],
+                                              off(zs[refs].mean(axis=0)))
+        for name, w in want.items():
+            got = g[f"attacks/{name}/score"][i]
+            check(abs(got - w) < 1e-12, f"{s} trial {i} {name}: {got} vs NumPy {w}")
+    for k in (1, 2, 4):  # offline LiRA, k references, one global std
+        refs = g[f"attacks/lira_offline_k{k}/reference_shadows"][...].reshape(-1, k)
+        used = np.array([phi[r, c] for r, c in zip(refs, ch)])
+        sd = max(np.std(used), 1e-6)
+        want = log_ndtr((tphi - np.median(used, axis=1)) / sd)
+        check(np.allclose(want, g[f"attacks/lira_offline_k{k}/score"][...], rtol=1e-9, atol=1e-9),
+              f"{s}: offline LiRA with {k} references recomputed")
+    for j in range(len(att["name"])):
+        if att["setting"][j] == s:
+            sc = g[f"attacks/{att['name'][j]}/score"][...]
+            check(abs(mw_auc(sc, bits) - att["auc"][j]) < 1e-12, f"{s} {att['name'][j]}: AUC")
+check(len(att["name"]) == 20, f"attacks table: 2 settings x 10 attacks ({len(att['name'])})")
+
 first = {k: list(v) for k, v in t2.items()}
 f.close()
 

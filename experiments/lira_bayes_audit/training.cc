@@ -3,6 +3,8 @@
 #include <torch/types.h>
 #include <torch/version.h>
 
+#include <cmath>
+
 #include "attacks/lira.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
@@ -90,15 +92,27 @@ DpSgdConfig MakeDpSgdConfig(const TrainSpec& spec, uint64_t train_seed) {
 
 // phi of the scored rows: one batched forward pass (Logits runs in chunks
 // without gradients), then the logit-scaled confidence.
-Result<std::vector<double>> ScoreRows(const DpModel& model, const AuditData& data,
-                                      const std::vector<int64_t>& rows) {
-  torch::Tensor x = Rows(data.pool_x, data.num_features, rows);
+Result<std::vector<double>> ScoreRows(const DpModel& model, const std::vector<float>& features,
+                                      const std::vector<int64_t>& y, int64_t num_features,
+                                      int64_t num_classes, const std::vector<int64_t>& rows) {
+  torch::Tensor x = Rows(features, num_features, rows);
   PB_ASSIGN_OR_RETURN(torch::Tensor logits, Logits(model, x));
   torch::Tensor d = logits.to(torch::kDouble).contiguous();
   std::vector<double> flat(d.data_ptr<double>(), d.data_ptr<double>() + d.numel());
   std::vector<int64_t> labels;
-  for (int64_t r : rows) labels.push_back(data.pool_y[static_cast<size_t>(r)]);
-  return LogitScaledConfidence(flat, labels, data.num_classes);
+  for (int64_t r : rows) labels.push_back(y[static_cast<size_t>(r)]);
+  return LogitScaledConfidence(flat, labels, num_classes);
+}
+
+// The true-class softmax probability of every test row (RMIA's population
+// points): sigmoid of phi, as ProbFromPhi in compute.h.
+Result<std::vector<double>> TestProbabilities(const DpModel& model, const AuditData& data) {
+  const std::vector<int64_t> rows = AllRows(static_cast<int64_t>(data.test_y.size()));
+  PB_ASSIGN_OR_RETURN(
+      std::vector<double> phi,
+      ScoreRows(model, data.test_x, data.test_y, data.num_features, data.num_classes, rows));
+  for (double& v : phi) v = 1.0 / (1.0 + std::exp(-v));
+  return phi;
 }
 
 }  // namespace
@@ -122,7 +136,9 @@ Result<ModelScores> TrainAndScore(const AuditData& data, const std::vector<int64
                         TrainDpSgd(model, x, y, MakeDpSgdConfig(spec, train_seed)));
     ModelScores out;
     out.record = record.Metadata();
-    PB_ASSIGN_OR_RETURN(out.phi, ScoreRows(model, data, score_rows));
+    PB_ASSIGN_OR_RETURN(out.phi, ScoreRows(model, data.pool_x, data.pool_y, data.num_features,
+                                           data.num_classes, score_rows));
+    PB_ASSIGN_OR_RETURN(out.test_prob, TestProbabilities(model, data));
     PB_ASSIGN_OR_RETURN(out.train_accuracy, Accuracy(model, x, y));
     const std::vector<int64_t> test_rows = AllRows(static_cast<int64_t>(data.test_y.size()));
     PB_ASSIGN_OR_RETURN(out.test_accuracy,

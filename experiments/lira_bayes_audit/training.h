@@ -50,7 +50,8 @@ struct TrainSpec {
 };
 
 struct ModelScores {
-  std::vector<double> phi;  // one per scored row
+  std::vector<double> phi;        // one per scored row
+  std::vector<double> test_prob;  // true-class softmax probability of every test row
   double test_accuracy = 0.0;
   double train_accuracy = 0.0;
   // TrainingRecord::Metadata() of the run (q, steps, accounting sigma, ...).
