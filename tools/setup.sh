@@ -15,8 +15,10 @@ PACKAGES=(
   libopenblas0-pthread
   # figures and cross-checks (Debian's python3, not pip)
   python3 python3-numpy python3-scipy python3-h5py python3-matplotlib python3-sklearn
-  # `import privbench` (//estimators/python): pybind11 and the CPython headers
-  pybind11-dev python3-dev
+  # `import privbench` (//python; `pip install ./python`): pybind11 and the CPython headers;
+  # python3-venv for `python3 -m venv` with pip (//python:pip_install_test,
+  # tools/pip_install_check.sh)
+  pybind11-dev python3-dev python3-venv
   # datasets shipped by Debian
   dataset-fashion-mnist
   # reads UCI's Excel 97 credit workbook (data_scripts/download_uci_audit.py

@@ -11,4 +11,5 @@ tools/check_format.sh
 tools/function_lengths.py   # no function outside tests over 150 lines
 read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
 bazel test "${bazel_flags[@]}" //... "$@"
+tools/pip_install_check.sh   # README "From Python": pip install ./python into a fresh venv, offline
 tools/fuzz.sh 10   # the libFuzzer targets of tests/fuzz, 10 s each (clang)

@@ -18,7 +18,10 @@ Anything else raises ValueError naming the file.
 """
 import os
 
-import h5py
+try:
+    import h5py
+except ImportError:  # only read_results needs it: the package's optional extra "results"
+    h5py = None
 import numpy as np
 
 from . import _privbench
@@ -61,6 +64,9 @@ def read_results(path):
     if not isinstance(path, (str, bytes)) and not hasattr(path, "__fspath__"):
         raise ValueError("path must be a file name, got %r" % (path,))
     path = os.fsdecode(os.fspath(path))
+    if h5py is None:
+        raise ImportError("privbench.read_results needs h5py: apt-get install python3-h5py "
+                          "(Debian), or pip install 'privbench[results]'")
     _privbench.check_result_file(path)
     try:
         with h5py.File(path, "r") as f:

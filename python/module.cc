@@ -1,5 +1,5 @@
 // _privbench: the estimator library as a CPython extension module (pybind11).
-// Users import the package `privbench` (estimators/python/src/__init__.py),
+// Users import the package `privbench` (python/src/privbench/__init__.py),
 // which converts and broadcasts the arguments, names them in its errors and
 // calls the functions below; they can also be called directly.
 //

@@ -1,6 +1,6 @@
 """`import privbench` against the C++ binaries, side by side on this machine.
 
-    bazel run //estimators/python:privbench_benchmark [-- --repeats=5 --rounds=2]
+    bazel run //python:privbench_benchmark [-- --repeats=5 --rounds=2]
 
 1. Epsilon* at paper scale (Negoescu et al. App. B.1: n = 10^6 train and
    10^6 population losses, 10^6 quantiles per distribution) from NumPy

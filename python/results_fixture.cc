@@ -1,4 +1,4 @@
-// Test fixture for privbench.results (estimators/python/src/results.py):
+// Test fixture for privbench.results (python/src/privbench/results.py):
 // writes a small result file with the writer every study uses
 // (results/h5_file.h), so that the Python reader is tested on the real
 // layout: /meta, a summary table with float, int and string columns, two
@@ -20,7 +20,7 @@ Status Write(const std::string& path) {
   meta.study = "python_fixture";
   meta.paper = "none (test fixture of the Python reader)";
   meta.section = "-";
-  meta.description = "fixture for estimators/python:privbench_test";
+  meta.description = "fixture for //python:privbench_test";
   meta.config_text = "n = 3";
   meta.scale = "test";
   meta.seed = 7;

@@ -1,4 +1,4 @@
-"""Tests of `import privbench` (estimators/python).
+"""Tests of `import privbench` (python/).
 
 The module is compared with //estimators:epsilon_cli on the same inputs
 (both call the same library, so every value must be equal to the last bit
@@ -21,7 +21,7 @@ import unittest
 import numpy as np
 
 # The package lies beside this file in the runfiles tree
-# (estimators/python/privbench/).
+# (python/privbench/).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import privbench  # noqa: E402
 

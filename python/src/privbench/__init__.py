@@ -1,13 +1,18 @@
 """privbench's estimators from Python, on NumPy arrays.
 
-Build and import (README, "From Python"):
+Install into a virtual environment (README, "From Python"):
 
-    bazel build //estimators/python:privbench
-    export PYTHONPATH=$PWD/bazel-bin/estimators/python
-    /usr/bin/python3 -c "import privbench; print(privbench.interval_methods())"
+    /usr/bin/python3 -m venv --system-site-packages venv
+    venv/bin/pip install ./python
+    venv/bin/python -c "import privbench; print(privbench.interval_methods())"
+
+or, without installing, from the Bazel build:
+
+    bazel build //python:privbench
+    export PYTHONPATH=$PWD/bazel-bin/python
 
 Every function calls the C++ library through the extension module
-_privbench (estimators/python/module.cc), with the same validating entry
+_privbench (python/module.cc), with the same validating entry
 points as epsilon_cli: the methods, their assumptions and the papers'
 equations are documented with the library (estimators/interval_estimator.h,
 estimators/eps_from_rates.h, estimators/intervals/katz_log.h,
