@@ -396,6 +396,38 @@ class PythonSide(unittest.TestCase):
         self.assertIn("selections must name", module_error(privbench.audit, members, non,
                                                            selections=["best"]))
 
+    def test_audit_arrays_frame_and_roc_plot(self):
+        rng = np.random.default_rng(6)
+        members, non = rng.normal(1.5, 1.0, 120), rng.normal(0.0, 1.0, 80)
+        a = privbench.audit(members, non, seed=1, methods=["clopper_pearson", "jeffreys"])
+        arr = a.to_arrays()
+        # ROC columns agree with the rows and recount from the scores.
+        self.assertEqual(len(arr["roc_threshold"]), len(a["roc"]))
+        for t, tp, fp in zip(arr["roc_threshold"], arr["roc_tp"], arr["roc_fp"]):
+            self.assertEqual(tp, int(np.sum(members >= t)))
+            self.assertEqual(fp, int(np.sum(non >= t)))
+        np.testing.assert_allclose(arr["roc_tpr"], arr["roc_tp"] / 120.0)
+        np.testing.assert_allclose(arr["roc_fpr"], arr["roc_fp"] / 80.0)
+        # Trapezoid area under the ROC (ties as diagonal steps) is the AUC.
+        order = np.argsort(arr["roc_fpr"], kind="stable")
+        fpr, tpr = arr["roc_fpr"][order], arr["roc_tpr"][order]
+        self.assertAlmostEqual(float(np.sum(np.diff(fpr) * (tpr[1:] + tpr[:-1]) / 2)), a["auc"],
+                               places=12)
+        self.assertEqual(list(arr["interval_lower"]), [r["lower"] for r in a["intervals"]])
+        self.assertEqual(list(arr["interval_valid"]),
+                         [r["valid_confidence_statement"] for r in a["intervals"]])
+        self.assertTrue(np.isnan(arr["gdp_eps_lower"]).all())  # delta = 0: not reported
+        try:
+            import pandas  # noqa: F401
+        except ImportError:
+            with self.assertRaisesRegex(ImportError, "pandas"):
+                a.to_frame()
+        import matplotlib
+        matplotlib.use("Agg")
+        ax = a.plot_roc()
+        self.assertEqual(ax.get_xscale(), "log")
+        self.assertEqual(len(ax.lines), 2)  # the ROC and the chance line
+
     def test_audit_scores_from_files(self):
         rng = np.random.default_rng(8)
         members, non = rng.normal(1.0, 1.0, 50), rng.normal(0.0, 1.0, 60)

@@ -190,6 +190,72 @@ class Audit(dict):
         """A plain dict of the same content (lists of row dicts)."""
         return dict(self)
 
+    def to_arrays(self):
+        """The audit as a dict of NumPy arrays, one entry per column:
+        roc_threshold, roc_tp, roc_fn, roc_fp, roc_tn, roc_tpr, roc_fpr (one
+        row per ROC point, thresholds descending as in roc); interval_method,
+        interval_selection, interval_lower, interval_upper, interval_threshold,
+        interval_level_alpha, interval_valid (one row per interval); and
+        gdp_selection, gdp_mu_lower, gdp_eps_lower (NaN where not reported:
+        at delta = 0), gdp_valid."""
+        roc = np.array(self["roc"], dtype=float).reshape(-1, 5)
+        positives = roc[0, 1] + roc[0, 2] if len(roc) else 0.0
+        negatives = roc[0, 3] + roc[0, 4] if len(roc) else 0.0
+        out = {"roc_threshold": roc[:, 0], "roc_tp": roc[:, 1].astype(np.int64),
+               "roc_fn": roc[:, 2].astype(np.int64), "roc_fp": roc[:, 3].astype(np.int64),
+               "roc_tn": roc[:, 4].astype(np.int64),
+               "roc_tpr": roc[:, 1] / positives if positives else roc[:, 1],
+               "roc_fpr": roc[:, 3] / negatives if negatives else roc[:, 3]}
+        rows = self["intervals"]
+        out["interval_method"] = np.array([r["method"] for r in rows], dtype=str)
+        out["interval_selection"] = np.array([r["selection"] for r in rows], dtype=str)
+        for key in ("lower", "upper", "threshold", "level_alpha"):
+            out["interval_" + key] = np.array([r[key] for r in rows], dtype=float)
+        out["interval_valid"] = np.array([r["valid_confidence_statement"] for r in rows],
+                                         dtype=bool)
+        gdp = self["gaussian_dp"]
+        out["gdp_selection"] = np.array([g["selection"] for g in gdp], dtype=str)
+        out["gdp_mu_lower"] = np.array([g["mu_lower"] for g in gdp], dtype=float)
+        out["gdp_eps_lower"] = np.array(
+            [np.nan if g["eps_lower"] is None else g["eps_lower"] for g in gdp], dtype=float)
+        out["gdp_valid"] = np.array([g["valid_confidence_statement"] for g in gdp], dtype=bool)
+        return out
+
+    def to_frame(self):
+        """The interval rows as a pandas DataFrame (pandas is not a
+        dependency: ImportError naming it when it is missing)."""
+        try:
+            import pandas
+        except ImportError as e:
+            raise ImportError("Audit.to_frame needs pandas; to_arrays() and to_dict() "
+                              "do not") from e
+        return pandas.DataFrame(self["intervals"])
+
+    def plot_roc(self, ax=None, log_scale=True):
+        """Draws the ROC (TPR against FPR; log-log by default, where the
+        low-FPR region that bounds eps is visible) with the chance line on a
+        matplotlib Axes (a new figure when ax is None) and returns the Axes."""
+        try:
+            import matplotlib.pyplot as plt
+        except ImportError as e:
+            raise ImportError("Audit.plot_roc needs matplotlib") from e
+        if ax is None:
+            _, ax = plt.subplots(figsize=(4, 4))
+        arrays = self.to_arrays()
+        fpr, tpr = arrays["roc_fpr"], arrays["roc_tpr"]
+        if log_scale:
+            keep = (fpr > 0) & (tpr > 0)
+            fpr, tpr = fpr[keep], tpr[keep]
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+        ax.step(fpr, tpr, where="post", label="AUC %.3f" % self["auc"])
+        low = max(min(fpr.min(), tpr.min()) if len(fpr) else 1e-3, 1e-6) if log_scale else 0.0
+        ax.plot([low, 1], [low, 1], color="grey", lw=0.8, ls=":", label="chance")
+        ax.set_xlabel("false positive rate")
+        ax.set_ylabel("true positive rate")
+        ax.legend(loc="lower right", fontsize=8)
+        return ax
+
     def intervals_for(self, selection):
         """The interval rows of one selection ("split", "bonferroni", "max_over_thresholds")."""
         return [r for r in self["intervals"] if r["selection"] == selection]
