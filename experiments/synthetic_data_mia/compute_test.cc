@@ -136,8 +136,8 @@ TEST(WorstCase, PlantedBugsAreFlaggedAndCorrectSynthesizersAreNot) {
     ASSERT_TRUE(w.ok()) << w.message();
     EXPECT_EQ(w.value().flagged, std::string(e.bug) != "")
         << e.synthesizer << " [" << e.bug << "] on " << e.attributes
-        << " attributes: Clopper-Pearson " << w.value().best_cp_eps_lower << ", Gaussian-DP "
-        << w.value().best_gdp_eps_lower;
+        << " attributes: Clopper-Pearson " << w.value().best_cp_eps_lower
+        << ", white-box Gaussian-DP " << w.value().attacks[0].gdp_eps_lower;
   }
 }
 
@@ -151,6 +151,7 @@ Results WorstCaseOnly(const std::vector<std::pair<std::string, bool>>& audits) {
     w.spec = spec.value();
     w.attributes = 1;
     w.flagged = flagged;
+    w.bug_audit = true;
     w.attacks.resize(2);
     r.worst_case.push_back(w);
   }

@@ -147,6 +147,7 @@ Status Run(const Config& c, StudyContext& ctx) {
   for (size_t k = 0; k < plans.size(); ++k) {
     PB_ASSIGN_OR_RETURN(WorstCaseResult w, RunWorstCase(in, plans[k].spec, plans[k].attributes,
                                                         static_cast<int64_t>(k)));
+    w.bug_audit = plans[k].bug_audit;
     r.worst_case.push_back(std::move(w));
     progress.Advance(1);
   }

@@ -12,7 +12,7 @@
 //           game's delta); /games/test_scores [G, A, R] (odd index: target in)
 //   /worst_case/{synthesizer,bug} [W], /worst_case/{attributes,flagged} [W],
 //       /worst_case/{epsilon,mu,white_box_eps_lower,dcr_eps_lower,
-//       white_box_mu_lower,gdp_eps_lower} [W],
+//       white_box_mu_lower,white_box_gdp_eps_lower,dcr_gdp_eps_lower} [W],
 //       /worst_case/{white_box_scores,dcr_scores} [W, 2 x trials] (odd index: target in)
 //   /cost/synthesizer [S], /cost/sizes [K], /cost/seconds [S, K], /cost/slope [S]
 //   /summary/{games,by_case,worst_case,cost} tables

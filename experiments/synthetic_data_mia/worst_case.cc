@@ -30,15 +30,13 @@ CategoricalDomain FirstAttributes(const CategoricalDomain& domain, int64_t attri
   return sub;
 }
 
-// The flag statistic: pure DP and non-private cases, the one-sided
-// Clopper-Pearson lower end; zCDP cases, the Gaussian-DP eps(delta) (exact for Gaussian
-// histograms, whose white-box score is a Gaussian location family).
-double FlagStatistic(const AttackOutcome& o, const CaseSpec& spec) {
-  if (spec.audit_delta > 0) return o.gdp_eps_lower;
-  return o.cp_eps_lower;
-}
-
 }  // namespace
+
+double JudgedBound(const AttackOutcome& o, const CaseSpec& spec) {
+  const bool gaussian_tradeoff = spec.synthesizer == "independent_gaussian" ||
+                                 (spec.synthesizer == "mst" && IsWhiteBox(o.attack));
+  return spec.audit_delta > 0 && gaussian_tradeoff ? o.gdp_eps_lower : o.cp_eps_lower;
+}
 
 Result<WorstCaseResult> RunWorstCase(const GameInputs& in, const CaseSpec& spec, int64_t attributes,
                                      int64_t case_index) {
@@ -79,8 +77,7 @@ Result<WorstCaseResult> RunWorstCase(const GameInputs& in, const CaseSpec& spec,
   r.attacks = {std::move(wb), std::move(bb)};
   for (const AttackOutcome& o : r.attacks) {
     r.best_cp_eps_lower = std::max(r.best_cp_eps_lower, o.cp_eps_lower);
-    r.best_gdp_eps_lower = std::max(r.best_gdp_eps_lower, o.gdp_eps_lower);
-    r.flagged = r.flagged || FlagStatistic(o, spec) > spec.guarantee.epsilon;
+    r.flagged = r.flagged || JudgedBound(o, spec) > spec.guarantee.epsilon;
   }
   return r;
 }
@@ -91,7 +88,7 @@ Result<std::vector<WorstCasePlan>> WorstCasePlans(const Config& c,
   std::vector<WorstCasePlan> plans;
   const int64_t d = domain.attributes();
   for (const CaseSpec& spec : main_cases) {
-    if (spec.guarantee.is_private()) plans.push_back({spec, d});
+    if (spec.guarantee.is_private()) plans.push_back({spec, d, false});
   }
   // Each planted bug where an audit of this size can see it, beside the
   // correct synthesizer in the same setting.
@@ -107,7 +104,7 @@ Result<std::vector<WorstCasePlan>> WorstCasePlans(const Config& c,
     for (const char* variant : {"", bug.bug}) {
       PB_ASSIGN_OR_RETURN(CaseSpec spec,
                           MakeCase(bug.synthesizer, c.bug_epsilon, c.delta, variant));
-      plans.push_back({std::move(spec), bug.attributes});
+      plans.push_back({std::move(spec), bug.attributes, true});
     }
   }
   return plans;
