@@ -30,7 +30,7 @@ def main():
     attacks = [plotting.text(a) for a in f["games/attack_names"][...]]
     case_of = f["games/case_index"][...]
     private = sorted({s for s, e in zip(synth, eps) if np.isfinite(e)})
-    fig, axes = plt.subplots(1, max(1, len(private)), figsize=(3.2 * max(1, len(private)), 3.2),
+    fig, axes = plt.subplots(1, max(1, len(private)), figsize=(3.2 * max(1, len(private)), 3.4),
                              squeeze=False)
     for ax, name in zip(axes[0], private):
         cases = [c for c, s in enumerate(synth) if s == name]
@@ -43,11 +43,9 @@ def main():
                     color="k" if attack == "white_box" else None)
         wc = f["worst_case"]
         wnames = [plotting.text(s) for s in wc["synthesizer"][...]]
-        wbugs = [plotting.text(b) for b in wc["bug"][...]]
-        full = wc["attributes"][...].max()
+        main_grid = wc["bug_audit"][...] == 0
         pts = [(wc["epsilon"][i], wc["white_box_gdp_eps_lower"][i] if zcdp else wc["white_box_eps_lower"][i])
-               for i in range(len(wnames))
-               if wnames[i] == name and wbugs[i] == "" and wc["attributes"][i] == full]
+               for i in range(len(wnames)) if wnames[i] == name and main_grid[i]]
         if pts:
             ax.plot(*zip(*sorted(pts)), marker="s", ls="--", color="C3", label="worst case (white box)")
         top = max(xs) * 1.05

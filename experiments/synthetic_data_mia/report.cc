@@ -144,7 +144,7 @@ Status WriteGameArrays(const Results& r, ResultWriter& out) {
 
 Status WriteWorstCaseArrays(const Results& r, ResultWriter& out) {
   std::vector<std::string> names, bugs;
-  std::vector<int64_t> attributes, flagged;
+  std::vector<int64_t> attributes, flagged, bug_audit;
   std::vector<double> eps, mu, wb, dcr, wb_mu, wb_gdp, dcr_gdp, wb_scores, dcr_scores;
   for (const WorstCaseResult& w : r.worst_case) {
     wb_scores.insert(wb_scores.end(), w.attacks[0].test_scores.begin(),
@@ -155,6 +155,7 @@ Status WriteWorstCaseArrays(const Results& r, ResultWriter& out) {
     bugs.push_back(w.spec.bug);
     attributes.push_back(w.attributes);
     flagged.push_back(w.flagged ? 1 : 0);
+    bug_audit.push_back(w.bug_audit ? 1 : 0);
     eps.push_back(w.spec.guarantee.epsilon);
     mu.push_back(w.spec.guarantee.mu);
     wb.push_back(w.attacks[0].cp_eps_lower);
@@ -167,6 +168,7 @@ Status WriteWorstCaseArrays(const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteStrings("/worst_case/bug", bugs));
   PB_RETURN_IF_ERROR(out.WriteInts("/worst_case/attributes", attributes));
   PB_RETURN_IF_ERROR(out.WriteInts("/worst_case/flagged", flagged));
+  PB_RETURN_IF_ERROR(out.WriteInts("/worst_case/bug_audit", bug_audit));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/epsilon", eps));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/mu", mu));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/white_box_eps_lower", wb));

@@ -11,6 +11,8 @@
 //           /games/method_applies/<method> [G] (1 where audited at the
 //           game's delta); /games/test_scores [G, A, R] (odd index: target in)
 //   /worst_case/{synthesizer,bug} [W], /worst_case/{attributes,flagged} [W],
+//       /worst_case/bug_audit [W] (1: a planted bug or its correct counterpart,
+//       0: the main grid's audit),
 //       /worst_case/{epsilon,mu,white_box_eps_lower,dcr_eps_lower,
 //       white_box_mu_lower,white_box_gdp_eps_lower,dcr_gdp_eps_lower} [W],
 //       /worst_case/{white_box_scores,dcr_scores} [W, 2 x trials] (odd index: target in)
