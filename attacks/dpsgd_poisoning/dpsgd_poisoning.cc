@@ -48,14 +48,27 @@ Result<NetworkPoison> ClipBkdPoison(const torch::Tensor& x, const std::vector<Dp
     p.x = ToFloats(v * MedianRowNorm(x));
     torch::Tensor at =
         torch::from_blob(p.x.data(), {1, d}, torch::kFloat).clone();  // x* as the networks see it
-    double mean0 = 0;                                                 // mean P_0(x*)
+    PB_ASSIGN_OR_RETURN(const LabelChoice label, LeastLikelyLabel(at, networks));
+    p.y = label.y;
+    p.clean_prob = label.prob;
+    return p;
+  });
+}
+
+Result<LabelChoice> LeastLikelyLabel(const torch::Tensor& at,
+                                     const std::vector<DpModel>& networks) {
+  PB_RETURN_IF_ERROR(CheckNetworks(networks, "LeastLikelyLabel"));
+  if (at.dim() != 2 || at.size(0) != 1) return Error("LeastLikelyLabel: `at` must be one row");
+  return GuardTorch("LeastLikelyLabel", [&]() -> Result<LabelChoice> {
+    double mean0 = 0;  // mean P_0(at)
     for (const DpModel& m : networks) {
       PB_ASSIGN_OR_RETURN(torch::Tensor prob, Probabilities(m, at));
       mean0 += prob[0][0].item<double>() / static_cast<double>(networks.size());
     }
-    p.y = mean0 <= 0.5 ? 0 : 1;
-    p.clean_prob = p.y == 0 ? mean0 : 1 - mean0;
-    return p;
+    LabelChoice c;
+    c.y = mean0 <= 0.5 ? 0 : 1;
+    c.prob = c.y == 0 ? mean0 : 1 - mean0;
+    return c;
   });
 }
 

@@ -17,7 +17,16 @@
 //    network predicts (Jagielski et al.'s code fits a logistic regression,
 //    whose weights along x* stay 0). The point of x*: its clipped gradient
 //    lies where no row's gradient does, so the copies' push survives
-//    clipping and noise.
+//    clipping and noise. LeastLikelyLabel is the label rule alone: ML-Audit
+//    Sec. 4.1, step 2 lets the networks be non-private (M_inf(D)) or
+//    DP-trained outputs averaged (E_b[M(D, b)]), which can disagree at x*
+//    (experiments/ml_audit_dpsgd/README.md).
+//    Neighbours: ML-Audit inserts the poison (add/remove, k copies
+//    appended); Jagielski et al.'s public code (their Fashion-MNIST Fig. 1a
+//    data) replaces the last k rows of D by x*, labelled 1 - y* in D and y*
+//    in D' (a label flip: n kept; replace-one = remove + add, so the pair is
+//    at add/remove distance 2k). The study builds both pairs
+//    (experiments/ml_audit_dpsgd/models.h, PoisonedRows).
 //  - Shadow-adversarial (Nasr, Song, Thakurta, Papernot & Carlini,
 //    "Adversary Instantiation: Lower Bounds for Differentially Private
 //    Machine Learning", IEEE S&P 2021, the adversarial-example poison, as
@@ -55,6 +64,16 @@ struct NetworkPoison {
   double clean_prob = 0;    // P_{y*}(x*) under the mean of the given networks
 };
 
+struct LabelChoice {
+  int64_t y = 0;    // the label of least mean probability at the point
+  double prob = 0;  // its mean probability there (<= 1/2)
+};
+// The label least likely at `at` (one row, (1, d)) under the MEAN softmax of
+// `networks` (ties: label 0). Errors: no network, a network without 2
+// classes, `at` not one row.
+Result<LabelChoice> LeastLikelyLabel(const torch::Tensor& at, const std::vector<DpModel>& networks);
+
+// y* = LeastLikelyLabel(x*, networks).
 // Errors: fewer than 2 rows, no network, a network without 2 classes.
 Result<NetworkPoison> ClipBkdPoison(const torch::Tensor& x, const std::vector<DpModel>& networks);
 

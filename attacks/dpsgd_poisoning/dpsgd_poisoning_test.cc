@@ -83,6 +83,35 @@ TEST(ClipBkd, BadArguments) {
   EXPECT_FALSE(ClipBkdPoison(Rows(), Networks(1, 3)).ok());
 }
 
+// The label rule alone, on any networks (non-private or DP-trained): the
+// label of least mean probability, the same y* ClipBkdPoison picks.
+TEST(LeastLikelyLabel, MeanOverTheNetworks) {
+  const std::vector<DpModel> nets = Networks(4);
+  Result<NetworkPoison> p = ClipBkdPoison(Rows(), nets);
+  ASSERT_TRUE(p.ok()) << p.message();
+  torch::Tensor at =
+      torch::from_blob(const_cast<float*>(p->x.data()), {1, kDim}, torch::kFloat).clone();
+  Result<LabelChoice> c = LeastLikelyLabel(at, nets);
+  ASSERT_TRUE(c.ok()) << c.message();
+  EXPECT_EQ(c->y, p->y);
+  EXPECT_EQ(c->prob, p->clean_prob);
+  // A point where every network is sure: the other label is chosen.
+  torch::Tensor far = at * 50;
+  double mean1 = 0;
+  for (const DpModel& m : nets) {
+    Result<torch::Tensor> logits = Logits(m, far);
+    ASSERT_TRUE(logits.ok());
+    mean1 += torch::softmax(logits->to(torch::kDouble), 1)[0][1].item<double>() / 4;
+  }
+  Result<LabelChoice> f = LeastLikelyLabel(far, nets);
+  ASSERT_TRUE(f.ok());
+  EXPECT_EQ(f->y, mean1 < 0.5 ? 1 : 0);
+  EXPECT_NEAR(f->prob, std::min(mean1, 1 - mean1), 1e-12);
+  EXPECT_FALSE(LeastLikelyLabel(at, {}).ok());
+  EXPECT_FALSE(LeastLikelyLabel(Rows().narrow(0, 0, 2), nets).ok());
+  EXPECT_FALSE(LeastLikelyLabel(at, Networks(1, 3)).ok());
+}
+
 TEST(Shadow, AscentKeepsTheLabelStaysInTheBoxAndLowersTheProbability) {
   const torch::Tensor x = Rows(), y = Labels();
   const std::vector<DpModel> shadows = Networks(2);

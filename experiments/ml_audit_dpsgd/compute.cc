@@ -40,7 +40,7 @@ Status AuditOne(const Config& c, const std::vector<double>& d, const std::vector
   MlAuditOptions o;
   o.n = c.n;
   o.alpha = c.alpha;
-  o.k = row->k;
+  o.k = row->group;
   o.classifier = c.classifier;
   o.l2 = c.classifier_l2;
   PB_ASSIGN_OR_RETURN(row->result, RunMlAudit(row->summary_dim, PoolDraws(&zd, row->summary_dim),
@@ -61,6 +61,8 @@ std::vector<std::string> SplitNames(const std::string& text) {
 }
 
 std::vector<std::string> AttackNames() { return {"clipbkd", "clipbkd_vec", "shadow"}; }
+std::vector<std::string> PairNames() { return {"append", "flip_replace"}; }
+std::vector<std::string> LabelSources() { return {"nonprivate", "dp"}; }
 
 std::string PoisonOf(const std::string& attack) {
   return attack == "shadow" ? "shadow" : "clipbkd";
@@ -111,6 +113,14 @@ std::vector<Side> Sides(const Config& c) {
   return sides;
 }
 
+std::string PairOf(const Config& c, const std::string& poison) {
+  return poison == "clipbkd" ? c.clipbkd_pair : "append";
+}
+
+int64_t GroupSize(const Config& c, const std::string& attack, int64_t k) {
+  return PairOf(c, PoisonOf(attack)) == "flip_replace" ? 2 * k : k;
+}
+
 std::vector<Unit> Units(const Config& c) {
   std::vector<Unit> units;
   const std::vector<Side> sides = Sides(c);
@@ -141,10 +151,29 @@ TrainSpec BaseSpec(const Config& c) {
   return s;
 }
 
-Result<Poisons> DesignPoisons(const AuditData& d, const Config& c, uint64_t seed) {
+PoisonPoint Poisons::ClipBkdAt(size_t e) const {
+  PoisonPoint p = clipbkd;
+  p.y = clipbkd_labels.at(e).y;
+  return p;
+}
+
+Result<Poisons> DesignPoisons(const AuditData& d, const Config& c,
+                              const std::vector<Calibration>& cal, uint64_t seed) {
   Poisons p;
   PB_ASSIGN_OR_RETURN(
       p.clipbkd, DesignClipBkd(d, BaseSpec(c), c.clipbkd_label_models, DeriveSeed(seed, {11})));
+  for (size_t e = 0; e < cal.size(); ++e) {
+    if (c.clipbkd_label_from != "dp") {
+      p.clipbkd_labels.push_back({p.clipbkd.y, p.clipbkd.clean_prob});
+      continue;
+    }
+    TrainSpec spec = BaseSpec(c);
+    spec.noise_multiplier = cal[e].sigma;
+    PB_ASSIGN_OR_RETURN(ClipBkdLabel label,
+                        DpLeastLikelyLabel(d, spec, p.clipbkd.x, c.clipbkd_label_models,
+                                           DeriveSeed(seed, {13, uint64_t(e)})));
+    p.clipbkd_labels.push_back(label);
+  }
   ShadowOptions o;
   o.models = c.shadow_models;
   o.steps = c.shadow_steps;
@@ -153,21 +182,37 @@ Result<Poisons> DesignPoisons(const AuditData& d, const Config& c, uint64_t seed
   return p;
 }
 
+Insertion SideInsertion(const Config& c, const Side& side, const Poisons& p, size_t e) {
+  Insertion ins;
+  const bool clipbkd = side.poison == "clipbkd";
+  const int64_t y = clipbkd ? p.clipbkd_labels.at(e).y : p.shadow.y;
+  ins.poison = clipbkd ? &p.clipbkd : &p.shadow;
+  ins.k = side.k;
+  ins.label = y;
+  if (PairOf(c, side.poison) == "flip_replace") {
+    ins.placement = Placement::kReplaceLast;
+    if (side.clean) ins.label = 1 - y;
+  } else if (side.clean) {
+    ins.poison = nullptr;
+    ins.k = 0;
+  }
+  return ins;
+}
+
 Result<std::vector<double>> RunUnit(const AuditData& d, const Poisons& p, const Config& c,
                                     const std::vector<Calibration>& cal, const Unit& u,
                                     uint64_t seed) {
   const Side side = Sides(c)[u.side_index];
   TrainSpec spec = BaseSpec(c);
   spec.noise_multiplier = cal[u.eps_index].sigma;
-  const PoisonPoint* poison = side.poison == "clean"     ? nullptr
-                              : side.poison == "clipbkd" ? &p.clipbkd
-                                                         : &p.shadow;
+  const Insertion insertion = SideInsertion(c, side, p, u.eps_index);
+  const PoisonPoint clipbkd = p.ClipBkdAt(u.eps_index);  // its probes read P_{y*}
   std::vector<double> out;
   for (int64_t j = u.first; j < u.first + u.count; ++j) {
     const uint64_t s = DeriveSeed(seed, {uint64_t(u.eps_index), SideCode(side), uint64_t(side.k),
                                          uint64_t(j), uint64_t(u.replicate)});
     PB_ASSIGN_OR_RETURN(std::vector<double> v,
-                        TrainAndProbe(d, poison, side.k, spec, p.clipbkd, p.shadow, s));
+                        TrainAndProbe(d, insertion, spec, clipbkd, p.shadow, s));
     out.insert(out.end(), v.begin(), v.end());
   }
   return out;
@@ -201,7 +246,15 @@ Result<std::vector<AuditRow>> RunAudits(const Config& c, const std::vector<Calib
         for (int64_t k : c.k) {
           size_t s = 0;  // the D side; s + 1 is its D' side (Sides' order)
           while (sides[s].poison != PoisonOf(attack) || sides[s].k != k) ++s;
-          AuditRow row{c.eps[e], cal[e].sigma, attack, k, static_cast<int64_t>(r), 0, {}};
+          AuditRow row{c.eps[e],
+                       cal[e].sigma,
+                       attack,
+                       k,
+                       GroupSize(c, attack, k),
+                       PairOf(c, PoisonOf(attack)),
+                       static_cast<int64_t>(r),
+                       0,
+                       {}};
           PB_RETURN_IF_ERROR(AuditOne(c, pools.at({r, e, s}), pools.at({r, e, s + 1}),
                                       MakeRng(seed, {21, uint64_t(e), uint64_t(s), uint64_t(r)}),
                                       &row));

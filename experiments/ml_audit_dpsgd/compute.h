@@ -6,12 +6,31 @@
 // Mechanism: DP-SGD with sigma calibrated by the RDP accountant of the
 // Poisson-sampled Gaussian mechanism (add/remove adjacency) so that the run
 // on D is (eps_th, delta)-DP, q = batch_size / n_train, T = ceil(epochs /
-// q). D' = D plus k copies of a poison: the engine samples D' at
-// batch_size / (n_train + k) (lower) for the same T (Validate refuses an
-// n_train at which T would change), so its run is at least as private.
+// q). Neighbour pairs (SideInsertion, models.h PoisonedRows):
+//  - append (shadow always; clipbkd with --clipbkd_pair=append): D = the
+//    n_train rows, D' = D plus k copies of the poison labelled y*. The engine
+//    samples D' at batch_size / (n_train + k) (lower) for the same T
+//    (Validate refuses an n_train at which T would change), so its run is
+//    at least as private. Group size k: (k eps_th, k e^{(k-1) eps_th}
+//    delta)-DP.
+//  - flip_replace (clipbkd with --clipbkd_pair=flip_replace; Jagielski et
+//    al.'s public Fashion-MNIST pair): D = the rows with the last k replaced
+//    by (x*, 1 - y*), D' = the same with (x*, y*). Both hold n_train rows:
+//    the same q and T, both runs (eps_th, delta)-DP as calibrated. Each
+//    replaced row is a removal plus an addition, so D and D' are at
+//    add/remove distance 2k: group size 2k, (2k eps_th, 2k e^{(2k-1)
+//    eps_th} delta)-DP.
+// Algorithm 1 divides its bound by the group size (GroupSize), so every
+// eps_lb is per add/remove row and the validity claim compares it with
+// eps_th itself (equivalently, the raw bound with group size x eps_th).
+//
+// ClipBKD's y*: from non-private networks (DesignClipBkd), or with
+// --clipbkd_label_from=dp from clipbkd_label_models DP-SGD networks on D's
+// rows at each eps_th's sigma (one y* per eps_th; ML-Audit Sec. 4.1, step 2
+// allows averaging DP outputs), seeded DeriveSeed(seed, {13, e}).
 //
 // Sides: for every poison the attacks need and every k, a D side and a D'
-// side (D plus k poison copies). Each side trains 2N models per eps_th and
+// side (above). Each side trains 2N models per eps_th and
 // replicate: N for the search and N fresh (Algorithm 1 draws them in that
 // order). Model j of a side at eps index e in replicate r is seeded
 // DeriveSeed(seed, {e, code, k, j, r}) (code: 1 clipbkd D', 2 shadow D',
@@ -47,7 +66,9 @@ namespace ml_audit_dpsgd {
 
 using Config = MlAuditDpsgdConfig;
 
-std::vector<std::string> AttackNames();  // clipbkd, clipbkd_vec, shadow
+std::vector<std::string> AttackNames();   // clipbkd, clipbkd_vec, shadow
+std::vector<std::string> PairNames();     // append, flip_replace
+std::vector<std::string> LabelSources();  // nonprivate, dp
 // The non-empty items of a comma-separated list.
 std::vector<std::string> SplitNames(const std::string& text);
 // The poison an attack inserts: "clipbkd" or "shadow".
@@ -64,10 +85,18 @@ Result<std::vector<Calibration>> Calibrate(const Config& c);
 struct Side {
   std::string poison;  // "clipbkd", "shadow"
   int64_t k = 1;
-  bool clean = false;        // D (no poison), else D' (k copies appended)
+  // D (no poison; flip_replace: k copies labelled 1 - y* in place of the
+  // last rows), else D' (k copies labelled y*, appended or in place).
+  bool clean = false;
   std::string Name() const;  // "D_clipbkd_k4", "Dprime_clipbkd_k4"
 };
 std::vector<Side> Sides(const Config& c);
+
+// The neighbour pair of a poison: "append", or c.clipbkd_pair for clipbkd.
+std::string PairOf(const Config& c, const std::string& poison);
+// Add/remove rows in which D and D' of an attack at k differ: k (append),
+// 2k (flip_replace). Algorithm 1's bound is divided by it.
+int64_t GroupSize(const Config& c, const std::string& attack, int64_t k);
 
 struct Unit {
   size_t replicate = 0, eps_index = 0, side_index = 0;
@@ -77,10 +106,19 @@ struct Unit {
 std::vector<Unit> Units(const Config& c);
 
 struct Poisons {
-  PoisonPoint clipbkd, shadow;
+  PoisonPoint clipbkd, shadow;  // clipbkd.y: the non-private networks' label
+  // ClipBKD's y* per eps_th, with its mean probability at x* under the
+  // networks that chose it (nonprivate: clipbkd's, at every eps_th).
+  std::vector<ClipBkdLabel> clipbkd_labels;
+  // clipbkd with the label of eps index e.
+  PoisonPoint ClipBkdAt(size_t e) const;
 };
 TrainSpec BaseSpec(const Config& c);
-Result<Poisons> DesignPoisons(const AuditData& d, const Config& c, uint64_t seed);
+Result<Poisons> DesignPoisons(const AuditData& d, const Config& c,
+                              const std::vector<Calibration>& cal, uint64_t seed);
+
+// The poison copies in the training set of a side's models at eps index e.
+Insertion SideInsertion(const Config& c, const Side& side, const Poisons& p, size_t e);
 
 // The probe vectors (count x ProbeDim, row-major) of a unit's models.
 Result<std::vector<double>> RunUnit(const AuditData& d, const Poisons& p, const Config& c,
@@ -99,6 +137,8 @@ struct AuditRow {
   double eps_th = 0, sigma = 0;
   std::string attack;
   int64_t k = 1;
+  int64_t group = 1;            // GroupSize: the bound is divided by it
+  std::string pair = "append";  // PairOf the attack's poison
   int64_t replicate = 0;
   int64_t summary_dim = 0;
   MlAuditResult result;

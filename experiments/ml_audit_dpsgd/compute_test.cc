@@ -8,6 +8,7 @@
 #include <set>
 
 #include "experiments/ml_audit_dpsgd/config.h"
+#include "experiments/ml_audit_dpsgd/models.h"
 #include "experiments/ml_audit_dpsgd/report.h"
 #include "gtest/gtest.h"
 
@@ -150,6 +151,88 @@ TEST(RunAudits, ReplicatesAuditTheirOwnPools) {
       EXPECT_EQ(r.result.eps_lb, 0.0) << r.attack;  // D and D' pools identical
     }
   }
+}
+
+// --clipbkd_pair=flip_replace: ClipBKD's D holds the k copies labelled
+// 1 - y* in place of its last rows, D' the same copies labelled y*; both
+// have n_train rows, so q and T are those calibrated; the shadow poison is
+// still appended. Group sizes: 2k (flip) and k (append).
+TEST(Neighbours, FlipReplacePairKeepsNAndT) {
+  Config c = Small();
+  c.clipbkd_pair = "flip_replace";
+  Poisons p;
+  p.clipbkd.x.assign(784, 0.5f);
+  p.clipbkd.y = 0;  // the non-private label; the eps-specific ones below
+  p.clipbkd_labels = {{1, 0.1}, {0, 0.2}};
+  p.shadow.x.assign(784, 0.25f);
+  p.shadow.y = 1;
+  AuditData d;
+  d.x.assign(990 * 784, 0.0f);
+  for (int64_t r = 0; r < 990; ++r) d.y.push_back(r % 2);
+  const std::vector<Side> sides = Sides(c);
+  for (size_t e = 0; e < 2; ++e) {
+    const int64_t y = p.clipbkd_labels[e].y;
+    for (const Side& side : sides) {
+      const Insertion ins = SideInsertion(c, side, p, e);
+      Result<TrainingRows> rows = PoisonedRows(d, ins);
+      ASSERT_TRUE(rows.ok()) << rows.message();
+      if (side.poison == "clipbkd") {
+        EXPECT_EQ(ins.poison, &p.clipbkd);
+        EXPECT_EQ(ins.k, side.k);
+        EXPECT_EQ(ins.placement, Placement::kReplaceLast);
+        EXPECT_EQ(ins.label, side.clean ? 1 - y : y) << side.Name();
+        EXPECT_EQ(rows->n(), c.n_train);  // D and D': the same n, q, T
+        EXPECT_EQ(Steps(c, rows->n()), Steps(c, c.n_train));
+        EXPECT_EQ(rows->y.back(), ins.label);
+        EXPECT_EQ(rows->y[static_cast<size_t>(c.n_train - side.k - 1)],
+                  (c.n_train - side.k - 1) % 2);  // untouched row
+      } else {
+        EXPECT_EQ(ins.placement, Placement::kAppend);
+        EXPECT_EQ(rows->n(), c.n_train + (side.clean ? 0 : side.k)) << side.Name();
+        if (!side.clean) EXPECT_EQ(ins.label, 1);
+      }
+    }
+    EXPECT_EQ(p.ClipBkdAt(e).y, y);
+  }
+  EXPECT_EQ(GroupSize(c, "clipbkd", 4), 8);
+  EXPECT_EQ(GroupSize(c, "clipbkd_vec", 4), 8);
+  EXPECT_EQ(GroupSize(c, "shadow", 4), 4);
+  // append (the default): D is the rows alone, D' the rows plus k copies.
+  const Config a = Small();
+  EXPECT_EQ(GroupSize(a, "clipbkd", 4), 4);
+  const Insertion dside = SideInsertion(a, Sides(a)[0], p, 0);
+  EXPECT_EQ(dside.poison, nullptr);
+  const Insertion dprime = SideInsertion(a, Sides(a)[1], p, 0);
+  EXPECT_EQ(dprime.k, 1);
+  EXPECT_EQ(dprime.label, 1);
+  EXPECT_EQ(dprime.placement, Placement::kAppend);
+}
+
+// Under the flip pair the audit divides by 2k and the rows say so; the
+// validity claim compares that per-row bound with eps_th: a raw bound
+// between k eps_th and 2k eps_th is no exceedance.
+TEST(RunAudits, FlipReplaceDividesByTwoK) {
+  Config c = Small();
+  c.clipbkd_pair = "flip_replace";
+  Result<std::vector<Calibration>> cal = Calibrate(c);
+  ASSERT_TRUE(cal.ok());
+  Result<std::vector<AuditRow>> rows = RunAudits(c, *cal, SyntheticPools(c, 0.5, 1), 7);
+  ASSERT_TRUE(rows.ok()) << rows.message();
+  for (const AuditRow& r : *rows) {
+    const bool flip = r.attack != "shadow";
+    EXPECT_EQ(r.group, flip ? 2 * r.k : r.k);
+    EXPECT_EQ(r.pair, flip ? "flip_replace" : "append");
+    EXPECT_NEAR(r.result.eps_lb * static_cast<double>(r.group), r.result.eps_lb_raw, 1e-12);
+    if (flip) EXPECT_GT(r.result.eps_lb_raw, 1.0) << r.attack;
+  }
+  AuditRow r;
+  r.eps_th = 1, r.attack = "clipbkd", r.k = 1, r.group = 2, r.pair = "flip_replace";
+  r.result.eps_lb_raw = 1.5, r.result.eps_lb = 0.75;  // raw above k eps_th, below 2k eps_th
+  std::vector<AuditRow> one(4, r);
+  for (int i = 0; i < 4; ++i) one[i].replicate = i;
+  EXPECT_TRUE(AuditClaims(c, one)[0].holds);
+  for (AuditRow& x : one) x.result.eps_lb = 1.5;  // had it been divided by k
+  EXPECT_FALSE(AuditClaims(c, one)[0].holds);
 }
 
 TEST(Claims, Criteria) {

@@ -37,7 +37,16 @@ struct MlAuditDpsgdConfig {
   double clip_norm = 1.0;
   int64_t batch_size = 250;
   int64_t epochs = 24;
-  // ClipBKD: non-private networks whose mean prediction at x* picks y*.
+  // ClipBKD's neighbour pair: "append" (D' = D + k copies labelled y*,
+  // add/remove at distance k) or "flip_replace" (Jagielski et al.'s pair:
+  // D's last k rows replaced by (x*, 1 - y*) in D and (x*, y*) in D',
+  // distance 2k). The shadow poison is always appended.
+  std::string clipbkd_pair = "append";
+  // Where y* comes from: "nonprivate" (the mean of clipbkd_label_models
+  // non-private networks) or "dp" (the mean of clipbkd_label_models
+  // DP-SGD networks at each eps_th's sigma: one label per eps_th).
+  std::string clipbkd_label_from = "nonprivate";
+  // ClipBKD: networks whose mean prediction at x* picks y*.
   int64_t clipbkd_label_models = 8;
   // Shadow-adversarial poison.
   int64_t shadow_models = 4;

@@ -3,9 +3,10 @@
 on two Fashion-MNIST classes, one line per (attack, k) at the median over
 replicates (Sec. 5 reports the median of 3), the line eps_lb = eps_th (the
 claimed guarantee) and, per k, the detection ceiling
-(ln N - z_{alpha/2} sqrt(1 - 1/N)) / k (Cor. 4.0.1; the bounds are divided
-by k) for the study's N, in the line style of that k's lines (colour: attack). The paper prints
-no eps_lb as a number, so there is nothing to overlay.
+(ln N - z_{alpha/2} sqrt(1 - 1/N)) / g (Cor. 4.0.1; the bounds are divided
+by the group size g: k appended copies, 2k for ClipBKD's flip_replace pair)
+for the study's N, in the line style of that k's lines (colour: attack). The
+paper prints no eps_lb as a number, so there is nothing to overlay.
 
 Reads only results/raw/ml_audit_dpsgd.h5; writes ml_audit_dpsgd.png/.svg.
 """
@@ -34,10 +35,12 @@ def main():
     colours = {a: f"C{i}" for i, a in enumerate(sorted(set(attack)))}
     dashes = ("-", "--", "-.", (0, (1, 1)), (0, (5, 1, 1, 1, 1, 1)))
     styles = {kk: dashes[i % len(dashes)] for i, kk in enumerate(sorted(set(k)))}
-    # The table holds ceiling_z_alpha_2 = (ln N - z_{alpha/2} sqrt(1 - 1/N)) / k per k.
-    for n, kk, z in sorted(set(zip(ceil["N"][...], ceil["k"][...], ceil["ceiling_z_alpha_2"][...]))):
+    # The table holds ceiling_z_alpha_2 = (ln N - z_{alpha/2} sqrt(1 - 1/N)) / g per (k, g).
+    groups = ceil["group"][...] if "group" in ceil else ceil["k"][...]
+    for n, kk, gg, z in sorted(set(zip(ceil["N"][...], ceil["k"][...], groups,
+                                       ceil["ceiling_z_alpha_2"][...]))):
         ax.axhline(z, color="gray", lw=0.8, ls=styles.get(kk, ":"),
-                   label=f"ceiling / k (N = {n}, k = {kk})")
+                   label=f"ceiling / g (N = {n}, k = {kk}, g = {gg})")
     for a in sorted(set(attack)):
         for kk in sorted(set(k)):
             sel = [i for i in range(len(attack)) if attack[i] == a and k[i] == kk]

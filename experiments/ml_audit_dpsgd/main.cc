@@ -8,8 +8,10 @@
 //       --eps=1,8 --k=1 --plan_only]
 //
 // For each eps_th, sigma is calibrated with the RDP accountant; 2N models
-// are trained on D and 2N on every D' = D + k poison copies (N for
-// Algorithm 1's search, N fresh), afresh for each of --replicates
+// are trained on D and 2N on every D' (N for Algorithm 1's search, N fresh;
+// D' = D + k poison copies, or for ClipBKD with --clipbkd_pair=flip_replace
+// D and D' hold the copies in place of the last k rows, labelled 1 - y* and
+// y*: compute.h), afresh for each of --replicates
 // independent replicates; each audit reports eps_lb with the counts behind
 // it, and the summary the median over replicates (Sec. 5). Mechanism, sides, seeds: compute.h;
 // data, poisons and training: models.h; output and claims: report.h. The models are trained in a
@@ -113,8 +115,20 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddInt("batch_size", &c.batch_size, "expected batch size (Poisson)").Range(1, 12000);
   flags.AddInt("epochs", &c.epochs, "epochs (T = ceil(epochs n / batch))").Range(1, 1000);
   flags
+      .AddString("clipbkd_pair", &c.clipbkd_pair,
+                 "ClipBKD's neighbours: append (D' = D + k copies labelled y*, group k) or "
+                 "flip_replace (last k rows replaced by x*, labelled 1 - y* in D and y* in D', "
+                 "group 2k; Jagielski et al.'s pair)")
+      .OneOf({"append", "flip_replace"});
+  flags
+      .AddString("clipbkd_label_from", &c.clipbkd_label_from,
+                 "networks whose mean prediction at x* picks ClipBKD's label y*: nonprivate, or "
+                 "dp (DP-SGD at each eps_th's sigma, on D without the poison)")
+      .OneOf({"nonprivate", "dp"});
+  flags
       .AddInt("clipbkd_label_models", &c.clipbkd_label_models,
-              "non-private networks whose mean prediction at x* picks ClipBKD's label")
+              "networks whose mean prediction at x* picks ClipBKD's label (per eps_th with "
+              "--clipbkd_label_from=dp)")
       .Range(1, 64);
   flags.AddInt("shadow_models", &c.shadow_models, "shadow models of the shadow poison")
       .Range(1, 64);
@@ -138,7 +152,13 @@ Status Validate(const Config& c) {
   if (c.batch_size > c.n_train) return Error("batch_size must not exceed n_train");
   int64_t kmax = 0;
   for (int64_t k : c.k) kmax = std::max(kmax, k);
-  if (Steps(c, c.n_train + kmax) != Steps(c, c.n_train)) {
+  bool appends = false;  // does any side append copies (n grows by k)?
+  for (const Side& s : Sides(c)) appends = appends || PairOf(c, s.poison) == "append";
+  if (PairOf(c, "clipbkd") == "flip_replace" && kmax >= c.n_train) {
+    return Error("k: --clipbkd_pair=flip_replace replaces k of the n_train = " +
+                 std::to_string(c.n_train) + " rows; k must be below n_train");
+  }
+  if (appends && Steps(c, c.n_train + kmax) != Steps(c, c.n_train)) {
     return Error("n_train: D' (n_train + " + std::to_string(kmax) + " rows) would take " +
                  std::to_string(Steps(c, c.n_train + kmax)) + " DP-SGD steps, D " +
                  std::to_string(Steps(c, c.n_train)) +
@@ -164,7 +184,8 @@ std::string PlanText(const Config& c, uint64_t seed, const AuditData& d) {
       " batch=" + std::to_string(c.batch_size) + " epochs=" + std::to_string(c.epochs) +
       " shadow=" + std::to_string(c.shadow_models) + "," + std::to_string(c.shadow_steps) + "," +
       FormatDouble(c.shadow_step) + " per_unit=" + std::to_string(c.models_per_unit) +
-      " label_models=" + std::to_string(c.clipbkd_label_models) + " eps=";
+      " label_models=" + std::to_string(c.clipbkd_label_models) + " pair=" + c.clipbkd_pair +
+      " label_from=" + c.clipbkd_label_from + " eps=";
   for (double e : c.eps) s += FormatDouble(e) + ",";
   s += " k=";
   for (int64_t k : c.k) s += std::to_string(k) + ",";
@@ -202,7 +223,7 @@ Status Run(const Config& c, StudyContext& ctx) {
   o.seed = ctx.seed();
   PB_ASSIGN_OR_RETURN(AuditData data, LoadAuditData(o));
   PB_ASSIGN_OR_RETURN(std::vector<Calibration> cal, Calibrate(c));
-  PB_ASSIGN_OR_RETURN(Poisons poisons, DesignPoisons(data, c, ctx.seed()));
+  PB_ASSIGN_OR_RETURN(Poisons poisons, DesignPoisons(data, c, cal, ctx.seed()));
   const std::vector<Unit> units = Units(c);
   if (c.plan_only) return PlanOnly(c, data, poisons, cal, units, ctx);
   SweepPlan plan;

@@ -169,18 +169,61 @@ Result<PoisonPoint> DesignShadow(const AuditData& d, const TrainSpec& spec, cons
   });
 }
 
-Result<std::vector<double>> TrainAndProbe(const AuditData& d, const PoisonPoint* poison, int64_t k,
+Result<ClipBkdLabel> DpLeastLikelyLabel(const AuditData& d, const TrainSpec& spec,
+                                        const std::vector<float>& x_star, int64_t models,
+                                        uint64_t seed) {
+  if (models < 1) return Error("clipbkd_label_models must be >= 1");
+  if (static_cast<int64_t>(x_star.size()) != d.num_features) {
+    return Error("DpLeastLikelyLabel: x* must have num_features values");
+  }
+  return GuardTorch("DpLeastLikelyLabel", [&]() -> Result<ClipBkdLabel> {
+    SetMathThreads(1);
+    torch::Tensor x = Rows(d.x, d.n(), d.num_features);
+    torch::Tensor y = Labels(d.y);
+    std::vector<DpModel> networks;
+    for (int64_t m = 0; m < models; ++m) {
+      PB_ASSIGN_OR_RETURN(DpModel model, Train(x, y, spec, DeriveSeed(seed, {uint64_t(m)})));
+      networks.push_back(std::move(model));
+    }
+    PB_ASSIGN_OR_RETURN(const privbench::LabelChoice c,
+                        LeastLikelyLabel(Rows(x_star, 1, d.num_features), networks));
+    return ClipBkdLabel{c.y, c.prob};
+  });
+}
+
+Result<TrainingRows> PoisonedRows(const AuditData& d, const Insertion& ins) {
+  TrainingRows t{d.x, d.y};
+  if (ins.poison == nullptr || ins.k <= 0) return t;
+  const int64_t f = d.num_features;
+  if (static_cast<int64_t>(ins.poison->x.size()) != f) {
+    return Error("PoisonedRows: the poison must have num_features values");
+  }
+  if (ins.placement == Placement::kAppend) {
+    for (int64_t i = 0; i < ins.k; ++i) {
+      t.x.insert(t.x.end(), ins.poison->x.begin(), ins.poison->x.end());
+      t.y.push_back(ins.label);
+    }
+    return t;
+  }
+  if (ins.k >= d.n()) {
+    return Error("k: replacing " + std::to_string(ins.k) + " of " + std::to_string(d.n()) +
+                 " rows leaves none of D");
+  }
+  for (int64_t r = d.n() - ins.k; r < d.n(); ++r) {
+    std::copy(ins.poison->x.begin(), ins.poison->x.end(), t.x.begin() + r * f);
+    t.y[static_cast<size_t>(r)] = ins.label;
+  }
+  return t;
+}
+
+Result<std::vector<double>> TrainAndProbe(const AuditData& d, const Insertion& insertion,
                                           const TrainSpec& spec, const PoisonPoint& clipbkd,
                                           const PoisonPoint& shadow, uint64_t seed) {
+  PB_ASSIGN_OR_RETURN(const TrainingRows rows, PoisonedRows(d, insertion));
   return GuardTorch("TrainAndProbe", [&]() -> Result<std::vector<double>> {
     const int64_t f = d.num_features;
-    torch::Tensor x = Rows(d.x, d.n(), f);
-    torch::Tensor y = Labels(d.y);
-    if (poison != nullptr && k > 0) {
-      torch::Tensor px = Rows(poison->x, 1, f).expand({k, f});
-      x = torch::cat({x, px}, 0);
-      y = torch::cat({y, torch::full({k}, poison->y, torch::kLong)}, 0);
-    }
+    torch::Tensor x = Rows(rows.x, rows.n(), f);
+    torch::Tensor y = Labels(rows.y);
     PB_ASSIGN_OR_RETURN(DpModel model, Train(x, y, spec, seed));
     const int64_t m = static_cast<int64_t>(d.probes_x.size()) / f;
     torch::Tensor probes = torch::cat(

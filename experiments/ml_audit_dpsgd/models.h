@@ -8,18 +8,27 @@
 // `test_probes` rows of the same two classes from the test images are the
 // vector summary's extra probes.
 //
-// Poisons (both are appended k times to D: add/remove neighbours, the
-// adjacency of the RDP accountant used to calibrate sigma), built by
-// attacks/dpsgd_poisoning/dpsgd_poisoning.h (constructions, citations and
-// assumptions there) from non-private networks this file trains on D:
+// Poisons, built by attacks/dpsgd_poisoning/dpsgd_poisoning.h
+// (constructions, citations and assumptions there) from networks this file
+// trains on D:
 //  - clipbkd (Jagielski, Ullman & Oprea, NeurIPS 2020; ML-Audit Sec. 5): x*
 //    the least-variance direction at the median row norm; y* the label least
-//    likely at x* under the mean of `label_models` networks.
+//    likely at x* under the mean of `label_models` non-private networks
+//    (DesignClipBkd), or of DP-trained ones (DpLeastLikelyLabel: ML-Audit
+//    Sec. 4.1, step 2's average over DP outputs).
 //  - shadow (Nasr et al., IEEE S&P 2021, the adversarial-example poison, as
 //    ML-Audit describes it): a seeded random row of D, label kept, moved by
 //    `shadow_steps` normalised ascent steps (L2 length `shadow_step`) on its
 //    cross-entropy over `shadow_models` shadow networks, kept in
 //    [0, 1]^784.
+//
+// Neighbours (PoisonedRows): the poison's k copies either appended to D's
+// rows (add/remove neighbours at distance k, the adjacency of the RDP
+// accountant that calibrates sigma; n grows by k) or put in place of D's
+// last k rows (n kept: the same q and T). The second, with the copies
+// labelled 1 - y* on one side and y* on the other, is Jagielski et al.'s
+// label-flip pair (their public Fashion-MNIST code): replace-one = remove +
+// add, so the pair is at add/remove distance 2k.
 //
 // Training: MLP 784-hidden-2 (Tanh, or ReLU; mechanisms/dp_model.h), DP-SGD with
 // per-example clipping, Poisson sampling at q = batch_size / |D|, momentum
@@ -95,12 +104,45 @@ struct ShadowOptions {
 Result<PoisonPoint> DesignShadow(const AuditData& d, const TrainSpec& spec, const ShadowOptions& o,
                                  uint64_t seed);
 
+struct ClipBkdLabel {
+  int64_t y = 0;    // the label least likely at x* under the networks' mean
+  double prob = 0;  // its mean probability there
+};
+// ClipBKD's label from `models` networks trained as `spec` says (DP-SGD at
+// its sigma) on D's rows alone, no poison: the label least likely at x*
+// under their mean softmax. Model m is the one TrainAndProbe trains on D
+// (no insertion) with seed DeriveSeed(seed, {m}). Errors name
+// clipbkd_label_models (< 1).
+Result<ClipBkdLabel> DpLeastLikelyLabel(const AuditData& d, const TrainSpec& spec,
+                                        const std::vector<float>& x_star, int64_t models,
+                                        uint64_t seed);
+
 // Probe-vector length for m test probes: m + 3.
 inline int64_t ProbeDim(int64_t test_probes) { return test_probes + 3; }
 
-// Trains one model on D plus k copies of `poison` (k = 0: on D) and returns
-// its probe vector (above). Deterministic in `seed`.
-Result<std::vector<double>> TrainAndProbe(const AuditData& d, const PoisonPoint* poison, int64_t k,
+enum class Placement {
+  kAppend,       // D's n rows, then the k copies: n + k rows
+  kReplaceLast,  // D's rows with the last k replaced by the copies: n rows
+};
+// The poison copies in one model's training set; none when poison is null
+// or k = 0.
+struct Insertion {
+  const PoisonPoint* poison = nullptr;
+  int64_t k = 0;
+  Placement placement = Placement::kAppend;
+  int64_t label = 0;  // the copies' label: y*, or 1 - y* (the flip pair's D)
+};
+struct TrainingRows {
+  std::vector<float> x;  // n x num_features, row-major
+  std::vector<int64_t> y;
+  int64_t n() const { return static_cast<int64_t>(y.size()); }
+};
+// The rows one model trains on. Errors: kReplaceLast with k >= n (naming k).
+Result<TrainingRows> PoisonedRows(const AuditData& d, const Insertion& insertion);
+
+// Trains one model on PoisonedRows(d, insertion) and returns its probe
+// vector (above). Deterministic in `seed`.
+Result<std::vector<double>> TrainAndProbe(const AuditData& d, const Insertion& insertion,
                                           const TrainSpec& spec, const PoisonPoint& clipbkd,
                                           const PoisonPoint& shadow, uint64_t seed);
 

@@ -10,6 +10,7 @@
 #include <numeric>
 #include <random>
 
+#include "core/seeding.h"
 #include "gtest/gtest.h"
 
 namespace privbench {
@@ -117,13 +118,95 @@ TEST(Poisons, ClipBkdLabelIsLeastLikelyForFreshModels) {
     EXPECT_EQ(p->y, 1);
     double mean = 0;
     for (uint64_t seed = 100; seed < 108; ++seed) {
-      Result<std::vector<double>> v = TrainAndProbe(d, nullptr, 0, clean, *p, *p, seed);
+      Result<std::vector<double>> v = TrainAndProbe(d, Insertion{}, clean, *p, *p, seed);
       ASSERT_TRUE(v.ok()) << v.message();
       mean += (*v)[0] / 8;  // P_{y*}(x*)
     }
     EXPECT_LT(mean, 0.25) << "label-choosing mean " << p->clean_prob;
   }
   EXPECT_FALSE(DesignClipBkd(d, clean, 0, 1).ok());
+}
+
+// --clipbkd_label_from=dp: the label is the one least likely at x* under
+// the mean of DP-SGD models trained on D alone (no poison) at the given
+// sigma, and they are the models TrainAndProbe trains on D with the
+// documented seeds: the choice reads exactly their mean P(x*).
+TEST(Poisons, DpLabelIsLeastLikelyUnderDpModels) {
+  const AuditData d = DeadPixels();
+  TrainSpec dp = Quick();
+  dp.epochs = 20;
+  dp.noise_multiplier = 0.5;
+  Result<PoisonPoint> p = DesignClipBkd(d, dp, 2, 1);
+  ASSERT_TRUE(p.ok()) << p.message();
+  Result<ClipBkdLabel> label = DpLeastLikelyLabel(d, dp, p->x, 4, 17);
+  ASSERT_TRUE(label.ok()) << label.message();
+  EXPECT_EQ(label->y, 1);  // the bright class, at a dark x*
+  PoisonPoint probe = *p;
+  probe.y = label->y;
+  double mean = 0;
+  for (uint64_t m = 0; m < 4; ++m) {
+    Result<std::vector<double>> v =
+        TrainAndProbe(d, Insertion{}, dp, probe, probe, DeriveSeed(17, {m}));
+    ASSERT_TRUE(v.ok()) << v.message();
+    mean += (*v)[0] / 4;  // P_{y*}(x*) of DP model m on D
+  }
+  EXPECT_NEAR(label->prob, mean, 1e-12);
+  EXPECT_LT(label->prob, 0.5);
+  TrainSpec other = dp;  // another sigma trains other models
+  other.noise_multiplier = 2;
+  Result<ClipBkdLabel> noisier = DpLeastLikelyLabel(d, other, p->x, 4, 17);
+  ASSERT_TRUE(noisier.ok());
+  EXPECT_NE(noisier->prob, label->prob);
+  EXPECT_FALSE(DpLeastLikelyLabel(d, dp, p->x, 0, 17).ok());
+  EXPECT_FALSE(DpLeastLikelyLabel(d, dp, {1.0f, 2.0f}, 4, 17).ok());
+}
+
+// The two neighbour pairs' training sets: append adds k rows (n + k);
+// replace puts the copies in D's last k rows with the given label, every
+// other row untouched, n kept (so the same q and T on both sides).
+TEST(Neighbours, AppendAndFlipReplaceRows) {
+  const AuditData d = DeadPixels();
+  PoisonPoint p;
+  p.x.assign(20, 0.0f);
+  for (int j = 10; j < 20; ++j) p.x[j] = 3.0f;
+  p.y = 1;
+  Result<TrainingRows> base = PoisonedRows(d, Insertion{});
+  ASSERT_TRUE(base.ok());
+  EXPECT_EQ(base->x, d.x);
+  EXPECT_EQ(base->y, d.y);
+  Result<TrainingRows> app = PoisonedRows(d, Insertion{&p, 3, Placement::kAppend, 1});
+  ASSERT_TRUE(app.ok());
+  ASSERT_EQ(app->n(), d.n() + 3);
+  EXPECT_TRUE(std::equal(d.x.begin(), d.x.end(), app->x.begin()));
+  for (int64_t r = d.n(); r < d.n() + 3; ++r) {
+    EXPECT_EQ(app->y[r], 1);
+    EXPECT_TRUE(std::equal(p.x.begin(), p.x.end(), app->x.begin() + r * 20));
+  }
+  Result<TrainingRows> side_d = PoisonedRows(d, Insertion{&p, 3, Placement::kReplaceLast, 0});
+  Result<TrainingRows> side_dp = PoisonedRows(d, Insertion{&p, 3, Placement::kReplaceLast, 1});
+  ASSERT_TRUE(side_d.ok() && side_dp.ok());
+  ASSERT_EQ(side_d->n(), d.n());
+  ASSERT_EQ(side_dp->n(), d.n());
+  for (int64_t r = 0; r < d.n(); ++r) {
+    const bool replaced = r >= d.n() - 3;
+    for (const TrainingRows* t : {&*side_d, &*side_dp}) {
+      const auto row = t->x.begin() + r * 20;
+      if (replaced) {
+        EXPECT_TRUE(std::equal(p.x.begin(), p.x.end(), row)) << r;
+      } else {
+        EXPECT_TRUE(std::equal(row, row + 20, d.x.begin() + r * 20)) << r;
+        EXPECT_EQ(t->y[r], d.y[r]) << r;
+      }
+    }
+    if (replaced) {  // the label flip: 1 - y* in D, y* in D'
+      EXPECT_EQ(side_d->y[r], 0);
+      EXPECT_EQ(side_dp->y[r], 1);
+    }
+  }
+  EXPECT_FALSE(PoisonedRows(d, Insertion{&p, d.n(), Placement::kReplaceLast, 1}).ok());
+  PoisonPoint wrong = p;
+  wrong.x.resize(5);
+  EXPECT_FALSE(PoisonedRows(d, Insertion{&wrong, 1, Placement::kAppend, 1}).ok());
 }
 
 TEST(Poisons, ShadowAscentLowersTheShadowProbability) {
@@ -142,16 +225,17 @@ TEST(Training, DeterministicInTheSeed) {
   Result<PoisonPoint> c = DesignClipBkd(d, Quick(), 4, 1);
   ASSERT_TRUE(c.ok());
   const PoisonPoint& p = *c;
-  auto a = TrainAndProbe(d, &p, 2, Quick(), p, p, 9);
-  auto b = TrainAndProbe(d, &p, 2, Quick(), p, p, 9);
-  auto other = TrainAndProbe(d, &p, 2, Quick(), p, p, 10);
+  const Insertion two{&p, 2, Placement::kAppend, p.y};
+  auto a = TrainAndProbe(d, two, Quick(), p, p, 9);
+  auto b = TrainAndProbe(d, two, Quick(), p, p, 9);
+  auto other = TrainAndProbe(d, two, Quick(), p, p, 10);
   ASSERT_TRUE(a.ok() && b.ok() && other.ok());
   EXPECT_EQ(a->size(), static_cast<size_t>(ProbeDim(2)));
   EXPECT_EQ(*a, *b);
   EXPECT_NE(*a, *other);
   TrainSpec relu = Quick();
   relu.relu = true;
-  auto r = TrainAndProbe(d, &p, 2, relu, p, p, 9);
+  auto r = TrainAndProbe(d, two, relu, p, p, 9);
   ASSERT_TRUE(r.ok()) << r.message();
   EXPECT_NE(*r, *a);  // the activation reaches the network
 }

@@ -26,13 +26,24 @@ constexpr const char* kLostParameters =
     "about half; not 6000 so that D' with up to 8 poison copies takes the same step count), "
     "x/255 flattened, MLP 784-32-2 (Tanh), DP-SGD with per-example clipping C = 1, Poisson "
     "sampling, batch 250, 24 epochs, lr 0.15, no momentum, sigma from the RDP accountant at "
-    "delta = 1e-5; poisons appended k times (add/remove); ClipBKD label least likely under "
-    "the mean of 8 non-private models; shadow poison: 4 non-private shadow models, 50 normalised "
+    "delta = 1e-5; shadow poison appended k times (add/remove); ClipBKD pair and label: "
+    "below; shadow poison: 4 non-private shadow models, 50 normalised "
     "ascent steps of L2 "
     "length 0.5 in [0,1]^784 from a random training row, label kept; vector tau: 8 test "
     "probes; classifier: L2-penalised (1e-3) logistic regression on the standardised summary "
     "and its squares; r = 1/N; Katz-log at z_{alpha/2}; 3 replicates (median reported, Sec. 5); "
     "quick scale: 990 rows, 6 epochs, N = 100, 1 replicate, 2 shadow models of 20 steps";
+
+std::string LostParameters(const Config& c) {
+  return std::string(kLostParameters) + "; this run's ClipBKD pair: " +
+         (c.clipbkd_pair == "flip_replace"
+              ? "flip_replace (D's last k rows replaced by x*, labelled 1 - y* in D and y* in "
+                "D', Jagielski et al.'s public code; group size 2k)"
+              : "append (k copies labelled y* added to D; group size k)") +
+         ", y* least likely at x* under the mean of " + std::to_string(c.clipbkd_label_models) +
+         (c.clipbkd_label_from == "dp" ? " DP-SGD models at each eps_th's sigma"
+                                       : " non-private models");
+}
 
 // One audit: "clipbkd eps 1 k 4 rep 0: 0.1234 (n1/n0)".
 std::string AuditText(const AuditRow& r) {
@@ -42,12 +53,13 @@ std::string AuditText(const AuditRow& r) {
 }
 
 // The largest probability delta adds to an output set by group privacy,
-// k e^{(k-1) eps_th} delta, over the audits that can exceed eps_th at all
-// (k eps_th below the detection ceiling).
+// g e^{(g-1) eps_th} delta (g the group size: k, or 2k for the flip pair),
+// over the audits that can exceed eps_th at all (g eps_th below the
+// detection ceiling).
 double GroupDelta(const Config& c, const std::vector<AuditRow>& rows, double ceiling) {
   double group_delta = 0;
   for (const AuditRow& r : rows) {
-    const double kk = static_cast<double>(r.k);
+    const double kk = static_cast<double>(r.group);
     if (kk * r.eps_th < ceiling) {
       group_delta = std::max(group_delta, kk * std::exp((kk - 1) * r.eps_th) * c.delta);
     }
@@ -75,9 +87,11 @@ Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
   }
   const int64_t m = static_cast<int64_t>(cells.size());
   const double p = std::min(1.0, static_cast<double>(g) * c.alpha / 2);
-  // DP-SGD is (eps_th, delta)-DP; k copies give (k eps_th, k e^{(k-1) eps_th}
-  // delta) by group privacy. The check treats eps_th as pure: say how much
-  // probability delta adds where an audit can exceed eps_th at all.
+  // DP-SGD is (eps_th, delta)-DP; D and D' at add/remove distance g (k
+  // appended copies; 2k for the flip_replace pair) give (g eps_th, g
+  // e^{(g-1) eps_th} delta) by group privacy, and eps_lb is the bound / g,
+  // so it is compared with eps_th. The check treats eps_th as pure: say how
+  // much probability delta adds where an audit can exceed eps_th at all.
   const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
   const int64_t allowed = AllowedExceedances(m, p, c.false_failure);
   return ClaimEvidence(
@@ -88,15 +102,18 @@ Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
           << " audits; a cell exceeds with probability <= " << p << " (alpha/2 = " << c.alpha / 2
           << " per audit); cells with an exceedance: " << exceeded.size() << " (audits: " << exceed
           << "); allowed " << allowed << " (Bin(" << m << ", " << p << ") at 1 - "
-          << c.false_failure << "); delta = " << c.delta
-          << " is not in this count: by group privacy it adds k e^{(k-1) eps_th} delta, at most "
+          << c.false_failure << "); eps_lb = bound / g, g the add/remove distance of D and D' "
+          << "(ClipBKD pair " << c.clipbkd_pair
+          << ": g = " << (c.clipbkd_pair == "flip_replace" ? "2k" : "k")
+          << "; shadow: g = k); delta = " << c.delta
+          << " is not in this count: by group privacy it adds g e^{(g-1) eps_th} delta, at most "
           << GroupDelta(c, rows, ceiling)
-          << ", to an output set's probability where eps_lb can exceed eps_th (k eps_th "
+          << ", to an output set's probability where eps_lb can exceed eps_th (g eps_th "
              "below the ceiling "
           << ceiling << ")" << list);
 }
 
-Claim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows) {
+Claim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows, const std::string& note) {
   std::map<double, double> best;
   for (const AuditRow& r : rows) best[r.eps_th] = std::max(best[r.eps_th], r.result.eps_lb);
   bool monotone = true;
@@ -111,14 +128,14 @@ Claim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows) {
   }
   const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
   const bool holds = best.size() >= 2 && monotone && best.rbegin()->second > best.begin()->second;
-  return ClaimEvidence(
-      "ml_audit_dpsgd_grows_with_eps", holds,
-      evidence << "; ceiling ln N - z_{alpha/2} sqrt(1 - 1/N) = " << ceiling << " at N = " << c.n);
+  return ClaimEvidence("ml_audit_dpsgd_grows_with_eps", holds,
+                       evidence << "; ceiling ln N - z_{alpha/2} sqrt(1 - 1/N) = " << ceiling
+                                << " at N = " << c.n << " (per row: / group size)" << note);
 }
 
 // `a` >= `b` in at least half of the (eps_th, k) cells where either is positive, and in sum.
 Claim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a, const std::string& b,
-                   std::string id) {
+                   std::string id, const std::string& note) {
   std::map<std::pair<double, int64_t>, std::pair<double, double>> cells;
   std::set<std::pair<double, int64_t>> seen_a, seen_b;
   for (const AuditRow& r : rows) {
@@ -142,17 +159,17 @@ Claim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a, cons
                        Evidence() << "median eps_lb over replicates: " << a << " >= " << b << " in "
                                   << wins << " of " << positive
                                   << " (eps_th, k) cells with a positive bound; sum of eps_lb "
-                                  << sum_a << " vs " << sum_b);
+                                  << sum_a << " vs " << sum_b << note);
 }
 
 // /audits/...: one entry per audit, the raw data behind the eps_lb table.
 Status WriteAuditRows(ResultWriter& out, const std::vector<AuditRow>& rows,
                       const std::vector<double>& median) {
   std::vector<double> eps, sigma, lb, raw, search, threshold;
-  std::vector<int64_t> k, dim, sn1, sn0, fn1, fn0, comp, haldane, rep;
-  std::vector<std::string> attack, clf;
+  std::vector<int64_t> k, dim, sn1, sn0, fn1, fn0, comp, haldane, rep, group;
+  std::vector<std::string> attack, clf, pair;
   for (const AuditRow& r : rows) {
-    rep.push_back(r.replicate);
+    rep.push_back(r.replicate), group.push_back(r.group), pair.push_back(r.pair);
     eps.push_back(r.eps_th), sigma.push_back(r.sigma), lb.push_back(r.result.eps_lb);
     raw.push_back(r.result.eps_lb_raw), search.push_back(r.result.search_bound);
     threshold.push_back(r.result.threshold), k.push_back(r.k), dim.push_back(r.summary_dim);
@@ -168,6 +185,8 @@ Status WriteAuditRows(ResultWriter& out, const std::vector<AuditRow>& rows,
   PB_RETURN_IF_ERROR(out.WriteDoubles("/audits/search_bound", search));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/audits/threshold", threshold));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/k", k));
+  PB_RETURN_IF_ERROR(out.WriteInts("/audits/group", group));
+  PB_RETURN_IF_ERROR(out.WriteStrings("/audits/pair", pair));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/replicate", rep));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/audits/eps_lb_median", median));
   PB_RETURN_IF_ERROR(out.WriteInts("/audits/summary_dim", dim));
@@ -187,12 +206,16 @@ Result<SummaryTable> EpsLbTable(const std::vector<AuditRow>& rows,
   TableBuilder t(
       "eps_lb", "ML-Audit of DP-SGD on Fashion-MNIST: eps lower bounds",
       "Algorithm 1 (learned set, Katz-log at z_{alpha/2}, fresh N per side), bound divided by "
-      "k; fresh_n1 / fresh_n0: the fresh counts behind the bound (numerator / denominator "
-      "side); the poison is appended k times (add/remove neighbours); eps_lb_median: the "
-      "median of eps_lb over the cell's replicates (what ML-Audit Sec. 5 reports)",
+      "the group size g, the add/remove distance of D and D' (pair append: k copies added, g = "
+      "k; flip_replace: k rows replaced by x*, labelled 1 - y* in D and y* in D', g = 2k); "
+      "fresh_n1 / fresh_n0: the fresh counts behind the bound (numerator / denominator side); "
+      "eps_lb_median: the median of eps_lb over the cell's replicates (what ML-Audit Sec. 5 "
+      "reports)",
       {{"attack", Column::Type::kString},
+       {"pair", Column::Type::kString},
        {"eps_th", Column::Type::kDouble},
        {"k", Column::Type::kInt},
+       {"group", Column::Type::kInt},
        {"replicate", Column::Type::kInt},
        {"sigma", Column::Type::kDouble},
        {"eps_lb", Column::Type::kDouble},
@@ -202,8 +225,8 @@ Result<SummaryTable> EpsLbTable(const std::vector<AuditRow>& rows,
        {"search_bound", Column::Type::kDouble}});
   for (size_t i = 0; i < rows.size(); ++i) {
     const AuditRow& r = rows[i];
-    t.Row({r.attack, r.eps_th, r.k, r.replicate, r.sigma, r.result.eps_lb, median[i],
-           r.result.fresh_n1, r.result.fresh_n0, r.result.search_bound});
+    t.Row({r.attack, r.pair, r.eps_th, r.k, r.group, r.replicate, r.sigma, r.result.eps_lb,
+           median[i], r.result.fresh_n1, r.result.fresh_n0, r.result.search_bound});
   }
   return t.Build();
 }
@@ -248,25 +271,45 @@ Status WriteAccounting(ResultWriter& out, const Config& c, const std::vector<Cal
   return out.WriteTable(table);
 }
 
+// One row per (k, group size) the audits use: append k, flip_replace 2k.
 Status WriteCeiling(ResultWriter& out, const Config& c) {
   TableBuilder t("detection_ceiling",
                  "Largest eps_lb N models per side can show (ML-Audit Cor. 4.0.1)",
-                 "ln N - z sqrt(1 - 1/N), divided by k; z = z_{alpha/2} (used) and z_{alpha/4} "
-                 "(the other reading of Algorithm 1's line 12)",
+                 "ln N - z sqrt(1 - 1/N), divided by the group size g (k appended copies; 2k "
+                 "for the flip_replace pair); z = z_{alpha/2} (used) and z_{alpha/4} (the other "
+                 "reading of Algorithm 1's line 12)",
                  {{"N", Column::Type::kInt},
                   {"k", Column::Type::kInt},
+                  {"group", Column::Type::kInt},
                   {"ceiling_z_alpha_2", Column::Type::kDouble},
                   {"ceiling_z_alpha_4", Column::Type::kDouble}});
+  std::set<std::pair<int64_t, int64_t>> seen;  // (k, g)
   for (int64_t k : c.k) {
-    PB_ASSIGN_OR_RETURN(const double a, KatzLogCeiling(c.n, c.alpha));
-    PB_ASSIGN_OR_RETURN(const double b, KatzLogCeiling(c.n, c.alpha / 2));
-    t.Row({c.n, k, a / static_cast<double>(k), b / static_cast<double>(k)});
+    for (const std::string& a : SplitNames(c.attacks)) {
+      const int64_t g = GroupSize(c, a, k);
+      if (!seen.insert({k, g}).second) continue;
+      PB_ASSIGN_OR_RETURN(const double ca, KatzLogCeiling(c.n, c.alpha));
+      PB_ASSIGN_OR_RETURN(const double cb, KatzLogCeiling(c.n, c.alpha / 2));
+      t.Row({c.n, k, g, ca / static_cast<double>(g), cb / static_cast<double>(g)});
+    }
   }
   PB_ASSIGN_OR_RETURN(const SummaryTable table, t.Build());
   return out.WriteTable(table);
 }
 
-Status WritePoisons(ResultWriter& out, const Poisons& p) {
+Status WritePoisons(ResultWriter& out, const Config& c, const Poisons& p,
+                    const std::vector<Calibration>& cal) {
+  std::vector<double> eps, prob;
+  std::vector<int64_t> y;
+  for (size_t e = 0; e < p.clipbkd_labels.size(); ++e) {
+    eps.push_back(cal.at(e).eps_th), y.push_back(p.clipbkd_labels[e].y);
+    prob.push_back(p.clipbkd_labels[e].prob);
+  }
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/poisons/clipbkd_label/eps_th", eps));
+  PB_RETURN_IF_ERROR(out.WriteInts("/poisons/clipbkd_label/y", y));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/poisons/clipbkd_label/prob", prob));
+  PB_RETURN_IF_ERROR(out.WriteStrings("/poisons/clipbkd_label/from",
+                                      std::vector<std::string>(y.size(), c.clipbkd_label_from)));
   std::vector<double> x(p.clipbkd.x.begin(), p.clipbkd.x.end());
   x.insert(x.end(), p.shadow.x.begin(), p.shadow.x.end());
   PB_RETURN_IF_ERROR(out.WriteDoubles("/poisons/x", x, {2, p.clipbkd.x.size()}));
@@ -321,19 +364,26 @@ std::vector<AuditRow> MedianRows(const std::vector<AuditRow>& rows) {
 
 std::vector<Claim> AuditClaims(const Config& c, const std::vector<AuditRow>& rows) {
   const std::vector<AuditRow> medians = MedianRows(rows);
-  return {ValidityClaim(c, rows), GrowsClaim(c, medians),
-          CompareClaim(medians, "shadow", "clipbkd", "ml_audit_dpsgd_shadow_beats_clipbkd"),
-          CompareClaim(medians, "clipbkd_vec", "clipbkd", "ml_audit_dpsgd_vector_tau_helps")};
+  // Every eps_lb is per add/remove row (bound / group size), so attacks on
+  // different pairs compare; the evidence names ClipBKD's.
+  const std::string note = "; ClipBKD: " + c.clipbkd_pair + " pair (group " +
+                           (c.clipbkd_pair == "flip_replace" ? "2k" : "k") + "), y* from " +
+                           c.clipbkd_label_from + " models; shadow: appended (group k)";
+  return {ValidityClaim(c, rows), GrowsClaim(c, medians, note),
+          CompareClaim(medians, "shadow", "clipbkd", "ml_audit_dpsgd_shadow_beats_clipbkd", note),
+          CompareClaim(medians, "clipbkd_vec", "clipbkd", "ml_audit_dpsgd_vector_tau_helps", note)};
 }
 
 Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
   PB_RETURN_IF_ERROR(SetAttributes(out, "/meta",
-                                   {{"lost_parameters", kLostParameters},
+                                   {{"lost_parameters", LostParameters(c)},
+                                    {"clipbkd_pair", c.clipbkd_pair},
+                                    {"clipbkd_label_from", c.clipbkd_label_from},
                                     {"dataset_provenance", "fashion-mnist"},
                                     {"torch_version", results.torch_version},
                                     {"sweep_part_versions", results.part_versions}}));
   PB_RETURN_IF_ERROR(WriteProbes(out, c, results.pools));
-  PB_RETURN_IF_ERROR(WritePoisons(out, results.poisons));
+  PB_RETURN_IF_ERROR(WritePoisons(out, c, results.poisons, results.calibration));
   PB_RETURN_IF_ERROR(WriteAccounting(out, c, results.calibration));
   PB_RETURN_IF_ERROR(WriteCeiling(out, c));
   PB_RETURN_IF_ERROR(WriteAudits(out, results.rows));

@@ -3,17 +3,22 @@
 // Layout of results/raw/ml_audit_dpsgd.h5:
 //   /meta {lost_parameters,dataset_provenance,torch_version,sweep_part_versions}
 //   /accounting/{eps_th,sigma,eps_rdp,q,steps}     per eps_th (RDP, delta)
+//   /meta attributes clipbkd_pair, clipbkd_label_from (the run's choices)
 //   /poisons/{name,y,clean_prob,source_row}, /poisons/x  [2, 784]
+//   /poisons/clipbkd_label/{eps_th,y,prob,from}  ClipBKD's y* per eps_th
 //   /probes/rep_<r>/eps_<i>/<side>  [2N, m + 3] every model's probe vector
 //                            (models.h)
 //   /audits/...              one row per replicate x eps_th x attack x k
+//                            (pair, group: the bound's divisor)
 //                            (Algorithm 1's result with the counts behind
 //                            every bound; eps_lb_median: its cell's median
 //                            over replicates, what the paper reports)
 //   /summary/{eps_lb,detection_ceiling,accounting}, /claims/...
 // Claims (verdicts and evidence; statements and criteria: claims.json):
 //   ml_audit_dpsgd_validity: eps_lb <= eps_th beyond the stated failure
-//     probability. Every replicate's audit counts (not the medians). The
+//     probability, eps_lb the bound divided by the group size (the
+//     add/remove distance of D and D': k, or 2k for ClipBKD's flip_replace
+//     pair; compute.h). Every replicate's audit counts (not the medians). The
 //     audits of one (eps_th, poison, k, replicate) cell share their models
 //     (clipbkd and clipbkd_vec), so per cell the chance that any of its g
 //     audits exceeds is <= g alpha/2 (union bound; each is a one-sided

@@ -11,7 +11,10 @@ bound of its stored fresh counts divided by k (recomputed with SciPy), the
 detection ceiling, the claims, that a rerun on the same parts and a
 one-thread run in a fresh directory give the same bounds, and that bad
 parameters exit with code 2 and leave no file behind. Every check is
-deterministic given the stored counts.
+deterministic given the stored counts. A run with --clipbkd_pair=flip_replace
+--clipbkd_label_from=dp checks that ClipBKD's bounds are divided by 2k
+(shadow's by k), that the result file records the pair and one DP-chosen
+label per eps_th, and that D and D' took the same number of steps.
 """
 import os
 import sys
@@ -62,6 +65,11 @@ for i in range(rows):
 check(worst < 1e-9, f"bounds agree with SciPy's Katz-log (max |diff| {worst:g})")
 dims = {text(x): int(d) for x, d in zip(a["attack"][...], a["summary_dim"][...])}
 check(dims == {"clipbkd": 1, "clipbkd_vec": 4, "shadow": 1}, f"summary dims {dims}")
+check(text(f["meta"].attrs["clipbkd_pair"]) == "append", "default pair: append")
+check(all(text(x) == "append" for x in a["pair"][...]) and
+      np.array_equal(a["group"][...], a["k"][...]), "append: group size k")
+check(list(f["poisons/clipbkd_label/y"][...]) == [f["poisons/y"][0]] * 2,
+      "nonprivate: one label for every eps_th")
 acc = f["accounting"]
 check(np.allclose(acc["eps_rdp"][...], acc["eps_th"][...], rtol=1e-6), "sigma reaches each eps_th")
 check(acc["sigma"][0] > acc["sigma"][1], "more noise at the smaller eps_th")
@@ -98,7 +106,27 @@ with h5py.File(os.path.join(out3, f"{STUDY}.h5"), "r") as g:
     check(np.array_equal(g["probes/rep_1/eps_1/Dprime_shadow_k1"][...], probes),
           "fresh directory, one thread: the same models")
 
-smoke.check_bad_parameters(BINARY, STUDY, [["--shard=2/2"], ["--shard=x"],
+r4, out4 = run(["--clipbkd_pair=flip_replace", "--clipbkd_label_from=dp", "--k=2",
+                "--replicates=1"], "flip")
+smoke.expect_ok(r4, "flip_replace run")
+with h5py.File(os.path.join(out4, f"{STUDY}.h5"), "r") as g:
+    check(text(g["meta"].attrs["clipbkd_pair"]) == "flip_replace" and
+          text(g["meta"].attrs["clipbkd_label_from"]) == "dp", "pair and label source recorded")
+    b = g["audits"]
+    for i in range(len(b["eps_lb"])):
+        flip = text(b["attack"][i]) != "shadow"
+        want = 2 * b["k"][i] if flip else b["k"][i]
+        check(b["group"][i] == want and text(b["pair"][i]) == ("flip_replace" if flip else "append"),
+              f"flip row {i}: group {b['group'][i]}")
+        check(abs(b["eps_lb"][i] * want - b["eps_lb_raw"][i]) < 1e-12, f"flip row {i}: raw / group")
+    lab = g["poisons/clipbkd_label"]
+    check(len(lab["y"]) == 2 and np.all(lab["prob"][...] <= 0.5) and
+          all(text(x) == "dp" for x in lab["from"][...]), "one DP-chosen label per eps_th")
+    ceil = g["summary/detection_ceiling"]
+    check(sorted(zip(ceil["k"][...], ceil["group"][...])) == [(2, 2), (2, 4)],
+          "ceiling rows per (k, group)")
+
+smoke.check_bad_parameters(BINARY, STUDY, [["--clipbkd_pair=swap"], ["--clipbkd_label_from=x"],["--shard=2/2"], ["--shard=x"],
                                            ["--attacks=swapx"], ["--eps=0"], ["--eps=-1"],
                                            ["--k=0"], ["--n=1"], ["--alpha=1"], ["--replicates=0"], ["--activation=gelu"],
                                            ["--class_b=0"], ["--n_train=236", "--k=8"],
