@@ -58,6 +58,17 @@ std::vector<int64_t> DrawRows(int64_t population, int64_t count, Rng& rng) {
 
 }  // namespace
 
+CategoricalTable ReleaseData(const CategoricalTable& population,
+                             const CategoricalTable* fixed_minus,
+                             const std::vector<int32_t>& target, int64_t n_minus, int64_t index,
+                             Rng& rng) {
+  CategoricalTable data = fixed_minus != nullptr
+                              ? *fixed_minus
+                              : SelectRows(population, DrawRows(population.n(), n_minus, rng));
+  if (index % 2 == 1) data.Append(target);
+  return data;
+}
+
 Result<double> WhiteBoxScore(const SynthesisOutput& release, const std::vector<int32_t>& target,
                              const CategoricalDomain& domain, const CategoricalTable* known_minus,
                              const CategoricalTable* population, int64_t n_minus) {
@@ -92,13 +103,9 @@ Result<Release> MakeRelease(const GameContext& g, int64_t index) {
   const Config& c = *g.in->config;
   const CategoricalDomain& domain = *g.in->domain;
   Rng rng = MakeRng(g.release_seed, {static_cast<uint64_t>(index)});
-  CategoricalTable data;
-  if (g.random_minus) {
-    data = SelectRows(*g.in->population, DrawRows(g.in->population->n(), c.n_records - 1, rng));
-  } else {
-    data = *g.fixed_minus;
-  }
-  if (index % 2 == 1) data.Append(*g.target);
+  const CategoricalTable data =
+      ReleaseData(*g.in->population, g.random_minus ? nullptr : g.fixed_minus, *g.target,
+                  c.n_records - 1, index, rng);
   PB_ASSIGN_OR_RETURN(SynthesisOutput out,
                       g.synthesizer->Generate(data, domain, c.n_synthetic, rng));
   Release r;

@@ -53,6 +53,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "core/seeding.h"
 #include "data_scripts/categorical.h"
 #include "experiments/synthetic_data_mia/config.h"
 #include "experiments/synthetic_data_mia/targets.h"
@@ -135,6 +136,14 @@ struct GameInputs {
 
 Result<GameResult> RunGame(const GameInputs& in, const CaseSpec& spec, int64_t case_index,
                            int64_t target_index, const std::string& adversary);
+
+// The private table of release `index`: D- (the fixed one, or n_minus
+// distinct population rows drawn with rng when fixed_minus is null), plus
+// the target when the index is odd ("in").
+CategoricalTable ReleaseData(const CategoricalTable& population,
+                             const CategoricalTable* fixed_minus,
+                             const std::vector<int32_t>& target, int64_t n_minus, int64_t index,
+                             Rng& rng);
 
 // The white-box score of one release: the log-likelihood ratio of its noisy
 // marginals (attacks/synthetic/marginal_white_box.h) against D-'s exact

@@ -71,6 +71,32 @@ TEST(Targets, TooManyTargetsNamesTheFlags) {
   EXPECT_NE(setup.message().find("outlier_targets + random_targets"), std::string::npos);
 }
 
+// The two sides of the game differ exactly by the target: odd releases hold
+// D- plus the target, even ones D- alone; a random D- is n_minus distinct
+// population rows (the population holds no copy of the target).
+TEST(Game, OddReleasesHoldTheTargetAndEvenOnesDoNot) {
+  const CategoricalTable population = Rows({{0, 0}, {1, 0}, {0, 1}, {1, 1}, {2, 0}});
+  const CategoricalTable fixed = Rows({{0, 0}, {1, 1}});
+  const std::vector<int32_t> target = {2, 1};
+  auto holds_target = [&](const CategoricalTable& t) {
+    for (int64_t i = 0; i < t.n(); ++i) {
+      if (t.at(i, 0) == 2 && t.at(i, 1) == 1) return true;
+    }
+    return false;
+  };
+  for (int64_t index : {0, 1, 2, 3}) {
+    Rng rng(static_cast<uint64_t>(index));
+    const CategoricalTable from_fixed = ReleaseData(population, &fixed, target, 2, index, rng);
+    const CategoricalTable from_random = ReleaseData(population, nullptr, target, 3, index, rng);
+    const bool in = index % 2 == 1;
+    EXPECT_EQ(from_fixed.n(), in ? 3 : 2);
+    EXPECT_EQ(from_random.n(), in ? 4 : 3);
+    EXPECT_EQ(holds_target(from_fixed), in);
+    EXPECT_EQ(holds_target(from_random), in);
+    EXPECT_EQ(from_fixed.at(0, 0), 0);  // D- first, unchanged
+  }
+}
+
 TEST(Cases, ZcdpSynthesizersGetTheOptimalRho) {
   auto gauss = MakeCase("independent_gaussian", 1.0, 1e-2, "");
   ASSERT_TRUE(gauss.ok()) << gauss.message();
