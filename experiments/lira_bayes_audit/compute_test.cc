@@ -38,6 +38,24 @@ TEST(PlanGame, BaseExcludesChallengePointsAndIsFixed) {
   EXPECT_FALSE(PlanGame(6, {0, 1, 2, 3}, 3, 0).ok());  // more trials than pool / 2
 }
 
+// Shadow m trains on pool point p iff keep[m * P + p]: the IN/OUT labels the
+// LiRA statistics are split by are the rows the shadow was trained on.
+TEST(ShadowTrainRows, HoldExactlyTheKeptPoolPoints) {
+  const int64_t pool = 5, shadows = 3;
+  const std::vector<uint8_t> keep = {1, 0, 1, 0, 0,  //
+                                     0, 1, 0, 1, 1,  //
+                                     0, 0, 0, 0, 0};
+  for (int64_t m = 0; m < shadows; ++m) {
+    const std::vector<int64_t> rows = ShadowTrainRows(keep, pool, m);
+    for (int64_t p = 0; p < pool; ++p) {
+      const bool trained = std::find(rows.begin(), rows.end(), p) != rows.end();
+      EXPECT_EQ(trained, keep[static_cast<size_t>(m * pool + p)] == 1) << m << " " << p;
+    }
+  }
+  EXPECT_EQ(ShadowTrainRows(keep, pool, 1), (std::vector<int64_t>{1, 3, 4}));
+  EXPECT_TRUE(ShadowTrainRows(keep, pool, 2).empty());
+}
+
 TEST(PlanGame, MembersAreAboutHalf) {
   std::vector<int64_t> challenge(500);
   for (int64_t i = 0; i < 500; ++i) challenge[i] = i;
