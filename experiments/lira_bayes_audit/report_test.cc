@@ -98,7 +98,9 @@ TEST(Claims, HoldWhenThePaperIsRight) {
              "right");
   ASSERT_EQ(c.size(), ClaimIds().size());
   for (const std::string& id : ClaimIds()) {
-    if (id != kRmiaClaim) EXPECT_TRUE(c.at(id)) << id;  // no attack scores here
+    if (id != kRmiaClaim) {
+      EXPECT_TRUE(c.at(id)) << id;  // no attack scores here
+    }
   }
 }
 

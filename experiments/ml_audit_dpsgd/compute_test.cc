@@ -189,7 +189,9 @@ TEST(Neighbours, FlipReplacePairKeepsNAndT) {
       } else {
         EXPECT_EQ(ins.placement, Placement::kAppend);
         EXPECT_EQ(rows->n(), c.n_train + (side.clean ? 0 : side.k)) << side.Name();
-        if (!side.clean) EXPECT_EQ(ins.label, 1);
+        if (!side.clean) {
+          EXPECT_EQ(ins.label, 1);
+        }
       }
     }
     EXPECT_EQ(p.ClipBkdAt(e).y, y);
@@ -223,7 +225,9 @@ TEST(RunAudits, FlipReplaceDividesByTwoK) {
     EXPECT_EQ(r.group, flip ? 2 * r.k : r.k);
     EXPECT_EQ(r.pair, flip ? "flip_replace" : "append");
     EXPECT_NEAR(r.result.eps_lb * static_cast<double>(r.group), r.result.eps_lb_raw, 1e-12);
-    if (flip) EXPECT_GT(r.result.eps_lb_raw, 1.0) << r.attack;
+    if (flip) {
+      EXPECT_GT(r.result.eps_lb_raw, 1.0) << r.attack;
+    }
   }
   AuditRow r;
   r.eps_th = 1, r.attack = "clipbkd", r.k = 1, r.group = 2, r.pair = "flip_replace";
