@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/stats.h"
 #include "results/evidence.h"
 #include "results/table_builder.h"
 
@@ -493,12 +494,9 @@ Claim BlackBoxFarBelowClaim(const Results& r) {
     e << CaseLabel(s) << ": black-box " << b[c].black_box << ", worst-case white-box "
       << b[c].worst_case << "; ";
   }
-  auto median = [](std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    std::sort(v.begin(), v.end());
-    return v.size() % 2 ? v[v.size() / 2] : (v[v.size() / 2 - 1] + v[v.size() / 2]) / 2;
-  };
-  const double mb = median(black_ratio), mw = median(worst_ratio);
+  // core/stats.h's Median; 0 where no DP case was audited (the claim then fails).
+  const double mb = black_ratio.empty() ? 0.0 : Median(black_ratio);
+  const double mw = worst_ratio.empty() ? 0.0 : Median(worst_ratio);
   e << "median bound / eps: black-box " << mb << ", worst-case " << mw;
   const bool holds = !black_ratio.empty() && worst_above_black && mb < 0.25 && mw >= 0.5;
   return ClaimEvidence("synthetic_data_mia_black_box_far_below", holds, e.str());

@@ -29,11 +29,14 @@ std::vector<int64_t> Shuffled(int64_t n, Rng& rng) {
   return order;
 }
 
-// Mean Hamming distance of `record` to its k nearest rows of `table`.
-double ScoreAgainst(const int32_t* record, const CategoricalTable& table, int64_t k) {
-  std::vector<int64_t> distances(static_cast<size_t>(table.n()));
+// Mean Hamming distance of `record` to its k nearest rows of `table`, row
+// `skip` (its own, when it is one of them) left out; -1: none.
+double MeanDistanceToNearest(const int32_t* record, const CategoricalTable& table, int64_t k,
+                             int64_t skip) {
+  std::vector<int64_t> distances;
+  distances.reserve(static_cast<size_t>(table.n()));
   for (int64_t o = 0; o < table.n(); ++o) {
-    distances[static_cast<size_t>(o)] = Hamming(record, table.row(o), table.d);
+    if (o != skip) distances.push_back(Hamming(record, table.row(o), table.d));
   }
   std::nth_element(distances.begin(), distances.begin() + (k - 1), distances.end());
   const int64_t sum = std::accumulate(distances.begin(), distances.begin() + k, int64_t{0});
@@ -47,18 +50,9 @@ bool SameRecord(const int32_t* a, const std::vector<int32_t>& b) {
 }  // namespace
 
 std::vector<double> OutlierScores(const CategoricalTable& table, int64_t k) {
-  const int64_t n = table.n();
-  std::vector<double> scores(static_cast<size_t>(n));
-  std::vector<int64_t> distances(static_cast<size_t>(n - 1));
-  for (int64_t i = 0; i < n; ++i) {
-    size_t m = 0;
-    for (int64_t o = 0; o < n; ++o) {
-      if (o != i) distances[m++] = Hamming(table.row(i), table.row(o), table.d);
-    }
-    std::nth_element(distances.begin(), distances.begin() + (k - 1), distances.end());
-    std::sort(distances.begin(), distances.begin() + k);
-    const int64_t sum = std::accumulate(distances.begin(), distances.begin() + k, int64_t{0});
-    scores[static_cast<size_t>(i)] = static_cast<double>(sum) / static_cast<double>(k);
+  std::vector<double> scores(static_cast<size_t>(table.n()));
+  for (int64_t i = 0; i < table.n(); ++i) {
+    scores[static_cast<size_t>(i)] = MeanDistanceToNearest(table.row(i), table, k, i);
   }
   return scores;
 }
@@ -117,7 +111,7 @@ Result<TargetSetup> ChooseTargets(const CategoricalTable& pool, const Categorica
   if (c.canary_target) {
     setup.targets.push_back({"canary", RarestValueCanary(pool, domain), 0.0});
     setup.targets.back().outlier_score =
-        ScoreAgainst(setup.targets.back().record.data(), scored, c.knn_k);
+        MeanDistanceToNearest(setup.targets.back().record.data(), scored, c.knn_k, -1);
   }
   setup.population = EmptyTable(domain);
   for (int64_t i = 0; i < pool.n(); ++i) {
