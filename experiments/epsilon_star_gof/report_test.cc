@@ -123,6 +123,11 @@ TEST(GofReportTest, ClaimVerdictsAndEvidence) {
   const Claim* one = ClaimOf(r, "one_component_most_n_eval");
   EXPECT_FALSE(one->holds);
   EXPECT_TRUE(Contains(one->evidence, "no DP 0 of 2, DP 2 of 2")) << one->evidence;
+  // No DP: 0 of its 4 k = 1 p-values above alpha (sign-test p 1/16 > 0.025,
+  // the Bonferroni level of each model type): the medians alone no longer
+  // decide, the claim is inconclusive.
+  EXPECT_TRUE(r.sign_verdicts.at("epsilon_star_gof_one_component_most_n_eval").inconclusive);
+  EXPECT_TRUE(Contains(one->evidence, "no DP 0 of 4")) << one->evidence;
   EXPECT_TRUE(Contains(one->evidence, "no DP: n=100 0.01* n=200 0.01*; DP-SGD: n=100 0.5"))
       << one->evidence;
 }
@@ -158,6 +163,11 @@ TEST(GofReportTest, SignTestDecidesWithEnoughRepetitions) {
   EXPECT_FALSE(dp.inconclusive);
   EXPECT_TRUE(dp.holds);
   EXPECT_TRUE(ClaimOf(r, "one_component_more_with_dp")->holds);
+  // No DP's 12 k = 1 p-values are all at or below alpha (p = 1/4096 against
+  // "most above"): the claim does not hold, decided.
+  const SignVerdict& most = r.sign_verdicts.at("epsilon_star_gof_one_component_most_n_eval");
+  EXPECT_FALSE(most.inconclusive);
+  EXPECT_FALSE(most.holds);
 }
 
 TEST(GofReportTest, OtherAnalysesCarryTheirSuffix) {

@@ -300,6 +300,70 @@ Result<RiseCheck> CheckRisesAsNoiseFalls(const std::vector<double>& noise,
   return c;
 }
 
+namespace {
+
+// One-sided p of a z statistic: P(Z >= z).
+double UpperTailP(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
+
+// "sigma a -> b: +0.12 (z 0.5)" for every step, and how many steps rise.
+std::string StepsText(const std::vector<double>& noise, const std::vector<double>& means,
+                      const std::vector<double>& se, double scale, int64_t* rising) {
+  std::ostringstream ev;
+  *rising = 0;
+  for (size_t i = 0; i + 1 < means.size(); ++i) {
+    const double diff = means[i + 1] - means[i];
+    const double sd = std::sqrt(se[i] * se[i] + se[i + 1] * se[i + 1]);
+    *rising += diff > 0.0;
+    ev << (i ? "," : "") << " sigma " << FormatDouble(noise[i]) << " -> "
+       << FormatDouble(noise[i + 1]) << ": " << (diff >= 0 ? "+" : "")
+       << FormatFixed(scale * diff, 2) << " (z " << FormatFixed(sd > 0 ? diff / sd : 0.0, 2) << ")";
+  }
+  return ev.str();
+}
+
+}  // namespace
+
+Result<TrendCheck> CheckTrendRisesAsNoiseFalls(const std::vector<double>& noise,
+                                               const std::vector<double>& means,
+                                               const std::vector<double>& se,
+                                               const std::string& what, double scale,
+                                               double alpha) {
+  PB_RETURN_IF_ERROR(CheckLevels(noise, means.size(), what));
+  PB_RETURN_IF_ERROR(CheckLevels(noise, se.size(), what + " standard errors"));
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  for (size_t i = 0; i < means.size(); ++i) {
+    PB_RETURN_IF_ERROR(CheckFinite(what, means[i]));
+    PB_RETURN_IF_ERROR(CheckNonNegative(what + " standard error", se[i]));
+  }
+  TrendCheck c;
+  const double overall = means.back() - means.front();
+  const double sd = std::sqrt(se.front() * se.front() + se.back() * se.back());
+  c.z = sd > 0 ? overall / sd : (overall > 0 ? INFINITY : overall < 0 ? -INFINITY : 0.0);
+  c.p_rise = UpperTailP(c.z);
+  const double p_fall = UpperTailP(-c.z);
+  c.holds = c.p_rise <= alpha;
+  c.inconclusive = !c.holds && p_fall > alpha;
+  int64_t rising = 0;
+  const std::string steps = StepsText(noise, means, se, scale, &rising);
+  c.holds_fraction = static_cast<double>(rising) / static_cast<double>(means.size() - 1);
+  std::ostringstream ev;
+  ev << what << " (mean +- se) from the largest to the smallest noise:";
+  for (size_t i = 0; i < means.size(); ++i) {
+    ev << (i ? "," : "") << " sigma " << FormatDouble(noise[i]) << ": "
+       << FormatFixed(scale * means[i], 2) << " +- " << FormatFixed(scale * se[i], 2);
+  }
+  ev << ". Trend: smallest-noise minus largest-noise " << FormatFixed(scale * overall, 2) << " +- "
+     << FormatFixed(scale * sd, 2) << ", z " << FormatFixed(c.z, 2) << ", one-sided p "
+     << FormatSignificant(c.p_rise, 2) << " (level " << FormatDouble(alpha) << "): "
+     << (c.holds          ? "rises"
+         : c.inconclusive ? "undecided"
+                          : "FALLS")
+     << ". Steps (reported, not judged):" << steps << "; " << rising << " of " << means.size() - 1
+     << " steps rise.";
+  c.evidence = ev.str();
+  return c;
+}
+
 Result<OrderCheck> CheckBelow(const std::vector<double>& noise, const std::vector<double>& lower,
                               const std::vector<double>& upper, const std::string& lower_name,
                               const std::string& upper_name) {

@@ -177,6 +177,26 @@ Result<RiseCheck> CheckRisesAsNoiseFalls(const std::vector<double>& noise,
                                          const std::vector<double>& se, const std::string& what,
                                          double scale);
 
+// A trend from the largest noise to the smallest, judged by a one-sided
+// z-test of the smallest-noise mean above the largest-noise mean (standard
+// errors per level as above; normal approximation) at level alpha: holds
+// when p_rise <= alpha (so with probability at most alpha when the mean
+// does not rise), does not hold when the opposite one-sided p <= alpha,
+// inconclusive otherwise, with holds_fraction = the fraction of steps
+// whose mean rises. Each step's change and its z are reported, not judged:
+// Table 1's TPR column is read as a trend, and per-step monotonicity of a
+// mean over few repetitions would turn on sampling noise (see the README).
+struct TrendCheck {
+  bool holds = false, inconclusive = false;
+  double holds_fraction = 0.0;
+  double z = 0.0, p_rise = 1.0;  // the endpoints' test
+  std::string evidence;
+};
+Result<TrendCheck> CheckTrendRisesAsNoiseFalls(const std::vector<double>& noise,
+                                               const std::vector<double>& means,
+                                               const std::vector<double>& se,
+                                               const std::string& what, double scale, double alpha);
+
 // Upper bound at least the lower bound at every level (lower[i] <= upper[i]).
 // Used for "the attack lower bound never exceeds the RDP upper bound"
 // (the region of privacy is non-empty) and for the ordering of the

@@ -62,6 +62,36 @@ TEST(CheckRisesAsNoiseFalls, FlatWithinNoiseFails) {
   EXPECT_TRUE(c->strictly_increasing);
 }
 
+// The trend test: endpoints decide (z = (0.09 - 0.05) / sqrt(2) / 0.01 =
+// 2.83, one-sided p 0.0023 <= 0.05); a dip at the last step is reported,
+// not judged.
+TEST(CheckTrendRisesAsNoiseFalls, SignificantRiseHoldsDespiteALastStepDip) {
+  auto c = CheckTrendRisesAsNoiseFalls({100, 10, 1}, {0.05, 0.10, 0.09}, {0.01, 0.01, 0.01}, "tpr",
+                                       100, 0.05);
+  ASSERT_TRUE(c.ok()) << c.message();
+  EXPECT_TRUE(c->holds) << c->evidence;
+  EXPECT_FALSE(c->inconclusive);
+  EXPECT_NEAR(c->z, 0.04 / (std::sqrt(2.0) * 0.01), 1e-12);
+  EXPECT_NEAR(c->p_rise, 0.5 * std::erfc(c->z / std::sqrt(2.0)), 1e-15);
+  EXPECT_DOUBLE_EQ(c->holds_fraction, 0.5);  // 1 of 2 steps rises
+  EXPECT_NE(c->evidence.find("sigma 10 -> 1: -1.00 (z -0.71)"), std::string::npos) << c->evidence;
+  EXPECT_NE(c->evidence.find("1 of 2 steps rise"), std::string::npos) << c->evidence;
+}
+
+TEST(CheckTrendRisesAsNoiseFalls, UndecidedIsInconclusiveAndAFallDoesNotHold) {
+  // z = 0.01 / (sqrt(2) 0.01) = 0.71: neither direction at 0.05.
+  auto flat = CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01, 0.01}, "t", 100, 0.05);
+  ASSERT_TRUE(flat.ok());
+  EXPECT_TRUE(flat->inconclusive);
+  EXPECT_FALSE(flat->holds);
+  auto fall = CheckTrendRisesAsNoiseFalls({100, 1}, {0.09, 0.05}, {0.01, 0.01}, "t", 100, 0.05);
+  ASSERT_TRUE(fall.ok());
+  EXPECT_FALSE(fall->inconclusive);
+  EXPECT_FALSE(fall->holds);
+  EXPECT_FALSE(CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01}, "t", 100, 0.05).ok());
+  EXPECT_FALSE(CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01, 0.01}, "t", 100, 0).ok());
+}
+
 TEST(CheckRisesAsNoiseFalls, RejectsBadShapes) {
   EXPECT_FALSE(CheckRisesAsNoiseFalls({1}, {0.5}, {0.1}, "x", 1).ok());
   EXPECT_EQ(CheckRisesAsNoiseFalls({2, 1}, {0.5}, {0.1, 0.1}, "x", 1).message(),

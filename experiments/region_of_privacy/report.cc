@@ -198,8 +198,8 @@ Status WriteTablesAndClaims(const Config& c, const Results& in, const Aggregates
   PB_ASSIGN_OR_RETURN(std::vector<SummaryTable> tables,
                       SummaryTables(c, in.noise, a, prov, SetupText(c, prov, m.q, m.steps)));
   for (const SummaryTable& t : tables) PB_RETURN_IF_ERROR(out.WriteTable(t));
-  PB_ASSIGN_OR_RETURN(std::vector<Claim> claims, Claims(c, in.noise, a, prov));
-  for (const Claim& claim : claims) PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+  PB_ASSIGN_OR_RETURN(std::vector<JudgedClaim> claims, Claims(c, in.noise, a, prov));
+  for (const JudgedClaim& claim : claims) PB_RETURN_IF_ERROR(WriteJudgedClaim(claim, out));
   return Status::Ok();
 }
 
@@ -421,14 +421,14 @@ Result<std::vector<SummaryTable>> SummaryTables(const Config& c, const std::vect
   return std::vector<SummaryTable>{table1, rotated, region};
 }
 
-Result<std::vector<Claim>> Claims(const Config& c, const std::vector<double>& noise,
-                                  const Aggregates& a, const std::string& provenance) {
+Result<std::vector<JudgedClaim>> Claims(const Config& c, const std::vector<double>& noise,
+                                        const Aggregates& a, const std::string& provenance) {
   PB_ASSIGN_OR_RETURN(RiseCheck accuracy, CheckRisesAsNoiseFalls(noise, a.acc_mean, a.acc_se,
                                                                  "training accuracy (%)", 100.0));
-  PB_ASSIGN_OR_RETURN(
-      RiseCheck tpr,
-      CheckRisesAsNoiseFalls(noise, a.tpr_mean, a.tpr_se,
-                             "attack TPR at " + Percent(c.target_fpr) + "% FPR (%)", 100.0));
+  PB_ASSIGN_OR_RETURN(TrendCheck tpr, CheckTrendRisesAsNoiseFalls(
+                                          noise, a.tpr_mean, a.tpr_se,
+                                          "attack TPR at " + Percent(c.target_fpr) + "% FPR (%)",
+                                          100.0, kTrendTestAlpha));
   PB_ASSIGN_OR_RETURN(OrderCheck mean_below_rdp,
                       CheckBelow(noise, a.eps_lo_best, a.eps_rdp_best,
                                  "Prop. 3 lower bound (mean best advantage)", "RDP upper bound"));
@@ -444,19 +444,26 @@ Result<std::vector<Claim>> Claims(const Config& c, const std::vector<double>& no
   PB_ASSIGN_OR_RETURN(OrderCheck lower_below_pld,
                       CheckBelow(noise, a.eps_lo_best, a.eps_pld,
                                  "Prop. 3 lower bound (mean best advantage)", "PLD upper bound"));
-  return std::vector<Claim>{
-      ClaimEvidence("region_of_privacy_accuracy_rises", accuracy.holds,
-                    Evidence() << accuracy.evidence << " Data: " << provenance << "."),
-      ClaimEvidence("region_of_privacy_tpr_rises", tpr.holds,
-                    Evidence() << tpr.evidence << " Data: " << provenance << "."),
-      ClaimEvidence("region_of_privacy_region_nonempty",
-                    mean_below_rdp.holds && rep_below_rdp.holds,
-                    Evidence() << mean_below_rdp.evidence << " " << rep_below_rdp.evidence),
-      ClaimEvidence("region_of_privacy_refined_tighter",
-                    rdp_below_adv.holds && rdp_below_naive.holds,
-                    Evidence() << rdp_below_adv.evidence << " " << rdp_below_naive.evidence),
-      ClaimEvidence("region_of_privacy_pld_tighter", pld_below_rdp.holds && lower_below_pld.holds,
-                    Evidence() << pld_below_rdp.evidence << " " << lower_below_pld.evidence)};
+  // Definite claims: inconclusive 0, holds_fraction 1 or 0 (= holds).
+  auto definite = [](Claim claim) {
+    const double fraction = claim.holds ? 1.0 : 0.0;
+    return JudgedClaim{std::move(claim), false, fraction};
+  };
+  return std::vector<JudgedClaim>{
+      definite(ClaimEvidence("region_of_privacy_accuracy_rises", accuracy.holds,
+                             Evidence() << accuracy.evidence << " Data: " << provenance << ".")),
+      JudgedClaim{ClaimEvidence("region_of_privacy_tpr_rises", tpr.holds,
+                                Evidence() << tpr.evidence << " Data: " << provenance << "."),
+                  tpr.inconclusive, tpr.holds_fraction},
+      definite(ClaimEvidence(
+          "region_of_privacy_region_nonempty", mean_below_rdp.holds && rep_below_rdp.holds,
+          Evidence() << mean_below_rdp.evidence << " " << rep_below_rdp.evidence)),
+      definite(ClaimEvidence(
+          "region_of_privacy_refined_tighter", rdp_below_adv.holds && rdp_below_naive.holds,
+          Evidence() << rdp_below_adv.evidence << " " << rdp_below_naive.evidence)),
+      definite(ClaimEvidence(
+          "region_of_privacy_pld_tighter", pld_below_rdp.holds && lower_below_pld.holds,
+          Evidence() << pld_below_rdp.evidence << " " << lower_below_pld.evidence))};
 }
 
 }  // namespace region_of_privacy

@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "experiments/lib/framework/judged_claim.h"
 #include "experiments/region_of_privacy/compute.h"
 #include "experiments/region_of_privacy/config.h"
 #include "results/h5_file.h"
@@ -65,10 +66,15 @@ Result<std::vector<SummaryTable>> SummaryTables(const Config& c, const std::vect
                                                 const Aggregates& a, const std::string& provenance,
                                                 const std::string& setup);
 
+// The level of tpr_rises' trend test (CheckTrendRisesAsNoiseFalls).
+inline constexpr double kTrendTestAlpha = 0.05;
+
 // The claims (criteria in compute.h and claims.json), in the order written:
 // accuracy_rises, tpr_rises, region_nonempty, refined_tighter, pld_tighter.
-Result<std::vector<Claim>> Claims(const Config& c, const std::vector<double>& noise,
-                                  const Aggregates& a, const std::string& provenance);
+// tpr_rises is judged by a test (it may be inconclusive); the others are
+// definite (inconclusive 0, holds_fraction 1 or 0 as they hold).
+Result<std::vector<JudgedClaim>> Claims(const Config& c, const std::vector<double>& noise,
+                                        const Aggregates& a, const std::string& provenance);
 
 }  // namespace region_of_privacy
 }  // namespace privbench

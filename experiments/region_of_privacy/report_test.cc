@@ -80,16 +80,17 @@ SummaryTable Table(const std::string& name) {
 }
 
 // The claim `id` (without the study prefix) of Claims, over `a`.
-Claim FindClaim(const Aggregates& a, const std::string& id) {
+JudgedClaim FindJudged(const Aggregates& a, const std::string& id) {
   auto claims = Claims(TestConfig(), kNoise, a, "prov");
   EXPECT_TRUE(claims.ok()) << claims.message();
   if (!claims.ok()) return {};
-  for (const Claim& c : *claims) {
-    if (c.id == "region_of_privacy_" + id) return c;
+  for (const JudgedClaim& c : *claims) {
+    if (c.claim.id == "region_of_privacy_" + id) return c;
   }
   ADD_FAILURE() << "no claim " << id;
   return {};
 }
+Claim FindClaim(const Aggregates& a, const std::string& id) { return FindJudged(a, id).claim; }
 
 TEST(SetupText, LabelsTheSurrogateAndStatesTheSampling) {
   const std::string s = SetupText(TestConfig(), "purchase100-surrogate", 0.1, 30);
@@ -158,10 +159,16 @@ TEST(Claims, EveryClaimInOrderWithEvidenceOnly) {
   auto claims = Claims(TestConfig(), kNoise, TwoLevels(), "prov");
   ASSERT_TRUE(claims.ok()) << claims.message();
   std::vector<std::string> ids;
-  for (const Claim& c : *claims) {
+  for (const JudgedClaim& j : *claims) {
+    const Claim& c = j.claim;
     ids.push_back(c.id);
     EXPECT_TRUE(c.statement.empty()) << c.id;  // from claims.json
     EXPECT_TRUE(c.source.empty()) << c.id;
+    // Only tpr_rises is judged by a test; the others are definite.
+    if (c.id != "region_of_privacy_tpr_rises") {
+      EXPECT_FALSE(j.inconclusive) << c.id;
+      EXPECT_EQ(j.holds_fraction, c.holds ? 1.0 : 0.0) << c.id;
+    }
   }
   EXPECT_EQ(ids, (std::vector<std::string>{
                      "region_of_privacy_accuracy_rises", "region_of_privacy_tpr_rises",
@@ -203,6 +210,21 @@ TEST(Claims, RegionFailsWhenOneRepetitionExceedsTheUpperBound) {
   const Claim region = FindClaim(a, "region_nonempty");
   EXPECT_FALSE(region.holds);
   EXPECT_TRUE(Contains(region.evidence, "VIOLATED")) << region.evidence;
+}
+
+TEST(Claims, TprTrendIsJudgedByItsEndpointsTest) {
+  Aggregates a = TwoLevels();
+  a.tpr_mean = {0.05, 0.0505};  // +0.05 points, se 0.1 points each: undecided
+  a.tpr_se = {0.001, 0.001};
+  JudgedClaim tpr = FindJudged(a, "tpr_rises");
+  EXPECT_TRUE(tpr.inconclusive) << tpr.claim.evidence;
+  EXPECT_FALSE(tpr.claim.holds);
+  EXPECT_DOUBLE_EQ(tpr.holds_fraction, 1.0);  // its one step rises
+  a.tpr_mean = {0.08, 0.05};                  // a significant fall: does not hold, decided
+  tpr = FindJudged(a, "tpr_rises");
+  EXPECT_FALSE(tpr.inconclusive);
+  EXPECT_FALSE(tpr.claim.holds);
+  EXPECT_TRUE(Contains(tpr.claim.evidence, "FALLS")) << tpr.claim.evidence;
 }
 
 TEST(Claims, AccuracyFallingWithTheNoiseFails) {
