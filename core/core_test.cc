@@ -240,6 +240,50 @@ TEST(FilesTest, AtomicWriteAndList) {
   EXPECT_FALSE(ReadFile(dir + "/missing").ok());
 }
 
+TEST(FlagsTest, DirectoryRulesRefuseMissingPathsAndFilesNamingTheParameter) {
+  const std::string tmp = std::string(std::getenv("TEST_TMPDIR")) + "/dirs";
+  ASSERT_TRUE(MakeDirs(tmp).ok());
+  const std::string file = tmp + "/regular";
+  ASSERT_TRUE(WriteFileAtomic(file, "x").ok());
+  std::string data_dir;
+  std::string parts_dir;
+  std::string cache_dir;
+  FlagSet flags("t", "test");
+  flags.AddString("data_dir", &data_dir, "input").ExistingDirectoryOrEmpty();
+  flags.AddString("parts_dir", &parts_dir, "output").CreatableDirectoryOrEmpty();
+  flags.AddString("cache_dir", &cache_dir, "undeclared: gets the default rule");
+  flags.DefaultDirectoryRules();
+  // Empty keeps meaning the default; existing directories pass; a missing
+  // parts_dir that mkdir -p can create passes.
+  EXPECT_TRUE(flags.Validate().ok());
+  data_dir = cache_dir = tmp;
+  parts_dir = tmp + "/new/parts";
+  EXPECT_TRUE(flags.Validate().ok());
+  EXPECT_FALSE(IsDirectory(parts_dir));  // checking creates nothing
+  auto refused = [&](const std::string& name, const std::string& what) {
+    const Status s = flags.Validate();
+    EXPECT_FALSE(s.ok());
+    EXPECT_EQ(s.message().rfind(name + ": ", 0), 0u) << s.message();
+    EXPECT_NE(s.message().find(what), std::string::npos) << s.message();
+  };
+  data_dir = tmp + "/missing";
+  refused("data_dir", "is missing");
+  data_dir = file;
+  refused("data_dir", "not a directory");
+  data_dir = "";
+  cache_dir = tmp + "/missing";
+  refused("cache_dir", "is missing");
+  cache_dir = "";
+  parts_dir = file;
+  refused("parts_dir", "not a directory");
+  parts_dir = file + "/sub";
+  refused("parts_dir", "cannot be created");
+  // --help shows the rules.
+  EXPECT_NE(flags.Help().find("empty (the default) or an existing directory"), std::string::npos);
+  EXPECT_TRUE(CheckExistingDirectory("").ok());
+  EXPECT_TRUE(CheckCreatableDirectory("relative/new/dir").ok());
+}
+
 TEST(ProgressTest, LineShowsDoneTotal) {
   ProgressReporter p("unit", 10, /*quiet=*/true);
   p.Advance(3);

@@ -1,5 +1,7 @@
 #include "core/flags.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -7,6 +9,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "core/files.h"
 #include "core/validate.h"
 
 namespace privbench {
@@ -183,6 +186,65 @@ FlagRules& FlagRules::Satisfies(std::string description,
     return Status::Ok();
   });
   return *this;
+}
+
+namespace {
+// The nearest existing ancestor of a missing `path` ("." for a relative path
+// with no existing prefix).
+std::string NearestExistingAncestor(std::string path) {
+  while (!path.empty() && !FileExists(path)) {
+    while (path.size() > 1 && path.back() == '/') path.pop_back();
+    const size_t slash = path.find_last_of('/');
+    if (slash == std::string::npos) return ".";
+    path = slash == 0 ? "/" : path.substr(0, slash);
+  }
+  return path.empty() ? "." : path;
+}
+}  // namespace
+
+Status CheckExistingDirectory(const std::string& path) {
+  if (path.empty() || IsDirectory(path)) return Status::Ok();
+  return Error("'" + path + "' is " + (FileExists(path) ? "not a directory" : "missing") +
+               " (expected an existing directory, or empty for the default)");
+}
+
+Status CheckCreatableDirectory(const std::string& path) {
+  if (path.empty() || IsDirectory(path)) return Status::Ok();
+  if (FileExists(path)) {
+    return Error("'" + path + "' is not a directory (expected a directory, or empty)");
+  }
+  const std::string ancestor = NearestExistingAncestor(path);
+  if (!IsDirectory(ancestor)) {
+    return Error("'" + path + "' cannot be created: '" + ancestor + "' is not a directory");
+  }
+  if (access(ancestor.c_str(), W_OK | X_OK) != 0) {
+    return Error("'" + path + "' cannot be created: '" + ancestor + "' is not writable");
+  }
+  return Status::Ok();
+}
+
+FlagRules& FlagRules::ExistingDirectoryOrEmpty() {
+  flags_->flags_[index_].has_directory_rule = true;
+  return Satisfies("empty (the default) or an existing directory", CheckExistingDirectory);
+}
+
+FlagRules& FlagRules::CreatableDirectoryOrEmpty() {
+  flags_->flags_[index_].has_directory_rule = true;
+  return Satisfies("empty (the default), an existing directory or one mkdir -p can create",
+                   CheckCreatableDirectory);
+}
+
+void FlagSet::DefaultDirectoryRules(const std::vector<std::string>& except) {
+  for (size_t i = 0; i < flags_.size(); ++i) {
+    const Flag& f = flags_[i];
+    const std::string suffix = "_dir";
+    const bool is_dir = f.name.size() > suffix.size() &&
+                        f.name.compare(f.name.size() - suffix.size(), suffix.size(), suffix) == 0;
+    const bool skip = std::find(except.begin(), except.end(), f.name) != except.end();
+    if (f.type == "string" && is_dir && !f.has_directory_rule && !skip) {
+      FlagRules(this, i).ExistingDirectoryOrEmpty();
+    }
+  }
 }
 
 FlagRules& FlagRules::NonEmpty() {

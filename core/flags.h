@@ -57,6 +57,15 @@ class FlagRules {
   // goes into --help. Its error, prefixed with the parameter's name, is the
   // parameter's error (exit 2 before any work).
   FlagRules& Satisfies(std::string description, std::function<Status(const std::string&)> check);
+  // Strings naming an input directory: empty (the study's default, e.g. a
+  // fallback search) or an existing directory. A missing path or a regular
+  // file is refused up front, naming the parameter.
+  FlagRules& ExistingDirectoryOrEmpty();
+  // Strings naming a directory the run creates and writes (mkdir -p): empty
+  // (the default), an existing directory, or a missing path whose nearest
+  // existing ancestor is a writable directory. A regular file on the path or
+  // an unwritable ancestor is refused up front, naming the parameter.
+  FlagRules& CreatableDirectoryOrEmpty();
 
  private:
   FlagRules& Numeric(std::string description, std::function<bool(double)> holds);
@@ -86,6 +95,12 @@ class FlagSet {
   // Checks every declared constraint against the current values; the first
   // violation (in registration order) is the error.
   Status Validate() const;
+
+  // Every string parameter whose name ends in "_dir" and that declared no
+  // directory rule gets ExistingDirectoryOrEmpty(): a directory parameter a
+  // study forgot to declare is still checked before any work. Names in
+  // `except` are left alone (a caller that checks them itself).
+  void DefaultDirectoryRules(const std::vector<std::string>& except = {});
 
   // Parses argv[1..]: --name=value, --name value, --flag (bools), --help.
   // On kError, error() holds the message; on kHelp the caller prints Help().
@@ -124,6 +139,7 @@ class FlagSet {
     std::function<std::vector<double>()> numbers;
     std::function<std::vector<std::string>()> texts;
     bool is_list = false;
+    bool has_directory_rule = false;
     std::vector<std::string> constraint_text;  // for --help
     std::vector<std::function<Status()>> checks;
   };
@@ -144,6 +160,11 @@ class FlagSet {
 // trailing junk, overflow and empty input.
 Result<int64_t> ParseInt(const std::string& text);
 Result<double> ParseDouble(const std::string& text);
+
+// The checks behind ExistingDirectoryOrEmpty() and CreatableDirectoryOrEmpty()
+// (exposed for tests and for callers that check paths outside a FlagSet).
+Status CheckExistingDirectory(const std::string& path);
+Status CheckCreatableDirectory(const std::string& path);
 
 }  // namespace privbench
 

@@ -36,25 +36,41 @@ Config Defaults(Scale scale) {
   return c;
 }
 
+// The range in which the exact reference and the samplers are accurate for
+// every pair of train and population models (checked at the corners):
+//  - shape in [0.1, 1000]: at shape 1e12 Boost's incomplete gamma (the exact
+//    reference) stops converging ("Series evaluation exceeded 10^6
+//    iterations"); a shape of 1e4 against one of 0.1 already overflows its
+//    tgamma (the CDF of one model taken far in the other's tail); below 0.1
+//    the draws reach the subnormal doubles (Gamma(1e-5) draws are all 0);
+//  - scale in [1e-3, 1e3]: the parametric variant min-max normalises both
+//    samples together, so the two scales' ratio sets how many digits of the
+//    smaller sample survive (at 1e100 against 1 none do: "fitted sd is 0").
+constexpr double kMinShape = 0.1;
+constexpr double kMaxShape = 1000;
+constexpr double kMinScale = 1e-3;
+constexpr double kMaxScale = 1e3;
+
 void RegisterFlags(FlagSet& f, Config& c) {
-  f.AddDouble("train_shape", &c.train_shape, "Gamma shape of the train losses (lost; ours 1)")
-      .Above(0)
-      .Finite();
-  f.AddDouble("train_scale", &c.train_scale, "Gamma scale of the train losses (lost; ours 1)")
-      .Above(0)
-      .Finite();
+  f.AddDouble("train_shape", &c.train_shape,
+              "Gamma shape of the train losses (lost; ours 1); in [0.1, 1000], where the exact "
+              "reference is accurate")
+      .Range(kMinShape, kMaxShape);
+  f.AddDouble("train_scale", &c.train_scale,
+              "Gamma scale of the train losses (lost; ours 1); in [1e-3, 1e3], where the "
+              "parametric variant keeps both samples' digits")
+      .Range(kMinScale, kMaxScale);
   f.AddDouble("population_shape", &c.population_shape,
-              "Gamma shape of the population losses at d = 0 (lost; ours 1)")
-      .Above(0)
-      .Finite();
+              "Gamma shape of the population losses at d = 0 (lost; ours 1); in [0.1, 1000], "
+              "and with shift = shape population_shape + max distance <= 1000")
+      .Range(kMinShape, kMaxShape);
   f.AddDouble("population_scale", &c.population_scale,
-              "Gamma scale of the population losses (lost; ours 1)")
-      .Above(0)
-      .Finite();
+              "Gamma scale of the population losses (lost; ours 1); in [1e-3, 1e3]")
+      .Range(kMinScale, kMaxScale);
   f.AddDoubleList("distances", &c.distances,
-                  "distances d, strictly increasing (paper: 0,1,2,3,4,5)")
+                  "distances d, strictly increasing, in [0, 1000] (paper: 0,1,2,3,4,5)")
       .NonEmpty()
-      .Range(0, 1e6);
+      .Range(0, kMaxShape);
   f.AddString("shift", &c.shift,
               "how d moves the population: shape (Gamma(population_shape + d, scale)) or "
               "location (Gamma(population_shape, scale) + d)")
@@ -62,8 +78,16 @@ void RegisterFlags(FlagSet& f, Config& c) {
   RegisterEstimationFlags(f, c.est);
 }
 
-// The rules across fields: distances and n strictly increasing.
+// The rules across fields: distances and n strictly increasing; with
+// shift = shape the farthest population's shape stays in the accurate range.
 Status Validate(const Config& c) {
+  if (c.shift == "shape" && !c.distances.empty() &&
+      !(c.population_shape + c.distances.back() <= kMaxShape)) {
+    return Error(
+        "population_shape + the largest of distances must be <= " + FormatDouble(kMaxShape) +
+        " with shift = shape (the exact reference's accurate range), got " +
+        FormatDouble(c.population_shape) + " + " + FormatDouble(c.distances.back()));
+  }
   for (size_t i = 1; i < c.distances.size(); ++i) {
     if (!(c.distances[i] > c.distances[i - 1])) {
       return Error("distances must be strictly increasing, got " +

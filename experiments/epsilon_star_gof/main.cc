@@ -10,6 +10,7 @@
 #include "core/flags.h"
 #include "core/result.h"
 #include "data_scripts/adult.h"
+#include "estimators/accountants/accountant.h"
 #include "experiments/epsilon_star_gof/compute.h"
 #include "experiments/epsilon_star_gof/config.h"
 #include "experiments/epsilon_star_gof/run.h"
@@ -47,7 +48,8 @@ Config Defaults(Scale scale) {
 void RegisterModelFlags(FlagSet& f, Config& c) {
   f.AddString("data_dir", &c.data_dir,
               "directory with adult.data and adult.test (empty: PRIVBENCH_DATA_DIR, then the "
-              "fallbacks of data_scripts/data_files.h, then the vendored copy)");
+              "fallbacks of data_scripts/data_files.h, then the vendored copy)")
+      .ExistingDirectoryOrEmpty();
   f.AddInt("n_train", &c.n_train, "training rows: -1 = all 32,561, else the first n_train")
       .Range(-1, kAdultTrainRows);
   f.AddInt("n_population", &c.n_population,
@@ -58,9 +60,11 @@ void RegisterModelFlags(FlagSet& f, Config& c) {
       .Min(1);
   f.AddInt("baseline_epochs", &c.baseline_epochs, "epochs of the non-private model (lost)").Min(1);
   f.AddInt("dp_epochs", &c.dp_epochs, "epochs of the DP-SGD model (lost)").Min(1);
-  f.AddDouble("dp_epsilon", &c.dp_epsilon, "target eps of the DP-SGD model (lost)")
+  f.AddDouble("dp_epsilon", &c.dp_epsilon,
+              "target eps of the DP-SGD model (lost); in (0, 1e4], the noise calibration's "
+              "range (kMaxCalibratedEpsilon)")
       .Above(0)
-      .Finite();
+      .Max(kMaxCalibratedEpsilon);
   f.AddDouble("delta", &c.delta, "delta of the DP model; 0 = 1/n_train (the paper's 1/n)")
       .Min(0)
       .Below(1);

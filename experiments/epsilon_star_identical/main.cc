@@ -29,14 +29,21 @@ Config Defaults(Scale scale) {
   return c;
 }
 
+// The range in which the exact reference and the samplers are accurate:
+// shape in [0.01, 1e9] (at 1e12 Boost's incomplete gamma stops converging,
+// "Series evaluation exceeded 10^6 iterations"; below 0.01 a growing share
+// of the draws underflows to 0), scale in [1e-100, 1e100] (both models share
+// it, so only the doubles' range bounds it: shape * scale * the upper
+// quantiles stay far from overflow and the draws far from the subnormals).
 void RegisterFlags(FlagSet& f, Config& c) {
   // Not "scale": that name is the common --scale (quick / paper / test).
-  f.AddDouble("gamma_shape", &c.shape, "Gamma shape of both loss distributions (lost; ours 1)")
-      .Above(0)
-      .Finite();
-  f.AddDouble("gamma_scale", &c.scale, "Gamma scale of both loss distributions (lost; ours 1)")
-      .Above(0)
-      .Finite();
+  f.AddDouble("gamma_shape", &c.shape,
+              "Gamma shape of both loss distributions (lost; ours 1); in [0.01, 1e9], where the "
+              "exact reference converges")
+      .Range(0.01, 1e9);
+  f.AddDouble("gamma_scale", &c.scale,
+              "Gamma scale of both loss distributions (lost; ours 1); in [1e-100, 1e100]")
+      .Range(1e-100, 1e100);
   RegisterEstimationFlags(f, c.est);
 }
 

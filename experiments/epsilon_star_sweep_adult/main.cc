@@ -72,9 +72,11 @@ Config Defaults(Scale scale) {
 void RegisterFlags(FlagSet& flags, Config& c) {
   RegisterEpsilonStarSweepFlags(flags, &c.grid);
   RegisterSweepFlags(flags, &c.sweep);
-  flags.AddString("data_dir", &c.data_dir,
-                  "directory with adult.data and adult.test (empty: PRIVBENCH_DATA_DIR, then "
-                  "the vendored copy)");
+  flags
+      .AddString("data_dir", &c.data_dir,
+                 "directory with adult.data and adult.test (empty: PRIVBENCH_DATA_DIR, then "
+                 "the vendored copy)")
+      .ExistingDirectoryOrEmpty();
   flags.AddInt("n_train", &c.n_train, "training rows: -1 = all 32,561, else the first n_train")
       .Range(-1, kAdultTrainRows);
   flags

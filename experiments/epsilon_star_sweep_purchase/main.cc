@@ -89,9 +89,11 @@ void RegisterFlags(FlagSet& flags, Config& c) {
       .AddString("dataset", &c.dataset,
                  "auto (real Purchase-100 if found, else the surrogate), real, or surrogate")
       .OneOf({"auto", "real", "surrogate"});
-  flags.AddString("data_dir", &c.data_dir,
-                  "directory with dataset_purchase and SHA256SUMS (empty: PRIVBENCH_DATA_DIR, "
-                  "then the fallbacks)");
+  flags
+      .AddString("data_dir", &c.data_dir,
+                 "directory with dataset_purchase and SHA256SUMS (empty: PRIVBENCH_DATA_DIR, "
+                 "then the fallbacks)")
+      .ExistingDirectoryOrEmpty();
   flags
       .AddInt("n_train", &c.n_train,
               "training rows: -1 = the paper's 208,731 (surrogate) or its ratio of the real rows")

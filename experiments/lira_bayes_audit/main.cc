@@ -24,6 +24,7 @@
 #include <cmath>
 #include <string>
 
+#include "estimators/accountants/accountant.h"
 #include "experiments/lib/framework/study.h"
 #include "experiments/lib/framework/sweep.h"
 #include "experiments/lira_bayes_audit/config.h"
@@ -32,6 +33,11 @@
 namespace privbench {
 namespace lira_bayes_audit {
 namespace {
+
+// Flag ranges: beyond them training overflows (2^63 gave non-finite
+// weights and an error only at run time).
+constexpr double kMaxLearningRate = 1e3;
+constexpr double kMaxClipNorm = 1e3;
 
 Config Defaults(Scale scale) {
   Config c;
@@ -70,7 +76,8 @@ Config Defaults(Scale scale) {
 
 void RegisterFlags(FlagSet& f, Config& c) {
   f.AddString("data_dir", &c.data_dir,
-              "Fashion-MNIST directory (empty: PRIVBENCH_DATA_DIR, then Debian's path)");
+              "Fashion-MNIST directory (empty: PRIVBENCH_DATA_DIR, then Debian's path)")
+      .ExistingDirectoryOrEmpty();
   f.AddInt("pool_size", &c.pool_size, "candidate points D (from the 60,000 training images)")
       .Range(8, 60000);
   f.AddInt("test_size", &c.test_size, "accuracy rows (from the 10,000 test images)")
@@ -86,11 +93,24 @@ void RegisterFlags(FlagSet& f, Config& c) {
   f.AddInt("hidden", &c.hidden, "hidden units of the MLP").Min(1);
   f.AddInt("epochs", &c.epochs, "training epochs").Min(1);
   f.AddInt("batch_size", &c.batch_size, "expected Poisson batch size").Min(1);
-  f.AddDouble("learning_rate", &c.learning_rate, "non-private learning rate").Above(0).Finite();
-  f.AddDouble("dp_learning_rate", &c.dp_learning_rate, "DP-SGD learning rate").Above(0).Finite();
+  f.AddDouble("learning_rate", &c.learning_rate,
+              "non-private learning rate, in (0, 1e3] (larger steps overflow the float training)")
+      .Above(0)
+      .Max(kMaxLearningRate);
+  f.AddDouble("dp_learning_rate", &c.dp_learning_rate,
+              "DP-SGD learning rate, in (0, 1e3] (larger steps overflow the float training)")
+      .Above(0)
+      .Max(kMaxLearningRate);
   f.AddDouble("momentum", &c.momentum, "SGD momentum").Min(0).Below(1);
-  f.AddDouble("clip_norm", &c.clip_norm, "per-example clipping norm").Above(0).Finite();
-  f.AddDouble("target_epsilon", &c.target_epsilon, "eps of the DP setting").Above(0).Finite();
+  f.AddDouble("clip_norm", &c.clip_norm,
+              "per-example clipping norm, in (0, 1e3] (the noise scales with it: larger "
+              "norms overflow the float training)")
+      .Above(0)
+      .Max(kMaxClipNorm);
+  f.AddDouble("target_epsilon", &c.target_epsilon,
+              "eps of the DP setting, in (0, 1e4] (the noise calibration's range)")
+      .Above(0)
+      .Max(kMaxCalibratedEpsilon);
   f.AddDouble("delta", &c.delta, "delta of the accountant and the intervals").OpenRange(0, 1);
   f.AddDouble("alpha", &c.alpha, "intervals at level 1 - alpha").OpenRange(0, 1);
   f.AddInt("bonferroni_thresholds", &c.bonferroni_thresholds,

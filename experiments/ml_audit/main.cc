@@ -106,7 +106,8 @@ void RegisterFlags(FlagSet& flags, Config& c) {
       .OpenRange(0, 1);
   flags.AddDouble("false_failure", &c.false_failure, "validity test's false-failure probability")
       .OpenRange(0, 1);
-  flags.AddString("data_dir", &c.data_dir, "directory of the dataset files (default: see data.h)");
+  flags.AddString("data_dir", &c.data_dir, "directory of the dataset files (default: see data.h)")
+      .ExistingDirectoryOrEmpty();
   RegisterSweepFlags(flags, &c.sweep);
 }
 

@@ -99,7 +99,8 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddDouble("classifier_l2", &c.classifier_l2, "the classifier's L2 penalty")
       .Above(0)
       .Finite();
-  flags.AddString("data_dir", &c.data_dir, "Fashion-MNIST directory (default: data_scripts)");
+  flags.AddString("data_dir", &c.data_dir, "Fashion-MNIST directory (default: data_scripts)")
+      .ExistingDirectoryOrEmpty();
   flags.AddInt("class_a", &c.class_a, "Fashion-MNIST class labelled 0").Range(0, 9);
   flags.AddInt("class_b", &c.class_b, "Fashion-MNIST class labelled 1").Range(0, 9);
   flags.AddInt("n_train", &c.n_train, "rows of D").Range(2, 12000);

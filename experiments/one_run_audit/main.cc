@@ -19,6 +19,7 @@
 
 #include "core/progress.h"
 #include "data_scripts/adult.h"
+#include "estimators/accountants/accountant.h"
 #include "experiments/lib/framework/study.h"
 #include "experiments/one_run_audit/compute.h"
 #include "experiments/one_run_audit/config.h"
@@ -57,23 +58,37 @@ Config Defaults(Scale scale) {
 }
 
 void RegisterFlags(FlagSet& flags, Config& c) {
-  flags.AddDoubleList("epsilons", &c.epsilons, "target eps of the runs (RDP-calibrated noise)")
+  flags
+      .AddDoubleList("epsilons", &c.epsilons,
+                     "target eps of the runs (RDP-calibrated noise), each in (0, 1e4] (the "
+                     "noise calibration's range)")
       .Above(0)
-      .Finite();
+      .Max(kMaxCalibratedEpsilon);
   flags.AddBool("nonprivate", &c.nonprivate, "also one run without DP (eps = inf)");
   flags.AddInt("canaries", &c.canaries, "m, canaries per type").Range(2, 100000);
   flags.AddInt("n_base", &c.n_base, "Adult training rows that are not canaries").Range(10, 30000);
   flags.AddInt("batch_size", &c.batch_size, "expected batch size (Poisson)").Min(1);
   flags.AddInt("epochs", &c.epochs, "training epochs").Range(1, 1000);
-  flags.AddDouble("learning_rate", &c.learning_rate, "momentum-SGD learning rate").Above(0);
-  flags.AddDouble("clip_norm", &c.clip_norm, "per-example clipping norm C").Above(0);
+  flags
+      .AddDouble("learning_rate", &c.learning_rate,
+                 "momentum-SGD learning rate, in (0, 1e3] (larger steps overflow the float "
+                 "training)")
+      .Above(0)
+      .Max(1e3);
+  flags
+      .AddDouble("clip_norm", &c.clip_norm,
+                 "per-example clipping norm C, in (0, 1e3] (the noise scales with it: larger "
+                 "norms overflow the float training)")
+      .Above(0)
+      .Max(1e3);
   flags.AddDouble("dirac_value", &c.dirac_value, "white-box canary's value on its feature")
       .Above(0);
   flags.AddDouble("delta", &c.delta, "delta of the accountants and the audit").OpenRange(0, 1);
   flags.AddDouble("beta", &c.beta, "audit failure probability").OpenRange(0, 1);
   flags.AddIntList("k_plus", &c.k_plus, "guesses 'in', paired with --k_minus").NonEmpty().Min(0);
   flags.AddIntList("k_minus", &c.k_minus, "guesses 'out', paired with --k_plus").NonEmpty().Min(0);
-  flags.AddString("data_dir", &c.data_dir, "directory of adult.data/adult.test ('' = vendored)");
+  flags.AddString("data_dir", &c.data_dir, "directory of adult.data/adult.test ('' = vendored)")
+      .ExistingDirectoryOrEmpty();
 }
 
 Status Validate(const Config& c) {

@@ -57,7 +57,8 @@ void RegisterFlags(FlagSet& f, Config& c) {
               "auto (real Purchase-100 if it loads, else the surrogate) | purchase100 | surrogate")
       .OneOf({"auto", "purchase100", "surrogate"});
   f.AddString("data_dir", &c.data_dir,
-              "directory of the real Purchase-100 (empty: PRIVBENCH_DATA_DIR, then fallbacks)");
+              "directory of the real Purchase-100 (empty: PRIVBENCH_DATA_DIR, then fallbacks)")
+      .ExistingDirectoryOrEmpty();
   f.AddInt("surrogate_model_seed", &c.surrogate_model_seed,
            "seed of the purchase100-surrogate generative model (0: the calibrated one)")
       .Min(0);

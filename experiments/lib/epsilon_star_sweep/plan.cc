@@ -8,6 +8,7 @@
 #include <set>
 
 #include "core/format.h"
+#include "estimators/accountants/accountant.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 
 namespace privbench {
@@ -22,9 +23,12 @@ void RegisterEpsilonStarSweepFlags(FlagSet& flags, EpsilonStarSweepConfig* c) {
       .AddInt("baseline_batch_size", &c->baseline_batch_size,
               "batch size of the baselines (lost in the paper)")
       .Min(1);
-  flags.AddDoubleList("target_eps", &c->target_eps, "DP-SGD target eps (paper: 1,3,10,100)")
+  flags
+      .AddDoubleList("target_eps", &c->target_eps,
+                     "DP-SGD target eps (paper: 1,3,10,100); each in (0, 1e4], the noise "
+                     "calibration's range (kMaxCalibratedEpsilon)")
       .Above(0)
-      .Finite();
+      .Max(kMaxCalibratedEpsilon);
   flags.AddDoubleList("clip_norms", &c->clip_norms, "DP-SGD clip norms C (paper: 1,10,30)")
       .Above(0)
       .Finite();

@@ -78,6 +78,10 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   flags.AddInt("threads", &threads, "worker threads").Min(1);
   flags.AddBool("quiet", &quiet, "no progress lines on stderr");
   hooks.register_flags(flags);
+  // A study's *_dir parameter without a declared directory rule names an
+  // input directory: empty or existing, checked before any work (exit 2).
+  // output_dir is checked below (its default is created).
+  flags.DefaultDirectoryRules({"output_dir"});
 
   switch (flags.Parse(argc, argv)) {
     case ParseOutcome::kHelp:

@@ -293,8 +293,15 @@ void RegisterSweepFlags(FlagSet& flags, SweepFlags* sweep) {
       .NonEmpty()
       .Satisfies("i/n with 0 <= i < n",
                  [](const std::string& text) { return ParseShard(text).status(); });
-  flags.AddString("parts_dir", &sweep->parts_dir,
-                  "directory of the sweep's per-unit parts (empty: results/parts/<commit>)");
+  flags
+      .AddString("parts_dir", &sweep->parts_dir,
+                 "directory of the sweep's per-unit parts (empty: results/parts/<commit>; "
+                 "created if missing; --merge_only needs it to exist)")
+      .CreatableDirectoryOrEmpty()
+      .Satisfies("an existing directory with --merge_only", [sweep](const std::string& dir) {
+        if (!sweep->merge_only || dir.empty() || IsDirectory(dir)) return Status::Ok();
+        return Status(Error("'" + dir + "' is missing (--merge_only reads existing parts)"));
+      });
   flags.AddBool("merge_only", &sweep->merge_only,
                 "assemble the study file from existing parts only; run nothing");
 }
