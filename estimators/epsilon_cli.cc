@@ -97,7 +97,8 @@ ops:
       confidence statements) and "max_over_thresholds" (NOT valid: the
       threshold is chosen on the same data; marked in every row). Each side
       inline or from a file: "member_scores_path" / "nonmember_scores_path"
-      (.npy float64/float32 1-D, or .csv/.txt one number per line). Optional:
+      (.npy float64/float32 1-D, .csv/.txt one number per line, or a 1-D
+      float dataset of an HDF5 file as "file.h5:/group/name"). Optional:
       "seed" (the split, default 0), "selections", "bonferroni_grid" (your
       thresholds, else "bonferroni_quantiles" quantiles of the selection
       half, default 16), "methods" (default: every registered one that
@@ -105,12 +106,21 @@ ops:
 
 Work bounds (every request is answered in bounded time; beyond a bound the
 request is refused with an error naming the argument):
-  epsilon_star: quantiles_per_distribution <= 1e8.
+  epsilon_star: quantiles_per_distribution <= 1e8 (parametric: <= 1e7).
   accountant pld: q = 1 is the exact Gaussian-DP closed form at any steps;
       for q < 1, steps whose composed loss grid would overflow 64-bit
       indices are refused (naming steps); the rdp methods take any steps.
-  calibrate: target_epsilon <= 1e4.
+      discretization >= 1e-5; for q < 1, delta <= 1 - 1e-6 (the grid's
+      masses are accurate to 1e-6) unless eps is 0 by the total-variation bound.
+  calibrate: target_epsilon <= 1e4; pld discretization >= 1e-4.
+
+Accuracy ranges (beyond them the request is refused, naming the argument):
+  interval bayesian, bayesian_one_sided: alpha >= 1e-6 (the posterior CDF is
+      computed to ~1e-9, so smaller tail masses are not resolved).
   one_run: m <= 2^53.
+  audit_scores: at most 1000 bonferroni thresholds (bonferroni_grid length,
+      bonferroni_quantiles); score files at most 1 GiB (HDF5: a dataset of
+      at most 2^27 values and 16x the file's size).
 )";
 
 std::string JoinNames(const std::vector<std::string>& names) {
@@ -441,7 +451,8 @@ Json AuditJson(const ScoreAudit& a) {
 }
 
 // One side's scores: inline (`name`) or from a file (`name`_path: .npy,
-// .csv or .txt, estimators/score_audit/score_files.h), exactly one of them.
+// .csv, .txt or "file.h5:/dataset", estimators/score_audit/score_files.h),
+// exactly one of them.
 Result<std::vector<double>> Scores(Request& r, const std::string& name) {
   const std::string path_field = name + "_path";
   if (r.Has(name) == r.Has(path_field)) {
@@ -626,7 +637,12 @@ Json Serve(const std::string& line, int64_t line_number) {
   try {
     result = Dispatch(request);
   } catch (const std::exception& e) {
-    result = Error(std::string("internal error: ") + e.what());
+    // Nothing should reach here (every method validates the ranges in which
+    // it is accurate); if a numerical routine still throws, the answer says
+    // which op and that it is ours, not the request's.
+    const Json& op = request.contains("op") ? request["op"] : Json(nullptr);
+    result = Error("internal error in op " + op.dump() +
+                   " (please report it with this line): " + e.what());
   }
   if (!result.ok()) {
     response["error"] = result.message();

@@ -23,7 +23,9 @@ Result<EpsInterval> IntervalEstimator::Estimate(const ConfusionCounts& counts, d
     result = EstimateImpl(counts, delta, alpha);
   } catch (const std::exception& e) {
     // Boost.Math reports evaluation failures by exception; none may escape.
-    return Error(std::string(name()) + " failed at " + counts.ToString() + ": " + e.what());
+    return Error("internal error in " + std::string(name()) + " at " + counts.ToString() +
+                 " delta=" + FormatDouble(delta) + " alpha=" + FormatDouble(alpha) + ": " +
+                 e.what());
   }
   PB_ASSIGN_OR_RETURN(EpsInterval r, std::move(result));
   const std::string where = std::string(name()) + " at " + counts.ToString() +

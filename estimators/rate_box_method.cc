@@ -1,8 +1,22 @@
 #include "estimators/rate_box_method.h"
 
 #include <algorithm>
+#include <string>
 
 namespace privbench {
+
+Status ValidateRateBoxCounts(const ConfusionCounts& c) {
+  for (const auto& [sum, trials] : {std::pair{"tp + fn (positive trials)", c.positives()},
+                                    std::pair{"fp + tn (negative trials)", c.negatives()}}) {
+    if (trials > kRateBoxMaxTrials) {
+      return Error(std::string(sum) +
+                   " must be <= 1e14 for the rate-box methods (beyond it a rate "
+                   "near 1 is not resolved in double precision), got " +
+                   std::to_string(trials) + " at " + c.ToString());
+    }
+  }
+  return Status::Ok();
+}
 
 RateBox MakeRateBox(const ConfusionCounts& c, double s, RateIntervalFn fn) {
   const RateInterval fnr = fn(c.fn, c.positives(), s);

@@ -22,6 +22,18 @@ using RateIntervalFn = RateInterval (*)(int64_t k, int64_t n, double significanc
 // The (FNR, FPR) box with each rate at two-sided significance `per_rate`.
 RateBox MakeRateBox(const ConfusionCounts& c, double per_rate_significance, RateIntervalFn fn);
 
+// Largest number of positive (tp + fn) or negative (fp + tn) trials the
+// rate-box methods accept. A rate within 1/n of 1 is held as a double, whose
+// spacing there is 1.1e-16, so 1 - rate loses about n * 1e-16 relative
+// precision: eps (which depends on it through a log) moves by 2e-5 per
+// decade at 1e14 trials, 2e-4 at 1e15, 4e-3 at 1e16, and at 2^62 a rate
+// rounded to exactly 1 gave a lower bound of +inf.
+inline constexpr int64_t kRateBoxMaxTrials = 100000000000000;  // 1e14
+
+// The rate-box methods' own range check (their ValidateMethodArguments):
+// each side at most kRateBoxMaxTrials, the message naming the counts.
+Status ValidateRateBoxCounts(const ConfusionCounts& c);
+
 // The eps interval of the rate-box method (arguments already validated).
 EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double alpha, bool one_sided,
                                RateIntervalFn fn);

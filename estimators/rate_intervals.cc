@@ -1,29 +1,73 @@
 #include "estimators/rate_intervals.h"
 
 #include <boost/math/special_functions/beta.hpp>
+#include <cmath>
+#include <exception>
+#include <limits>
 
 // Upper limits use the complementary inverse ibetac_inv(a, b, s/2) rather
 // than ibeta_inv(a, b, 1 - s/2): no cancellation for small s.
 
 namespace privbench {
 
+namespace {
+
+// x with I_x(a, b) = p by bisection in t = ln x over [ln(denorm_min), 0],
+// comparing the forward CDF only (which Boost evaluates accurately even
+// where I_x is ~1e-300). Bisection in ln x gives x to a relative 1e-16
+// after ~70 halvings of the 745-wide range; 200 is a safe cap.
+double LowerQuantileByBisection(double a, double b, double p) {
+  double lo = std::log(std::numeric_limits<double>::denorm_min()), hi = 0.0;
+  if (boost::math::ibeta(a, b, std::exp(lo)) >= p) return 0.0;  // below every double
+  for (int k = 0; k < 200; ++k) {
+    const double mid = 0.5 * (lo + hi);
+    if (mid <= lo || mid >= hi) break;
+    if (boost::math::ibeta(a, b, std::exp(mid)) < p) {
+      lo = mid;
+    } else {
+      hi = mid;
+    }
+  }
+  return std::exp(0.5 * (lo + hi));
+}
+
+}  // namespace
+
+double BetaLowerQuantile(double a, double b, double p) {
+  try {
+    return boost::math::ibeta_inv(a, b, p);
+  } catch (const std::exception&) {
+    // Boost's Newton/Halley iteration fails to converge for tail masses far
+    // below 1e-16 with small shape parameters (e.g. a = 2, b = 4, p = 5e-101);
+    // the quantile itself is well defined and representable.
+    return LowerQuantileByBisection(a, b, p);
+  }
+}
+
+double BetaUpperQuantile(double a, double b, double p) {
+  try {
+    return boost::math::ibetac_inv(a, b, p);
+  } catch (const std::exception&) {
+    // 1 - I_x(a, b) = I_{1-x}(b, a): the mirrored lower quantile.
+    return 1.0 - LowerQuantileByBisection(b, a, p);
+  }
+}
+
 RateInterval ClopperPearsonRate(int64_t k, int64_t n, double s) {
-  using boost::math::ibeta_inv;
-  using boost::math::ibetac_inv;
-  const double kd = static_cast<double>(k), nd = static_cast<double>(n);
+  // n - k in integers: in doubles, n - k rounds to 0 for n > 2^53 (e.g.
+  // k = 2^62, n = 2^62 + 90), and Boost refused the shape b = 0.
+  const double kd = static_cast<double>(k), rest = static_cast<double>(n - k);
   RateInterval r{0.0, 1.0};
-  if (k > 0) r.lo = ibeta_inv(kd, nd - kd + 1.0, s / 2);
-  if (k < n) r.hi = ibetac_inv(kd + 1.0, nd - kd, s / 2);
+  if (k > 0) r.lo = BetaLowerQuantile(kd, rest + 1.0, s / 2);
+  if (k < n) r.hi = BetaUpperQuantile(kd + 1.0, rest, s / 2);
   return r;
 }
 
 RateInterval JeffreysRate(int64_t k, int64_t n, double s) {
-  using boost::math::ibeta_inv;
-  using boost::math::ibetac_inv;
-  const double a = k + 0.5, b = (n - k) + 0.5;
+  const double a = static_cast<double>(k) + 0.5, b = static_cast<double>(n - k) + 0.5;
   RateInterval r{0.0, 1.0};
-  if (k > 0) r.lo = ibeta_inv(a, b, s / 2);
-  if (k < n) r.hi = ibetac_inv(a, b, s / 2);
+  if (k > 0) r.lo = BetaLowerQuantile(a, b, s / 2);
+  if (k < n) r.hi = BetaUpperQuantile(a, b, s / 2);
   return r;
 }
 

@@ -19,6 +19,14 @@ struct RateInterval {
   double lo, hi;
 };
 
+// Beta quantiles B(p; a, b) (lower: I_x(a, b) = p; upper: 1 - I_x(a, b) = p)
+// for every p in (0, 1): Boost's inverse where it converges, else a
+// bisection on the forward CDF (Boost's iteration fails for tail masses far
+// below 1e-16 with small shapes, e.g. Clopper-Pearson at alpha = 1e-300).
+// Preconditions (unchecked): a, b > 0 finite.
+double BetaLowerQuantile(double a, double b, double p);
+double BetaUpperQuantile(double a, double b, double p);
+
 // Preconditions (unchecked): 0 <= k <= n, n >= 1, 0 < significance < 1.
 RateInterval ClopperPearsonRate(int64_t k, int64_t n, double significance);
 RateInterval JeffreysRate(int64_t k, int64_t n, double significance);

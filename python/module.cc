@@ -49,6 +49,7 @@
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/loss_transform.h"
 #include "estimators/score_audit/score_audit.h"
+#include "estimators/score_audit/score_files.h"
 #include "results/h5_file.h"
 
 namespace privbench {
@@ -405,6 +406,18 @@ void CheckResultFile(const std::string& path) {
   if (!reader.ok()) throw py::value_error(reader.message());
 }
 
+// privbench.audit given a path: the score files epsilon_cli reads (.npy,
+// .csv, .txt, "file.h5:/dataset"), by the same reader and with the same
+// messages (they name `argument`).
+std::vector<double> ReadScores(const std::string& path, const std::string& argument) {
+  Result<std::vector<double>> scores = Error("");
+  {
+    py::gil_scoped_release release;
+    scores = ReadScoreFile(path, argument);
+  }
+  return ValueOrRaise(std::move(scores));
+}
+
 void Define(py::module_& m) {
   using py::arg;
   m.doc() = "privbench's estimator library (the package privbench wraps this module)";
@@ -425,6 +438,7 @@ void Define(py::module_& m) {
   m.def("accountant", &AccountantEpsilon, arg("method"), arg("sigma"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
   m.def("check_result_file", &CheckResultFile, arg("path"));
+  m.def("read_score_file", &ReadScores, arg("path"), arg("argument"));
   m.def("audit_scores", &AuditScoresPy, arg("member_scores"), arg("nonmember_scores"), arg("alpha"),
         arg("delta"), arg("seed"), arg("selections"), arg("bonferroni_grid"),
         arg("bonferroni_quantiles"), arg("methods"));

@@ -519,6 +519,85 @@ class PythonSide(unittest.TestCase):
                 self.assertIn("claim '/claims/c': holds must be the integer 0 or 1",
                               module_error(privbench.claims, r))
 
+    def test_results_group_reads_like_h5py(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "fixture.h5")
+            subprocess.run([FIXTURE, path], check=True)
+            with privbench.read_results(path) as f:
+                self.assertEqual(f.filename, path)
+                self.assertEqual(f.name, "/")
+                self.assertIn("claims/widest", f)
+                self.assertNotIn("claims/nope", f)
+                self.assertNotIn("claims/widest/deeper", f)
+                self.assertIs(f["claims/widest"], f["claims"]["widest"])
+                self.assertIs(f["/claims/widest"], f["claims"]["widest"])
+                self.assertEqual(f["claims/widest"].name, "/claims/widest")
+                self.assertIsNone(f.get("summary/none"))
+                with self.assertRaises(KeyError):
+                    f["summary/none"]
+                seen = []
+                f.visititems(lambda name, obj: seen.append(name))
+                self.assertIn("claims/widest", seen)
+                self.assertEqual(f.visititems(lambda name, obj: name if "/" in name else None),
+                                 next(n for n in seen if "/" in n))
+
+    def test_bonferroni_grid_work_bound(self):
+        import time
+        rng = np.random.default_rng(3)
+        members, non = rng.normal(1.0, 1.0, 200), rng.normal(0.0, 1.0, 200)
+        start = time.monotonic()
+        e = module_error(privbench.audit, members, non, bonferroni_grid=list(range(100000)))
+        self.assertLess(time.monotonic() - start, 5.0)  # refused before any method runs
+        self.assertIn("bonferroni_grid must have at most 1000 thresholds", e)
+        self.assertIn("bonferroni_quantiles must be in [1, 1000]",
+                      module_error(privbench.audit, members, non, bonferroni_quantiles=1001))
+        base = {"op": "audit_scores", "alpha": 0.05, "delta": 0.0,
+                "member_scores": members.tolist(), "nonmember_scores": non.tolist()}
+        (r1, r2) = cli([dict(base, bonferroni_grid=list(range(1001))),
+                        dict(base, bonferroni_quantiles=1001)])
+        self.assertEqual(r1["error"], module_error(privbench.audit, members, non,
+                                                   bonferroni_grid=list(range(1001))))
+        self.assertIn("bonferroni_quantiles must be in [1, 1000]", r2["error"])
+        # The bound itself is accepted.
+        a = privbench.audit(members, non, selections=["bonferroni"], methods=["clopper_pearson"],
+                            bonferroni_grid=np.linspace(-3, 3, 1000))
+        self.assertEqual(len(a["bonferroni_grid"]), 1000)
+
+    def test_audit_scores_from_hdf5(self):
+        import h5py
+        rng = np.random.default_rng(9)
+        members, non = rng.normal(1.0, 1.0, 50), rng.normal(0.0, 1.0, 60)
+        base = {"op": "audit_scores", "alpha": 0.1, "delta": 0.0, "methods": ["jeffreys"]}
+        with tempfile.TemporaryDirectory() as d:
+            path, other = os.path.join(d, "scores.h5"), os.path.join(d, "other.h5")
+            with h5py.File(other, "w") as f:  # a plain h5py file, no privbench /meta
+                f["member"] = members
+            with h5py.File(path, "w") as f:
+                f["attack/member"] = members
+                f["attack/nonmember"] = non.astype(np.float32)
+                f["two_d"] = np.zeros((2, 2))
+                f["names"] = np.array([b"a", b"b"])
+                f["outside"] = h5py.ExternalLink(other, "/member")
+            inline = privbench.audit(members, non.astype(np.float32), alpha=0.1,
+                                     methods=["jeffreys"])
+            from_h5 = privbench.audit(path + ":/attack/member", path + ":/attack/nonmember",
+                                      alpha=0.1, methods=["jeffreys"])
+            self.assertEqual(from_h5["auc"], inline["auc"])
+            self.assertEqual(from_h5["intervals"], inline["intervals"])
+            (cli_h5,) = cli([dict(base, member_scores_path=path + ":/attack/member",
+                                  nonmember_scores_path=path + ":/attack/nonmember")])
+            self.assertEqual(cli_h5["auc"], inline["auc"])
+            want = {":/attack/missing": "no dataset '/attack/missing'", "": "names no dataset",
+                    ":/two_d": "must be a 1-D dataset", ":/names": "not a floating-point",
+                    ":/outside": "is an external link"}
+            for suffix, message in want.items():
+                (r,) = cli([dict(base, member_scores_path=path + suffix,
+                                 nonmember_scores=non.tolist())])
+                self.assertIn("member_scores_path", r.get("error", ""), suffix)
+                self.assertIn(message, r.get("error", ""), suffix)
+                e = module_error(privbench.audit, path + suffix, non)
+                self.assertEqual(e, r["error"])
+
 
 if __name__ == "__main__":
     CLI, FIXTURE = sys.argv[1], sys.argv[2]

@@ -3,10 +3,18 @@
 # experiments/<study>/figures.py reads results/raw/<study>.h5 and writes
 # results/figures/<study>*.png and .svg. Studies are found by their
 # figures.py (no list of names here); those whose file is missing are
-# skipped. Uses Debian's python3 (matplotlib, h5py from apt).
+# skipped. Uses Debian's python3 (matplotlib, h5py from apt); the scripts
+# read the files with privbench.results (results/plots/plotting.py), from
+# bazel-bin/python, built here first (with $PRIVBENCH_BAZEL_FLAGS, as
+# tools/main.sh builds).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p results/figures
+read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
+if ! bazel build "${bazel_flags[@]}" //python:privbench >&2; then
+  echo "figures: cannot build //python:privbench (the result reader)" >&2
+  exit 1
+fi
 status=0
 for script in experiments/*/figures.py; do
   [ -e "$script" ] || continue

@@ -11,8 +11,8 @@ $TEST_TMPDIR; then, reading only that file and the study's own claims.json:
   - //results:tables writes results/tables/<study>.md;
   - //results:verify --list=<claims.json> gives exactly one row per declared
     entry, none "malformed" or "missing"; every declared claim is in the
-    file with the declared statement and source, and no other claim is
-    (smoke.check_declared_claims);
+    file (read by privbench.results, checksum verified) with the declared
+    statement and source, and no other claim is (smoke.check_declared_claims);
   - make_report.py writes a page with a section for the study.
 So a study that appears here appears in the main command's tables,
 verdicts, figures and report, with no edit outside its folder.
@@ -22,8 +22,6 @@ import json
 import os
 import subprocess
 import sys
-
-import h5py
 
 from tests import smoke
 from tests.smoke import check
@@ -51,7 +49,7 @@ def check_figures(script, study, raw, tmp):
 
 
 def check_claims_declared(study, raw, entries):
-    with h5py.File(os.path.join(raw, f"{study}.h5"), "r") as f:
+    with smoke.open_results(os.path.join(raw, f"{study}.h5")) as f:
         smoke.check_declared_claims(f, study, entries)
 
 

@@ -218,6 +218,45 @@ def main():
         check(abs(o["lower"] - lo) < 1e-6 and abs(o["upper"] - hi) < 1e-6,
               f"bayesian {tp,fn,fp,tn}: cli {o} vs scipy ({lo}, {hi})")
 
+    # Former Boost failures on values that pass validation (issue 24): each
+    # now gets a correct answer or an error naming the argument and range,
+    # never a Boost message or an internal error.
+    big = 2 ** 62
+    out = run([
+        {"id": 0, "op": "interval", "method": "clopper_pearson", "tp": 2, "fn": 3, "fp": 3,
+         "tn": 2, "delta": 1e-5, "alpha": 1e-100},
+        {"id": 1, "op": "interval", "method": "clopper_pearson", "tp": 2, "fn": 3, "fp": 3,
+         "tn": 2, "delta": 1e-5, "alpha": 0.05},
+        {"id": 2, "op": "interval", "method": "jeffreys_one_sided", "tp": 17, "fn": 3, "fp": 3,
+         "tn": 17, "delta": 1e-5, "alpha": 1e-300},
+        {"id": 3, "op": "interval", "method": "bayesian", "tp": 2, "fn": 3, "fp": 3, "tn": 2,
+         "delta": 1e-5, "alpha": 1e-100},
+        {"id": 4, "op": "interval", "method": "clopper_pearson_one_sided", "tp": 60, "fn": 40,
+         "fp": big, "tn": 90, "delta": 1e-5, "alpha": 0.05},
+        {"id": 5, "op": "accountant", "method": "pld", "sigma": 1.1, "q": 0.01, "steps": 1000,
+         "delta": 1e-5, "discretization": 1e-300},
+        {"id": 6, "op": "calibrate", "method": "pld", "target_epsilon": 2.0, "q": 0.01,
+         "steps": 1000, "delta": 1e-5, "discretization": 1e-5},
+        {"id": 7, "op": "epsilon_star", "variant": "parametric", "train": [0.1, 0.2, 0.25, 0.4],
+         "population": [0.3, 0.6, 1.0, 2.0], "delta": 1e-5, "quantiles_per_distribution": 1e8},
+        {"id": 8, "op": "audit_scores", "member_scores": [3, 4, 5, 6, 7, 8, 9, 2],
+         "nonmember_scores": [0, 1, 2, 3.5, 4, 1.5, 0.5, 2.5], "alpha": 1e-300, "delta": 1e-5,
+         "seed": 3},
+    ])
+    for o in out:
+        check("internal" not in o.get("error", "") and "boost" not in o.get("error", ""), o)
+    up0, up1 = out[0].get("upper", 0), out[1].get("upper", 0)
+    check(0 <= out[0].get("lower", -1) <= out[1].get("lower", -1) and
+          (up0 == "inf" or (up1 != "inf" and up0 >= up1)), ("nested", out[0], out[1]))
+    check(out[2].get("lower", -1) >= 0 and out[2].get("upper", 0) is None, out[2])
+    check(out[3].get("error", "").startswith("alpha (bayesian) must be in [1e-06"), out[3])
+    check(out[4].get("error", "").startswith("fp + tn (negative trials) must be <= 1e14"), out[4])
+    check(out[5].get("error", "").startswith("discretization must be >= 1e-05"), out[5])
+    check(out[6].get("error", "").startswith("discretization must be >= 1e-04"), out[6])
+    check(out[7].get("error", "").startswith("quantiles_per_distribution must be in [1, 1000"),
+          out[7])
+    check("auc" in out[8] or "alpha" in out[8].get("error", ""), out[8])
+
     if failures:
         print("FAILURES:")
         for f in failures:

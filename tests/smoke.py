@@ -1,7 +1,12 @@
 """The shared helpers of every study's smoke test (experiments/<study>/smoke_test.py).
 
 A smoke test runs its study binary at --scale=test into $TEST_TMPDIR and
-checks the file with h5py. These helpers run the binary, check /meta, the
+checks the file with privbench.results, the project's one Python reader
+(python/src/privbench/results.py: the C++ reader's checks, checksum
+included, then the whole file as nested dicts of NumPy arrays, read like an
+h5py file: f["a/b"], "a/b" in f, f["meta"].attrs, f.visititems). The
+module comes from //python:privbench in the test's runfiles
+(privbench_study adds it). These helpers run the binary, check /meta, the
 claims and the summary tables, check that bad parameters exit with code 2
 and leave no result file behind, and collect failures so that one run
 reports all of them:
@@ -10,6 +15,8 @@ reports all of them:
     f = smoke.run_ok(binary, "my_study")
     smoke.check(f["n"].shape == (3,), "/n shape")
     smoke.finish()   # exits 1 listing the failures, else prints OK
+
+Other files of a test: smoke.open_results(path).
 
 tests/run_python_test.sh puts the workspace root on PYTHONPATH, so
 `from tests import smoke` works in every sh_test that lists
@@ -21,9 +28,32 @@ import subprocess
 import sys
 import tempfile
 
-import h5py
-
 FAILURES = []
+
+
+def import_privbench():
+    """The privbench package: installed, or built by Bazel: python/ in a
+    test's runfiles (//python:privbench in its data), bazel-bin/python in a
+    checkout."""
+    try:
+        import privbench
+        return privbench
+    except ImportError:
+        pass
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
+    for d in (os.path.join(root, "python"), os.path.join(root, "bazel-bin", "python")):
+        if os.path.exists(os.path.join(d, "privbench", "__init__.py")):
+            sys.path.insert(0, os.path.normpath(d))
+            import privbench
+            return privbench
+    raise SystemExit("tests/smoke.py reads result files with privbench.results: add "
+                     "//python:privbench to the test's data (or bazel build //python:privbench)")
+
+
+def open_results(path):
+    """The result file at `path`, read by privbench.read_results (refused files
+    raise ValueError naming the file); usable like an open h5py file."""
+    return import_privbench().read_results(path)
 
 
 def check(cond, msg):
@@ -54,7 +84,7 @@ def run_at_test_scale(binary, directory, parts_dir):
 
 
 def run_ok(binary, study, args=()):
-    """Runs the study at test scale; returns the open h5py file."""
+    """Runs the study at test scale; returns the file read by open_results."""
     d = out_dir()
     r = run(binary, list(args), d)
     if r.returncode != 0:
@@ -62,7 +92,7 @@ def run_ok(binary, study, args=()):
         raise SystemExit(f"{study} exited {r.returncode}")
     path = os.path.join(d, f"{study}.h5")
     check(os.path.exists(path), f"{path} written")
-    return h5py.File(path, "r")
+    return open_results(path)
 
 
 def text(x):

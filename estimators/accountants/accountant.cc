@@ -65,7 +65,8 @@ Result<AccountantResult> Accountant::Epsilon(const DpSgdAccounting& setting) con
     result = EpsilonImpl(setting);
   } catch (const std::exception& e) {
     // Boost.Math reports evaluation failures by exception; none may escape.
-    return Error(std::string(name()) + " failed at " + setting.ToString() + ": " + e.what());
+    return Error("internal error in " + std::string(name()) + " at " + setting.ToString() + ": " +
+                 e.what());
   }
   PB_ASSIGN_OR_RETURN(AccountantResult r, std::move(result));
   if (std::isnan(r.epsilon) || r.epsilon < 0.0) {
@@ -138,6 +139,12 @@ Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
   DpSgdAccounting s = setting;
   s.sigma = 1.0;  // validates the other fields; sigma is what is searched
   PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
+  if (s.discretization > 0.0 && s.discretization < kMinCalibratedDiscretization) {
+    return Error("discretization must be >= " + FormatDouble(kMinCalibratedDiscretization) +
+                 " for calibration (its work bound: each of its 10-20 evaluations composes a "
+                 "grid of up to 2^21 points), got " +
+                 FormatDouble(s.discretization));
+  }
   const double log_target = std::log(target_epsilon);
   const LogGap g = [&](double x) -> Result<double> {
     PB_ASSIGN_OR_RETURN(double le, LogEpsAt(acc, s, std::exp(x)));
@@ -152,7 +159,13 @@ Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
   // eps may be +inf at the small-sigma end of the bracket (advanced
   // composition) or 0 at the large-sigma end (a bound clamped at 0): bisect
   // until both ends are finite for TOMS 748's interpolation.
+  // A bracket narrowed to the solver's tolerance with eps still 0 at its
+  // upper end has eps jumping from above the target to 0 inside it: the
+  // upper end is the conservative answer (as below), and further bisection
+  // (each step a full accountant evaluation) cannot help.
+  const double kBracketTol = 1e-12;
   for (int k = 0; k < 200 && (std::isinf(br.ga) || std::isinf(br.gb)); ++k) {
+    if (br.b - br.a <= kBracketTol && br.gb < 0.0) return std::exp(br.b);
     const double m = 0.5 * (br.a + br.b);
     PB_ASSIGN_OR_RETURN(double gm, g(m));
     if (gm == 0.0) return std::exp(m);

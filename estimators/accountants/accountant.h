@@ -98,6 +98,11 @@ inline constexpr double kMaxCalibratedSigma = 1e4;
 // The largest target CalibrateSigma accepts (its work bound).
 inline constexpr double kMaxCalibratedEpsilon = 1e4;
 
+// The finest pld `discretization` CalibrateSigma accepts (its work bound:
+// calibration evaluates the accountant 10-20 times, ~0.2-0.5 s each at the
+// default 1e-4, seconds each below it).
+inline constexpr double kMinCalibratedDiscretization = 1e-4;
+
 // sigma in [kMinCalibratedSigma, kMaxCalibratedSigma] with
 // acc.Epsilon(setting with that sigma).epsilon == target_epsilon
 // (setting.sigma is ignored). Every accountant's eps is nonincreasing in
@@ -109,7 +114,8 @@ inline constexpr double kMaxCalibratedEpsilon = 1e4;
 // ~1e-7 relative), the bracket's upper end is returned: its eps is at most
 // the target, which is all the accountant can deliver there. Only a solver
 // that did not converge is an internal error. target_epsilon above
-// kMaxCalibratedEpsilon is refused (work bound). Errors name
+// kMaxCalibratedEpsilon, or a discretization below
+// kMinCalibratedDiscretization, is refused (work bounds). Errors name
 // target_epsilon when it is not finite and > 0 or cannot be reached within
 // the sigma range (too small: eps at sigma = 1e4 is larger; too large: eps
 // at sigma = 1e-3 is smaller; the message names the search from sigma = 1

@@ -110,7 +110,7 @@ class FakeAccountant final : public Accountant {
 TEST(AccountantTest, WrapperTurnsExceptionsNanAndNegativeIntoErrors) {
   auto thrown = FakeAccountant(0).Epsilon(JE(1.0));
   ASSERT_FALSE(thrown.ok());
-  EXPECT_TRUE(Contains(thrown.message(), "fake failed at sigma=1 q=0.02 steps=5000"));
+  EXPECT_TRUE(Contains(thrown.message(), "internal error in fake at sigma=1 q=0.02 steps=5000"));
   EXPECT_TRUE(Contains(thrown.message(), "boost said no"));
   EXPECT_TRUE(Contains(FakeAccountant(1).Epsilon(JE(1.0)).message(), "internal error in fake"));
   EXPECT_TRUE(Contains(FakeAccountant(2).Epsilon(JE(1.0)).message(), "epsilon -1"));

@@ -465,6 +465,13 @@ Status CheckComposedIndices(const PrivacyLossDistribution& step, const DpSgdAcco
 
 Result<PrivacyLossDistribution> DpSgdPld(const DpSgdAccounting& s, PldDirection direction) {
   PB_RETURN_IF_ERROR(ValidateDpSgdAccounting(s));
+  if (s.discretization > 0.0 && s.discretization < kMinPldDiscretization) {
+    return Error("discretization must be >= " + FormatDouble(kMinPldDiscretization) +
+                 " (0: the default " + FormatDouble(kDefaultPldDiscretization) +
+                 "; the pld accountant's work bound: finer grids exceed 2^21 points per step), "
+                 "got " +
+                 FormatDouble(s.discretization));
+  }
   if (s.sigma < kMinPldSigma) {
     return Error("sigma=" + FormatDouble(s.sigma) +
                  " is below the pld accountant's validated range " +
@@ -545,6 +552,14 @@ Result<PldAccounting> PldEpsilon(const DpSgdAccounting& s) {
     return out;
   }
   if (TotalVariationBound(s) <= s.delta) return out;  // eps = 0 exactly
+  if (s.delta > 1.0 - kMassTolerance) {
+    // The grid's masses are only checked to sum to 1 within kMassTolerance,
+    // so delta(eps) is not resolved this close to 1 (delta = 1 - 1e-16 at
+    // q = 1 - 1e-16 made calibrate bisect for minutes on noise).
+    return Error("delta must be <= 1 - " + FormatDouble(kMassTolerance) +
+                 " for the pld accountant at q < 1 (its discretised masses are accurate to " +
+                 FormatDouble(kMassTolerance) + "), got " + FormatDouble(s.delta));
+  }
   for (PldDirection dir : {PldDirection::kRemove, PldDirection::kAdd}) {
     PB_ASSIGN_OR_RETURN(PrivacyLossDistribution d, DpSgdPld(s, dir));
     const double eps = d.EpsilonForDelta(s.delta);

@@ -286,5 +286,37 @@ TEST(Pld, RegisteredWithItsDiscretization) {
   EXPECT_NEAR(Eps(s), 2.0, 2e-6);
 }
 
+// Work bounds on discretization: below kMinPldDiscretization the grid was
+// silently coarsened to 2^21 points and the answer took seconds (1e-300:
+// 6.4 s); calibration, which evaluates the accountant 10-20 times, takes
+// kMinCalibratedDiscretization or coarser. Both name discretization.
+TEST(Pld, DiscretizationBelowItsWorkBoundIsRefusedNamingIt) {
+  for (double h : {5e-324, 1e-300, 1e-15, 9e-6}) {
+    auto r = PldEpsilon(Setting(1.1, 0.01, 1000, 1e-5, h));
+    ASSERT_FALSE(r.ok()) << h;
+    EXPECT_EQ(r.message().rfind("discretization must be >= 1e-05", 0), 0u) << r.message();
+  }
+  EXPECT_GT(Eps(Setting(1.1, 0.01, 10, 1e-5, kMinPldDiscretization)), 0.0);
+  // q = 1 has no grid: the closed form answers at any discretization.
+  EXPECT_GT(Eps(Setting(1.1, 1.0, 10, 1e-5, 1e-5)), 0.0);
+  auto acc = MakeAccountant("pld").value();
+  auto cal = CalibrateSigma(*acc, 2.0, Setting(1.0, 0.01, 1000, 1e-5, 1e-5));
+  ASSERT_FALSE(cal.ok());
+  EXPECT_EQ(cal.message().rfind("discretization must be >= 1e-04 for calibration", 0), 0u)
+      << cal.message();
+}
+
+// delta within kMassTolerance (1e-6) of 1 is not resolved by the grid: at q
+// = 1 - 1e-16 calibrate bisected for minutes on noise. Refused naming delta
+// unless the total-variation bound already gives eps = 0.
+TEST(Pld, DeltaWithinTheMassToleranceOfOneIsRefusedNamingIt) {
+  const double almost_one = 0.9999999999999999;
+  auto r = PldEpsilon(Setting(0.03, almost_one, 10, almost_one, 1e-3));
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.message().rfind("delta must be <= 1 - 1e-06", 0), 0u) << r.message();
+  EXPECT_EQ(Eps(Setting(1.0, 0.01, 10, almost_one, 1e-3)), 0.0);  // TV bound: eps = 0
+  EXPECT_TRUE(PldEpsilon(Setting(0.5, 0.5, 10, 1.0 - 2e-6, 1e-3)).ok());
+}
+
 }  // namespace
 }  // namespace privbench

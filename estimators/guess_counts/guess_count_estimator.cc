@@ -44,7 +44,8 @@ Result<double> GuessCountEstimator::LowerBound(const GuessCounts& counts, double
   try {
     result = LowerBoundImpl(counts, delta, beta);
   } catch (const std::exception& e) {
-    return Error(std::string(name()) + " failed at " + counts.ToString() + ": " + e.what());
+    return Error("internal error in " + std::string(name()) + " at " + counts.ToString() + ": " +
+                 e.what());
   }
   PB_ASSIGN_OR_RETURN(double eps, std::move(result));
   if (std::isnan(eps) || eps < 0.0) {

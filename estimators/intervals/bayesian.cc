@@ -341,15 +341,31 @@ std::vector<double> BayesianEpsPosterior::MonteCarloQuantiles(const std::vector<
   return out;
 }
 
+namespace {
+
+// The one range check of the posterior's tail masses: `name` (a tail mass p,
+// or an alpha whose tails are alpha/2) must leave at least kBayesianMinAlpha/2
+// on each side.
+Status CheckResolvedTail(const std::string& name, double x, double lo, double hi) {
+  if (x >= lo && x <= hi) return Status::Ok();
+  return Error(name + " must be in [" + FormatDouble(lo) + ", " + FormatDouble(hi) +
+               "] for the Bayesian posterior (its CDF is computed to ~1e-9, so tail masses "
+               "below " +
+               FormatDouble(kBayesianMinAlpha / 2) + " are not resolved), got " + FormatDouble(x));
+}
+
+constexpr double kMinTail = kBayesianMinAlpha / 2;
+
+}  // namespace
+
 Result<double> BayesianEpsPosterior::Quantile(double p) const {
-  if (!(p > 0.0 && p < 1.0)) return Error("p must be in (0, 1), got " + FormatDouble(p));
+  PB_RETURN_IF_ERROR(CheckResolvedTail("p", p, kMinTail, 1.0 - kMinTail));
   return QuantileFrom(p, MonteCarloQuantiles({p})[0]);
 }
 
 Result<std::pair<double, double>> BayesianEpsPosterior::EqualTailedInterval(double alpha) const {
-  if (!(alpha > 0.0 && alpha < 1.0)) {
-    return Error("alpha must be in (0, 1), got " + FormatDouble(alpha));
-  }
+  if (!(alpha < 1.0)) return Error("alpha must be in (0, 1), got " + FormatDouble(alpha));
+  PB_RETURN_IF_ERROR(CheckResolvedTail("alpha", alpha, kBayesianMinAlpha, 1.0));
   const std::vector<double> guesses = MonteCarloQuantiles({alpha / 2, 1.0 - alpha / 2});
   PB_ASSIGN_OR_RETURN(double lower, QuantileFrom(alpha / 2, guesses[0]));
   PB_ASSIGN_OR_RETURN(double upper, QuantileFrom(1.0 - alpha / 2, guesses[1]));
@@ -419,6 +435,13 @@ class Bayesian final : public IntervalEstimator {
   }
 
  protected:
+  // alpha is a tail mass of the posterior (one-sided: alpha; two-sided:
+  // alpha/2 each side), resolved only down to kBayesianMinAlpha / 2.
+  Status ValidateMethodArguments(const ConfusionCounts& c, double delta,
+                                 double alpha) const override {
+    return CheckResolvedTail("alpha (" + std::string(name()) + ")", alpha, kBayesianMinAlpha,
+                             one_sided_ ? 1.0 - kMinTail : 1.0);
+  }
   Result<EpsInterval> EstimateImpl(const ConfusionCounts& c, double delta,
                                    double alpha) const override {
     PB_ASSIGN_OR_RETURN(BayesianEpsPosterior post, BayesianEpsPosterior::Create(c, delta));

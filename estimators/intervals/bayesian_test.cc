@@ -103,5 +103,34 @@ TEST(BayesianTest, OneSidedLowerBoundIsTheAlphaQuantile) {
   EXPECT_NEAR(post.Cdf(r.lower), 0.05, 1e-8);
 }
 
+// alpha below kBayesianMinAlpha: Boost's quantile iterations failed at
+// alpha = 1e-100 (tp=2 fn=3 fp=3 tn=2) and the CLI answered with the Boost
+// message; now the request is refused naming alpha and its range, and the
+// smallest accepted alpha answers, nested around the usual interval.
+TEST(BayesianTest, AlphaBelowTheResolvedTailIsRefusedNamingIt) {
+  for (const char* name : {"bayesian", "bayesian_one_sided"}) {
+    auto est = MakeIntervalEstimator(name).value();
+    for (double alpha : {1e-300, 1e-100, 1e-10, 9.9e-7}) {
+      auto r = est->Estimate({2, 3, 3, 2}, 1e-5, alpha);
+      ASSERT_FALSE(r.ok()) << name << " " << alpha;
+      EXPECT_EQ(r.message().rfind("alpha (", 0), 0u) << r.message();
+      EXPECT_NE(r.message().find("1e-06"), std::string::npos) << r.message();
+    }
+    for (const ConfusionCounts& c : {ConfusionCounts{2, 3, 3, 2}, ConfusionCounts{1, 4, 4, 1},
+                                     ConfusionCounts{17, 3, 3, 17}, ConfusionCounts{8, 0, 0, 8}}) {
+      const EpsInterval wide = Estimate(name, c, 1e-5, kBayesianMinAlpha);
+      const EpsInterval usual = Estimate(name, c, 1e-5, 0.05);
+      EXPECT_LE(wide.lower, usual.lower) << name << " " << c.ToString();
+      if (usual.upper) {
+        EXPECT_GE(*wide.upper, *usual.upper) << name << " " << c.ToString();
+      }
+    }
+  }
+  auto post = BayesianEpsPosterior::Create({2, 3, 3, 2}, 1e-5).value();
+  EXPECT_EQ(post.Quantile(1e-100).message().rfind("p must be in [5e-07", 0), 0u)
+      << post.Quantile(1e-100).message();
+  EXPECT_FALSE(post.EqualTailedInterval(1e-7).ok());
+}
+
 }  // namespace
 }  // namespace privbench

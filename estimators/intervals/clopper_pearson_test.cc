@@ -1,11 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <boost/math/special_functions/beta.hpp>
 #include <cmath>
 #include <limits>
 
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_registry.h"
 #include "estimators/rate_box_method.h"
+#include "estimators/rate_intervals.h"
 
 namespace privbench {
 namespace {
@@ -58,6 +60,73 @@ TEST(ClopperPearsonTest, PrivacyEstimatesReadmeGivesNoBound) {
   const EpsInterval r = Estimate("clopper_pearson", {487, 0, 512, 1}, 1e-5, 0.1);
   EXPECT_EQ(r.lower, 0.0);
   EXPECT_TRUE(std::isinf(*r.upper));
+}
+
+// Tail masses far below 1e-16 with small shapes: Boost's inverse gave up
+// ("Root finding evaluation exceeded 200 iterations", "no root to be found")
+// and the CLI answered alpha=1e-100 at tp=2 fn=3 fp=3 tn=2 with the Boost
+// message. The quantiles are well defined; the fallback finds them.
+TEST(BetaQuantileTest, TinyTailMassesAreSolved) {
+  for (double a : {0.5, 1.0, 2.0, 3.5, 17.0}) {
+    for (double b : {0.5, 1.0, 4.0, 18.5}) {
+      for (double p : {0.025, 1e-20, 1e-100, 5e-301}) {
+        // Where the quantile is a normal double it must solve I_x = p; below
+        // (a = 0.5, p = 5e-301: x ~ 1e-600) 0 or a denormal is the answer.
+        const double lo = BetaLowerQuantile(a, b, p);
+        EXPECT_GE(lo, 0.0);
+        if (lo > 1e-290) {
+          EXPECT_NEAR(boost::math::ibeta(a, b, lo) / p, 1.0, 1e-9) << a << " " << b << " " << p;
+        }
+        // Near 1 a double resolves 1 - x only to 1.1e-16 absolute.
+        const double hi = BetaUpperQuantile(a, b, p);
+        EXPECT_LE(hi, 1.0);
+        if (1.0 - hi > 1e-6) {
+          EXPECT_NEAR(boost::math::ibetac(a, b, hi) / p, 1.0, 1e-6) << a << " " << b << " " << p;
+        }
+      }
+    }
+  }
+}
+
+TEST(ClopperPearsonTest, TinyAlphaWithSmallCountsAnswersAndNests) {
+  for (const char* name :
+       {"clopper_pearson", "clopper_pearson_one_sided", "jeffreys", "jeffreys_one_sided"}) {
+    for (const ConfusionCounts& c : {ConfusionCounts{2, 3, 3, 2}, ConfusionCounts{1, 4, 4, 1},
+                                     ConfusionCounts{17, 3, 3, 17}, ConfusionCounts{6, 2, 2, 6}}) {
+      const EpsInterval wide = Estimate(name, c, 1e-5, 1e-300);
+      const EpsInterval mid = Estimate(name, c, 1e-5, 1e-100);
+      const EpsInterval usual = Estimate(name, c, 1e-5, 0.05);
+      // A smaller alpha gives a wider (nested) interval.
+      EXPECT_LE(wide.lower, mid.lower) << name << " " << c.ToString();
+      EXPECT_LE(mid.lower, usual.lower) << name << " " << c.ToString();
+      if (usual.upper) {
+        EXPECT_GE(*mid.upper, *usual.upper) << name << " " << c.ToString();
+      }
+    }
+  }
+}
+
+// Counts beyond 2^53: n - k rounded to 0 in doubles (k = 2^62, n = 2^62 +
+// 90) and Boost refused the Beta shape b = 0; the rate itself is now
+// computed, but a rate that close to 1 rounds to 1 and the eps bound came
+// out +inf, so the rate-box methods refuse more than kRateBoxMaxTrials per
+// side, naming the sum; at the bound they still answer.
+TEST(ClopperPearsonTest, CountsBeyondDoublePrecision) {
+  const int64_t big = int64_t{1} << 62;
+  const RateInterval r = ClopperPearsonRate(big, big + 90, 0.05);
+  EXPECT_GT(r.lo, 0.999);
+  EXPECT_LE(r.hi, 1.0);
+  for (const char* name :
+       {"clopper_pearson", "clopper_pearson_one_sided", "jeffreys", "jeffreys_one_sided"}) {
+    auto est = MakeIntervalEstimator(name).value();
+    auto refused = est->Estimate({60, 40, big, 90}, 1e-5, 0.05);
+    ASSERT_FALSE(refused.ok()) << name;
+    EXPECT_EQ(refused.message().rfind("fp + tn (negative trials) must be <= 1e14", 0), 0u)
+        << refused.message();
+    const EpsInterval at_bound = Estimate(name, {60, 40, kRateBoxMaxTrials - 90, 90}, 1e-5, 0.05);
+    EXPECT_GT(at_bound.lower, 26.0) << name;
+    EXPECT_LT(at_bound.lower, 30.0) << name;
+  }
 }
 
 }  // namespace

@@ -29,6 +29,10 @@ class Jeffreys final : public IntervalEstimator {
   }
 
  protected:
+  Status ValidateMethodArguments(const ConfusionCounts& c, double delta,
+                                 double alpha) const override {
+    return ValidateRateBoxCounts(c);
+  }
   Result<EpsInterval> EstimateImpl(const ConfusionCounts& c, double delta,
                                    double alpha) const override {
     return RateBoxEpsInterval(c, delta, alpha, one_sided_, &JeffreysRate);

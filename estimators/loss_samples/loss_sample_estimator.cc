@@ -24,7 +24,7 @@ Result<double> LossSampleEstimator::Checked(const std::vector<double>& train_los
     result = compute();
   } catch (const std::exception& e) {
     // Boost.Math reports evaluation failures by exception; none may escape.
-    return Error(std::string(name()) + " failed (" + where + "): " + e.what());
+    return Error("internal error in " + where + ": " + e.what());
   }
   PB_ASSIGN_OR_RETURN(double eps, std::move(result));
   if (!std::isfinite(eps) || eps < 0.0) {

@@ -60,6 +60,12 @@ void ClampToWindow(double lo, double hi, double* rate, double* complement) {
 Result<double> EpsilonStarOfNormals(const NormalFit& train_fit, const NormalFit& population_fit,
                                     const EpsilonStarOptions& options) {
   PB_RETURN_IF_ERROR(ValidateEpsilonStarOptions(options));
+  if (options.quantiles_per_distribution > kMaxParametricQuantilesPerDistribution) {
+    return Error("quantiles_per_distribution must be in [1, " +
+                 std::to_string(kMaxParametricQuantilesPerDistribution) +
+                 "] for the parametric variant (its work bound), got " +
+                 std::to_string(options.quantiles_per_distribution));
+  }
   PB_RETURN_IF_ERROR(CheckFinite("train_fit.mean", train_fit.mean));
   PB_RETURN_IF_ERROR(CheckPositive("train_fit.sd", train_fit.sd));
   PB_RETURN_IF_ERROR(CheckFinite("population_fit.mean", population_fit.mean));

@@ -373,10 +373,17 @@ Status CheckOptions(const ScoreAuditOptions& o) {
       }
     }
   }
+  const std::string bound = std::to_string(kMaxBonferroniThresholds);
   if (o.bonferroni_grid.has_value()) {
+    if (static_cast<int64_t>(o.bonferroni_grid->size()) > kMaxBonferroniThresholds) {
+      return Error("bonferroni_grid must have at most " + bound +
+                   " thresholds (the work bound: every method runs at each), got " +
+                   std::to_string(o.bonferroni_grid->size()));
+    }
     PB_RETURN_IF_ERROR(CheckGrid(*o.bonferroni_grid));
-  } else if (o.bonferroni_quantiles < 1) {
-    return Error("bonferroni_quantiles must be >= 1, got " +
+  } else if (o.bonferroni_quantiles < 1 || o.bonferroni_quantiles > kMaxBonferroniThresholds) {
+    return Error("bonferroni_quantiles must be in [1, " + bound +
+                 "] (the work bound: every method runs at each threshold), got " +
                  std::to_string(o.bonferroni_quantiles));
   }
   return Status::Ok();

@@ -253,6 +253,39 @@ TEST(ScoreAuditTest, BadInputErrorsNameTheArgument) {
       AuditScores({1.0}, {0.0}, Options({"clopper_pearson"}, {S::kMaxOverThresholds})).ok());
 }
 
+// The work bound: at most kMaxBonferroniThresholds thresholds, refused
+// before any method runs (so the refusal itself is fast), whether or not
+// "bonferroni" is among the selections; the bound itself is accepted.
+TEST(ScoreAuditTest, BonferroniGridHasAWorkBound) {
+  EXPECT_EQ(kMaxBonferroniThresholds, 1000);
+  ScoreAuditOptions o = Options({"clopper_pearson"}, {S::kBonferroni});
+  std::vector<double> grid(100000);
+  for (size_t i = 0; i < grid.size(); ++i) grid[i] = static_cast<double>(i);
+  o.bonferroni_grid = grid;
+  EXPECT_EQ(AuditScores({1, 2, 3}, {0, 1, 2}, o).message(),
+            "bonferroni_grid must have at most 1000 thresholds (the work bound: every method "
+            "runs at each), got 100000");
+  grid.resize(1001);
+  o.bonferroni_grid = grid;
+  EXPECT_TRUE(Contains(AuditScores({1, 2, 3}, {0, 1, 2}, o).message(), "at most 1000"));
+  grid.resize(1000);
+  o.bonferroni_grid = grid;
+  const Result<ScoreAudit> at_bound = AuditScores({1, 2, 3}, {0, 1, 2}, o);
+  ASSERT_TRUE(at_bound.ok()) << at_bound.message();
+  EXPECT_EQ(at_bound->bonferroni_grid.size(), 1000u);
+
+  o.bonferroni_grid.reset();
+  o.bonferroni_quantiles = 1001;
+  EXPECT_EQ(AuditScores({1, 2, 3}, {0, 1, 2}, o).message(),
+            "bonferroni_quantiles must be in [1, 1000] (the work bound: every method runs at "
+            "each threshold), got 1001");
+  o.selections = {S::kSplit};  // validated even when bonferroni is not requested
+  EXPECT_TRUE(Contains(AuditScores({1, 2, 3}, {0, 1, 2}, o).message(), "bonferroni_quantiles"));
+  o.selections = {S::kBonferroni};
+  o.bonferroni_quantiles = 1000;
+  EXPECT_TRUE(AuditScores({1, 2, 3, 4}, {0, 1, 2, 3}, o).ok());
+}
+
 TEST(ScoreAuditTest, KatzLogRunsAtDeltaZeroAndGaussianDpEpsIsNotReported) {
   const ScoreAudit a =
       AuditScores(kMembers, kNonmembers, Options({}, {S::kMaxOverThresholds}, 0.05, 0.0)).value();

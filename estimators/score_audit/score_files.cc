@@ -11,6 +11,8 @@
 #include <iterator>
 #include <sstream>
 
+#include "estimators/score_audit/h5_scores.h"
+
 namespace privbench {
 
 namespace {
@@ -140,20 +142,43 @@ Result<std::vector<double>> ParseText(const std::string& bytes, const std::strin
   return out;
 }
 
+// "file.h5:/group/name" (or .hdf5): the file and the dataset, split after
+// the last ".h5:" / ".hdf5:"; false if `path` names no HDF5 dataset.
+bool SplitH5Path(const std::string& path, std::string* file, std::string* dataset) {
+  for (const std::string ext : {".h5:", ".hdf5:"}) {
+    const size_t at = path.rfind(ext);
+    if (at == std::string::npos) continue;
+    *file = path.substr(0, at + ext.size() - 1);
+    *dataset = path.substr(at + ext.size());
+    return true;
+  }
+  return false;
+}
+
+Result<std::vector<double>> ReadAnyScores(const std::string& path, const std::string& argument,
+                                          const std::string& what) {
+  std::string h5_file, dataset;
+  if (SplitH5Path(path, &h5_file, &dataset)) return ReadH5Scores(h5_file, dataset, what);
+  if (EndsWith(path, ".h5") || EndsWith(path, ".hdf5")) {
+    return Error(argument + ": '" + path + "' names no dataset; write '" + path +
+                 ":/group/dataset' (the HDF5 dataset holding the scores)");
+  }
+  const bool npy = EndsWith(path, ".npy");
+  if (!npy && !EndsWith(path, ".csv") && !EndsWith(path, ".txt")) {
+    return Error(argument + ": '" + path +
+                 "' must end in .npy, .csv or .txt, or be file.h5:/dataset");
+  }
+  PB_ASSIGN_OR_RETURN(const std::string bytes, ReadWholeFile(path, argument));
+  if (npy) return ParseNpy(bytes, what);
+  if (bytes.compare(0, 6, "\x93NUMPY") == 0) return Error(what + " is a .npy file, not text");
+  return ParseText(bytes, what);
+}
+
 }  // namespace
 
 Result<std::vector<double>> ReadScoreFile(const std::string& path, const std::string& argument) {
-  PB_ASSIGN_OR_RETURN(const std::string bytes, ReadWholeFile(path, argument));
   const std::string what = argument + " '" + path + "'";
-  std::vector<double> scores;
-  if (EndsWith(path, ".npy")) {
-    PB_ASSIGN_OR_RETURN(scores, ParseNpy(bytes, what));
-  } else if (EndsWith(path, ".csv") || EndsWith(path, ".txt")) {
-    if (bytes.compare(0, 6, "\x93NUMPY") == 0) return Error(what + " is a .npy file, not text");
-    PB_ASSIGN_OR_RETURN(scores, ParseText(bytes, what));
-  } else {
-    return Error(argument + ": '" + path + "' must end in .npy, .csv or .txt");
-  }
+  PB_ASSIGN_OR_RETURN(std::vector<double> scores, ReadAnyScores(path, argument, what));
   if (scores.empty()) return Error(what + " holds no scores");
   for (size_t i = 0; i < scores.size(); ++i) {
     if (!std::isfinite(scores[i])) {

@@ -17,7 +17,6 @@ import os
 import subprocess
 import sys
 
-import h5py
 import numpy as np
 
 from tests import smoke
@@ -138,7 +137,7 @@ f.close()
 # --- determinism: same seed, other thread count -> same data ----------------
 r1, out1 = run(["--threads=1"], "threads1")
 smoke.expect_ok(r1, "threads=1 run")
-with h5py.File(os.path.join(out1, f"{STUDY}.h5"), "r") as g1, h5py.File(path, "r") as g2:
+with smoke.open_results(os.path.join(out1, f"{STUDY}.h5")) as g1, smoke.open_results(path) as g2:
     same = np.array_equal(g1["trials/fn"][...], g2["trials/fn"][...]) and all(
         np.array_equal(g1["estimates"][m]["eps_lo"][...], g2["estimates"][m]["eps_lo"][...])
         for m in methods)
@@ -148,7 +147,7 @@ with h5py.File(os.path.join(out1, f"{STUDY}.h5"), "r") as g1, h5py.File(path, "r
 r, out = run(["--fpr=0.2", "--fnr=0.3", "--n=100", "--trials=5", "--alpha=0.2",
               "--delta=0.001"], "override")
 smoke.expect_ok(r, "override run")
-with h5py.File(os.path.join(out, f"{STUDY}.h5"), "r") as g:
+with smoke.open_results(os.path.join(out, f"{STUDY}.h5")) as g:
     check(g["trials/fn"].shape == (1, 5), "overrides change the grid")
     check("alpha = 0.2" in text(g["meta"].attrs["config"]), "alpha override recorded")
 

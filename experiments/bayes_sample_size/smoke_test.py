@@ -1,6 +1,6 @@
 """Smoke test of //experiments/bayes_sample_size (Bayesian paper Fig. 4).
 
-Runs the study at --scale=test (n = 100..2000 step 100) and checks with h5py:
+Runs the study at --scale=test (n = 100..2000 step 100) and checks with privbench.results:
 /meta, the datasets and their shapes, the summary tables, the claims and the
 directions that are robust even on the coarse test grid (the Bayesian
 interval is the narrowest at every n and needs the fewest samples); that a
@@ -11,7 +11,6 @@ import os
 import sys
 import tempfile
 
-import h5py
 import numpy as np
 
 from tests import smoke
@@ -79,7 +78,7 @@ def main():
     # Same seed, same data.
     again = tempfile.mkdtemp(dir=smoke.out_dir())
     smoke.expect_ok(smoke.run(BIN, [], again), "second run")
-    with h5py.File(os.path.join(again, STUDY + ".h5"), "r") as f:
+    with smoke.open_results(os.path.join(again, STUDY + ".h5")) as f:
         for k, v in first.items():
             check(np.array_equal(f[k][...], v), f"{k} differs between runs")
 

@@ -1,7 +1,7 @@
 """Smoke test of //experiments/bayes_width_grid (Bayesian paper Fig. 5).
 
 Runs the study at --scale=test (an 8 x 8 grid over [0.01, 0.99], 28 points
-with FPR + FNR < 1) and checks with h5py: /meta, the datasets and their
+with FPR + FNR < 1) and checks with privbench.results: /meta, the datasets and their
 shapes, NaN outside the evaluated triangle, the reductions recomputed from
 the widths, the summary tables, the claims and the robust direction (the
 Bayesian interval is narrower than CP and Jeffreys at every point, so every
@@ -12,7 +12,6 @@ import os
 import sys
 import tempfile
 
-import h5py
 import numpy as np
 
 from tests import smoke
@@ -107,7 +106,7 @@ def main():
 
     again = tempfile.mkdtemp(dir=smoke.out_dir())
     smoke.expect_ok(smoke.run(BIN, ["--threads=1"], again), "second run")
-    with h5py.File(os.path.join(again, STUDY + ".h5"), "r") as f:
+    with smoke.open_results(os.path.join(again, STUDY + ".h5")) as f:
         check(np.array_equal(f["intervals/bayesian/width"][...], first, equal_nan=True),
               "results depend on the run or the thread count")
 

@@ -1,6 +1,6 @@
 """Smoke test of //experiments/epsilon_star_gof (study C4) at --scale=test.
 
-Runs the study binary into $TEST_TMPDIR (parts included), then checks with h5py:
+Runs the study binary into $TEST_TMPDIR (parts included), then checks with privbench.results:
 /meta, the raw arrays and their shapes, that the /numbers behind the claims are
 recomputable from the raw p-values, the summary tables, the claims, that a rerun
 reuses every sweep part and gives identical bytes in the raw data, that a rerun
@@ -12,7 +12,6 @@ import os
 import sys
 import tempfile
 
-import h5py
 import numpy as np
 
 from tests import smoke
@@ -30,7 +29,7 @@ d = tempfile.mkdtemp(dir=smoke.out_dir())
 smoke.expect_ok(run(d), STUDY)
 path = os.path.join(d, f"{STUDY}.h5")
 check(os.path.exists(path), "study file written")
-f = h5py.File(path, "r")
+f = smoke.open_results(path)
 
 # /meta
 smoke.check_meta(f, STUDY)
@@ -162,7 +161,7 @@ os.rename(path, path + ".first")
 r2 = run(d, ["--quiet=false"])
 check(r2.returncode == 0, f"rerun exit {r2.returncode}")
 check("2 already complete, 0 to run" in r2.stderr, "rerun skips both units")
-with h5py.File(path, "r") as g:
+with smoke.open_results(path) as g:
     for k, v in raw.items():
         check(np.array_equal(g[f"gof/{k}"][...], v), f"rerun gives identical gof/{k}")
 # --merge_only assembles without training.
@@ -188,7 +187,7 @@ check(len(after) == 2 and set(before) < set(after),
 if before:
     check(sorted(os.listdir(os.path.join(parts, before[0]))) == first_parts,
           "the first configuration's parts are untouched")
-with h5py.File(path, "r") as g:
+with smoke.open_results(path) as g:
     check(int(g["meta"].attrs["seed"]) == 2, "the re-seeded file records seed 2")
     check(not np.array_equal(g["gof/p_value"][...], raw["p_value"]),
           "another seed gives other p-values")

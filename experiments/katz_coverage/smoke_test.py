@@ -13,7 +13,6 @@ stored counts (no statistical false failures).
 import os
 import sys
 
-import h5py
 import numpy as np
 from scipy import stats
 
@@ -116,14 +115,14 @@ f.close()
 
 r1, out1 = run(["--threads=1"], "threads1")
 smoke.expect_ok(r1, "threads=1 run")
-with h5py.File(os.path.join(out1, f"{STUDY}.h5"), "r") as g1, h5py.File(path, "r") as g2:
+with smoke.open_results(os.path.join(out1, f"{STUDY}.h5")) as g1, smoke.open_results(path) as g2:
     check(all(np.array_equal(g1["bounds"][m]["log_ratio_lo"][...],
                              g2["bounds"][m]["log_ratio_lo"][...]) for m in names),
           "results do not depend on the thread count")
 
 r, out = run(["--p1=0.3", "--p0=0.1", "--n=50", "--trials=7", "--alpha=0.1"], "override")
 smoke.expect_ok(r, "override run")
-with h5py.File(os.path.join(out, f"{STUDY}.h5"), "r") as g:
+with smoke.open_results(os.path.join(out, f"{STUDY}.h5")) as g:
     check(g["trials/n1"].shape == (1, 7), "overrides change the grid")
     check(np.allclose(g["methods/nominal"][...], [0.95, 0.9, 0.9, 0.95]), "alpha override")
 

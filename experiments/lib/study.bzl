@@ -21,7 +21,8 @@ The macro declares
                         pipeline: its figures, tables, verify on its
                         claims.json, the report page (results/study_results_test.py)
   :seed_verdicts_test   (seed_stable = True) its claims' verdicts at quick
-                        scale are the same at two seeds
+                        scale are the same at the default seed and at
+                        second_seed
 results/ never lists a study: it reads experiments/*/claims.json,
 experiments/*/figures.py and results/raw/*.h5.
 """
@@ -53,7 +54,8 @@ def privbench_study(
         results_size = "medium",
         figures = True,
         figures_data = [],
-        seed_stable = False):
+        seed_stable = False,
+        second_seed = 1):
     """One study: binary, declared claims, smoke, results and seed tests.
 
     Args:
@@ -67,6 +69,10 @@ def privbench_study(
       figures: whether the package has figures.py.
       figures_data: what figures.py imports besides results/plots/plotting.py.
       seed_stable: whether :seed_verdicts_test checks two seeds at quick scale.
+      second_seed: the seed compared with the default (the simulation studies
+        use 1; the trained-model studies 7, the seed of their acceptance
+        criterion, see docs/studies.md "Verdicts that do not depend on the
+        seed").
     """
     native.exports_files(
         ["claims.json"] + (["figures.py"] if figures else []),
@@ -85,7 +91,8 @@ def privbench_study(
         size = smoke_size,
         srcs = ["//tests:run_python_test.sh"],
         args = ["$(location smoke_test.py)", "$(location :%s)" % name] + smoke_args,
-        data = ["smoke_test.py", "claims.json", ":" + name, "//tests:smoke"] + smoke_data,
+        data = ["smoke_test.py", "claims.json", ":" + name, "//python:privbench", "//tests:smoke"] +
+               smoke_data,
     )
     figure_args = ["$(location figures.py)"] if figures else ["-"]
     native.sh_test(
@@ -108,6 +115,7 @@ def privbench_study(
             "//results:tables",
             "//results:report/make_report.py",
             "//results:plotting",
+            "//python:privbench",  # privbench.results: the reader of figures and the report
             "//tests:smoke",
         ] + (["figures.py"] + figures_data if figures else []),
     )
@@ -116,6 +124,15 @@ def privbench_study(
             name = "seed_verdicts_test",
             size = "large",
             srcs = ["//tests:run_python_test.sh"],
-            args = ["$(location //results:seed_verdicts_test.py)", "$(location :%s)" % name],
-            data = ["//results:seed_verdicts_test.py", ":" + name],
+            args = [
+                "$(location //results:seed_verdicts_test.py)",
+                "--second_seed=%d" % second_seed,
+                "$(location :%s)" % name,
+            ],
+            data = [
+                "//results:seed_verdicts_test.py",
+                ":" + name,
+                "//python:privbench",  # privbench.results, the reader of the result files
+                "//tests:smoke",
+            ],
         )

@@ -31,10 +31,9 @@ PARTS = os.path.join(TMP, "parts")
 out1 = os.path.join(TMP, "out1")
 os.makedirs(out1)
 smoke.expect_ok(smoke.run(BIN, [f"--parts_dir={PARTS}"], out1), STUDY)
-import h5py  # noqa: E402
 
 path = os.path.join(out1, f"{STUDY}.h5")
-f = h5py.File(path, "r")
+f = smoke.open_results(path)
 smoke.check_meta(f, STUDY)
 m = f["meta"].attrs
 check(text(m["dataset_provenance"]) == "fashion-mnist", "provenance is Fashion-MNIST")
@@ -174,7 +173,7 @@ r = subprocess.run([BIN, "--scale=test", f"--output_dir={out1}", f"--parts_dir={
                    capture_output=True, text=True)
 check(r.returncode == 0, f"rerun exit {r.returncode}")
 check("0 to run" in r.stderr, "rerun trains nothing")
-with h5py.File(path, "r") as f:
+with smoke.open_results(path) as f:
     t = f["summary/table2"]
     again = {c: [text(x) if isinstance(x, bytes) else x for x in t[c][...]] for c in first}
 check(again == first, "rerun: same table2")
@@ -191,7 +190,7 @@ for i, shard in enumerate(["0/2", "1/2", "0/2"]):
         check("no result file written" in r.stderr and "pending" in r.stderr,
               f"call {i} says what is pending: {r.stderr[-300:]}")
 if os.path.exists(os.path.join(out2, f"{STUDY}.h5")):
-    with h5py.File(os.path.join(out2, f"{STUDY}.h5"), "r") as f:
+    with smoke.open_results(os.path.join(out2, f"{STUDY}.h5")) as f:
         t = f["summary/table2"]
         sharded = {c: [text(x) if isinstance(x, bytes) else x for x in t[c][...]] for c in first}
     check(sharded == first, "two shards in two phases give the same table2")

@@ -19,7 +19,6 @@ label per eps_th, and that D and D' took the same number of steps.
 import os
 import sys
 
-import h5py
 import numpy as np
 from scipy import stats
 
@@ -43,7 +42,7 @@ def katz(n1, n0, n, alpha):
 
 r, out = run([], "main")
 smoke.expect_ok(r, "test-scale run")
-f = h5py.File(os.path.join(out, f"{STUDY}.h5"), "r")
+f = smoke.open_results(os.path.join(out, f"{STUDY}.h5"))
 smoke.check_meta(f, STUDY)
 check(text(f["meta"].attrs["dataset_provenance"]) == "fashion-mnist", "provenance")
 a = f["audits"]
@@ -97,19 +96,19 @@ f.close()
 
 r2, out2 = run([], "main")
 smoke.expect_ok(r2, "rerun")
-with h5py.File(os.path.join(out2, f"{STUDY}.h5"), "r") as g:
+with smoke.open_results(os.path.join(out2, f"{STUDY}.h5")) as g:
     check(np.array_equal(g["audits/eps_lb_raw"][...], first), "rerun on the parts: same bounds")
 
 r3, out3 = run(["--threads=1"], "threads1")
 smoke.expect_ok(r3, "one-thread run")
-with h5py.File(os.path.join(out3, f"{STUDY}.h5"), "r") as g:
+with smoke.open_results(os.path.join(out3, f"{STUDY}.h5")) as g:
     check(np.array_equal(g["probes/rep_1/eps_1/Dprime_shadow_k1"][...], probes),
           "fresh directory, one thread: the same models")
 
 r4, out4 = run(["--clipbkd_pair=flip_replace", "--clipbkd_label_from=dp", "--k=2",
                 "--replicates=1"], "flip")
 smoke.expect_ok(r4, "flip_replace run")
-with h5py.File(os.path.join(out4, f"{STUDY}.h5"), "r") as g:
+with smoke.open_results(os.path.join(out4, f"{STUDY}.h5")) as g:
     check(text(g["meta"].attrs["clipbkd_pair"]) == "flip_replace" and
           text(g["meta"].attrs["clipbkd_label_from"]) == "dp", "pair and label source recorded")
     b = g["audits"]

@@ -11,7 +11,6 @@ import math
 import os
 import sys
 
-import h5py
 import numpy as np
 from scipy import stats
 

@@ -1,7 +1,7 @@
 """Smoke test of //experiments/published_examples (README.md and B8).
 
 The study has no parameters of its own and every scale is the same, so the
-run at --scale=test is the quick (and paper) run. Checks with h5py: /meta;
+run at --scale=test is the quick (and paper) run. Checks with privbench.results: /meta;
 that every published number of experiments/published_examples/claims.json
 has its scalar at the h5 path the list names, and that each gets the verdict
 results/verify would give (within max(tolerance, rel_tolerance * |published|,

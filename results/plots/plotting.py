@@ -1,25 +1,51 @@
 """Shared helpers for the figure scripts experiments/<study>/figures.py.
 
-Every figure is regenerated from a study's HDF5 file alone (h5py), saved as
-PNG and SVG, with labelled axes (units), a legend, and the paper's published
+Every figure is regenerated from a study's HDF5 file alone, read with
+privbench.results (the project's one Python reader: the C++ reader's
+checks, checksum included; python/src/privbench/results.py), saved as PNG
+and SVG, with labelled axes (units), a legend, and the paper's published
 values overlaid where the paper gives them. Surrogate data is labelled.
 """
 import os
 import sys
 
-import h5py
 import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 
+def import_privbench():
+    """The privbench package (python/): installed, or built by Bazel: python/
+    in a test's runfiles (//python:privbench in its data), bazel-bin/python in
+    a checkout (results/figures.sh builds it)."""
+    try:
+        import privbench
+        return privbench
+    except ImportError:
+        pass
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    for d in (os.path.join(root, "python"), os.path.join(root, "bazel-bin", "python")):
+        if os.path.exists(os.path.join(d, "privbench", "__init__.py")):
+            sys.path.insert(0, os.path.normpath(d))
+            import privbench
+            return privbench
+    raise SystemExit("the figure scripts read result files with privbench.results: "
+                     "bazel build //python:privbench (or pip install ./python)")
+
+
 def open_study(argv=None):
-    """(h5py.File, output directory) from the command line: <raw.h5> <out_dir>."""
+    """(result file, output directory) from the command line: <raw.h5> <out_dir>.
+
+    The file is privbench.read_results' Group: read like an h5py file
+    (f["summary/t/col"], f["meta"].attrs), datasets as NumPy arrays."""
     argv = sys.argv if argv is None else argv
     if len(argv) != 3:
         raise SystemExit(f"usage: {argv[0]} <study.h5> <figures_dir>")
-    return h5py.File(argv[1], "r"), argv[2]
+    try:
+        return import_privbench().read_results(argv[1]), argv[2]
+    except ValueError as e:
+        raise SystemExit(f"{argv[0]}: {e}") from None
 
 
 def text(x):

@@ -31,7 +31,6 @@ import html
 import os
 import sys
 
-import h5py
 import numpy as np
 
 VERDICT_COLOURS = {  # background, text
@@ -117,9 +116,31 @@ def read_table(group):
             "caption": text(group.attrs.get("caption", "")), "columns": columns, "data": data}
 
 
+def import_privbench():
+    """The privbench package (python/), whose privbench.results is the one
+    Python reader of result files (the C++ reader's checks, checksum
+    included): installed, or built by Bazel: python/ in a test's runfiles
+    (//python:privbench in its data), bazel-bin/python in a checkout
+    (tools/main.sh builds it with //results/...)."""
+    try:
+        import privbench
+        return privbench
+    except ImportError:
+        pass
+    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    for d in (os.path.join(root, "python"), os.path.join(root, "bazel-bin", "python")):
+        if os.path.exists(os.path.join(d, "privbench", "__init__.py")):
+            sys.path.insert(0, os.path.normpath(d))
+            import privbench
+            return privbench
+    raise SystemExit("make_report: reads result files with privbench.results: "
+                     "bazel build //python:privbench (or pip install ./python)")
+
+
 def read_study(path):
-    """The parts of one result file the page shows."""
-    with h5py.File(path, "r") as f:
+    """The parts of one result file the page shows (a file the reader refuses:
+    ValueError naming it)."""
+    with import_privbench().read_results(path) as f:
         meta = {k: text(v) for k, v in f["meta"].attrs.items()} if "meta" in f else {}
         tables = [read_table(f["summary"][n]) for n in f["summary"]] if "summary" in f else []
         claims = []

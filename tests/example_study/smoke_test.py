@@ -1,11 +1,10 @@
 """Smoke test of //tests/example_study: the file's layout, its claim (whose
 statement comes from claims.json), same seed same data, and a bad parameter
-exiting 2 with no file."""
+exiting 2 with no file. Result files are read with privbench.results
+(smoke.open_results)."""
 import os
 import sys
 import tempfile
-
-import h5py
 
 from tests import smoke
 from tests.smoke import check
@@ -23,7 +22,7 @@ def main():
         check(ones[0] > ones[1], f"more ones from input 1 than from input 0: {ones}")
     again = tempfile.mkdtemp(dir=smoke.out_dir())
     smoke.expect_ok(smoke.run(BIN, [], again), "second run")
-    with h5py.File(os.path.join(again, STUDY + ".h5"), "r") as f:
+    with smoke.open_results(os.path.join(again, STUDY + ".h5")) as f:
         check(list(f["counts/ones"][...]) == list(ones), "same seed, same counts")
     smoke.check_bad_parameters(BIN, STUDY, [["--eps=0"], ["--trials=3"]])
     smoke.finish()

@@ -7,13 +7,13 @@ accounting columns, and the sharded workflow (a shard that leaves the sweep
 incomplete exits 0 without a study file; --merge_only assembles the file
 once every shard ran, with exactly the values of a single-process run),
 --merge_only with missing parts (exit 1, no file) and --plan_only (exit 0,
-no file).
+no file). Result files are read with privbench.results (smoke.open_results:
+checksum verified; //python:privbench is in :smoke_checks' data).
 """
 import os
 import subprocess
 import tempfile
 
-import h5py
 import numpy as np
 
 from tests import smoke
@@ -34,12 +34,13 @@ def run(binary, args, out_dir, parts_dir):
 
 
 def run_ok(binary, study, args, name):
-    """Runs the study into fresh directories <name>_out, <name>_parts; returns the file."""
+    """Runs the study into fresh directories <name>_out, <name>_parts; returns the file
+    (read by smoke.open_results)."""
     out, parts = fresh_dir(name + "_out"), fresh_dir(name + "_parts")
     smoke.expect_ok(run(binary, args, out, parts), f"{study} {args}")
     path = os.path.join(out, f"{study}.h5")
     check(os.path.exists(path), f"{path} written")
-    return h5py.File(path, "r")
+    return smoke.open_results(path)
 
 
 def check_layout(f, study, estimators=("empirical", "parametric", "parametric_common_window")):
@@ -160,7 +161,7 @@ def check_sharding(binary, study, reference, extra=()):
     check(r.returncode == 0, f"--merge_only exit {r.returncode}: {r.stderr[-300:]}")
     check(os.path.exists(path), "--merge_only writes the study file")
     if os.path.exists(path):
-        with h5py.File(path, "r") as g:
+        with smoke.open_results(path) as g:
             for key in ("models/utility", "models/epsilon_star/parametric",
                         "models/epsilon_star/empirical", "models/train_accuracy",
                         "models/eps_sound", "configs/noise_multiplier"):
@@ -195,7 +196,7 @@ def check_reuse(binary, study, reference, out, parts, subdirs, extra):
     after = count_parts(parts, subdirs)
     check(after == before + n_cfg, f"parts {before} -> {after}, want + {n_cfg}")
     if os.path.exists(path):
-        with h5py.File(path, "r") as g:
+        with smoke.open_results(path) as g:
             a = reference["models/epsilon_star/parametric"][...]
             b = g["models/epsilon_star/parametric"][...]
             old = np.array([b[i] for i in range(len(b)) if g["models/repetition"][i] < reps])

@@ -31,6 +31,7 @@ Results files: privbench.results (read_results, summary_tables, claims, meta).
 """
 import math
 import numbers
+import os
 
 import numpy as np
 
@@ -295,6 +296,16 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
     half, each at alpha / G) and "max_over_thresholds" (NOT a valid
     confidence statement; kept for comparison). See
     estimators/score_audit/score_audit.h for the assumptions.
+
+    Either side may also be a path (str or os.PathLike) to a score file, read
+    as epsilon_cli reads its *_path fields: .npy (1-D float64/float32),
+    .csv/.txt (one number per line), or a 1-D float dataset of an HDF5 file
+    written "scores.h5:/group/name" (any h5py file; no external links,
+    external storage or virtual datasets).
+
+    Work bound: at most 1000 Bonferroni thresholds (len(bonferroni_grid),
+    bonferroni_quantiles); every method runs at each (~4 ms per threshold
+    with every method).
     """
     sel = None if selections is None else [_string("selections", x) for x in selections]
     grid = None if bonferroni_grid is None else [float(v) for v in
@@ -303,8 +314,8 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
     seed = _int("seed", seed)
     if seed < 0:
         raise ValueError("seed must be >= 0, got %d" % seed)
-    return Audit(_ext.audit_scores(_sample("member_scores", member_scores),
-                                   _sample("nonmember_scores", nonmember_scores),
+    return Audit(_ext.audit_scores(_scores("member_scores", member_scores),
+                                   _scores("nonmember_scores", nonmember_scores),
                                    _float("alpha", alpha), _float("delta", delta), seed, sel, grid,
                                    _int("bonferroni_quantiles", bonferroni_quantiles), meth))
 
@@ -396,6 +407,14 @@ def _sample(name, x):
     if a.ndim != 1:
         raise ValueError("%s must be a 1-D array, got shape %s" % (name, a.shape))
     return np.ascontiguousarray(a, dtype=np.float64)  # no copy for float64 C-contiguous input
+
+
+def _scores(name, x):
+    """A sample, or the scores in the file at path x (named name + "_path" in errors)."""
+    if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__"):
+        path = os.fsdecode(os.fspath(x))
+        return np.asarray(_ext.read_score_file(path, name + "_path"), dtype=np.float64)
+    return _sample(name, x)
 
 
 def _orders(orders):

@@ -15,6 +15,7 @@ Anything else raises ValueError naming the file.
     privbench.meta(r)["git_commit"]
     privbench.summary_tables(r)["coverage"]["method"]   # a column, a NumPy array
     privbench.claims(r)                                  # {id: {statement, ..., holds}}
+    r["summary/coverage"].attrs["caption"], r.visititems(print)   # h5py-style access
 """
 import os
 
@@ -28,12 +29,84 @@ from . import _privbench
 
 
 class Group(dict):
-    """An HDF5 group: {member name: Group or NumPy array}, with .attrs (a dict)."""
+    """An HDF5 group: {member name: Group or NumPy array}, with .attrs (a dict).
 
-    def __init__(self, members, attrs, path=None):
+    Read like an h5py group, so that code written for h5py keeps working:
+    members by path (g["summary/coverage/method"], "claims/x" in g,
+    g.get("a/b")), .name (the group's path in the file, "/" for the root),
+    .filename (the file, on the root),
+    visititems(func) (func(relative path, member) for every member, depth
+    first in name order, stopping at the first non-None return) and, on the
+    file, `with ... as f:` and close() (no-ops: the file is closed once
+    read). Datasets are NumPy arrays: f["x"][()], f["x"][...] and f["x"][:]
+    give the values, string datasets as str objects (h5py gives bytes).
+    """
+
+    def __init__(self, members, attrs, path=None, name="/"):
         super().__init__(members)
         self.attrs = attrs
         self.path = path  # the file, on the root group
+        self.name = name
+
+    def _walk(self, key):
+        """The member at path `key` (relative, or absolute from this group), or KeyError."""
+        if not isinstance(key, str) or "/" not in key:
+            return dict.__getitem__(self, key)
+        node = self
+        for part in [p for p in key.split("/") if p]:
+            if not isinstance(node, Group):
+                raise KeyError(key)
+            node = dict.__getitem__(node, part)
+        return node
+
+    def __getitem__(self, key):
+        try:
+            return self._walk(key)
+        except KeyError:
+            raise KeyError("%s: no member '%s' in '%s'" % (self._file(), key, self.name)) from None
+
+    def __contains__(self, key):
+        try:
+            self._walk(key)
+        except KeyError:
+            return False
+        return True
+
+    def get(self, key, default=None):
+        try:
+            return self._walk(key)
+        except KeyError:
+            return default
+
+    def visititems(self, func, _prefix=""):
+        for name in sorted(self):
+            member = dict.__getitem__(self, name)
+            rel = _prefix + name
+            out = func(rel, member)
+            if out is not None:
+                return out
+            if isinstance(member, Group):
+                out = member.visititems(func, rel + "/")
+                if out is not None:
+                    return out
+        return None
+
+    @property
+    def filename(self):
+        """The file's path (h5py's File.filename; None below the root)."""
+        return self.path
+
+    def _file(self):
+        return self.path or "result file"
+
+    def close(self):
+        pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
 
 
 def _attr_value(v):
@@ -52,15 +125,22 @@ def _dataset(ds):
     return ds[()]
 
 
-def _group(g):
+def _group(g, name="/"):
     members = {}
-    for name, obj in g.items():
-        members[name] = _group(obj) if isinstance(obj, h5py.Group) else _dataset(obj)
-    return Group(members, {k: _attr_value(v) for k, v in g.attrs.items()})
+    for member, obj in g.items():
+        path = name.rstrip("/") + "/" + member
+        members[member] = _group(obj, path) if isinstance(obj, h5py.Group) else _dataset(obj)
+    return Group(members, {k: _attr_value(v) for k, v in g.attrs.items()}, name=name)
 
 
 def read_results(path):
-    """The whole file as nested Groups; datasets as NumPy arrays (strings as str objects)."""
+    """The whole file as nested Groups; datasets as NumPy arrays (strings as str objects).
+
+    The one Python reader of result files: the report page, the figure
+    scripts and the smoke tests read through it (the C++ reader's rules,
+    checksum included, then h5py). Usable like an open h5py file
+    (`with read_results(p) as f: f["summary/t/col"]`); see Group.
+    """
     if not isinstance(path, (str, bytes)) and not hasattr(path, "__fspath__"):
         raise ValueError("path must be a file name, got %r" % (path,))
     path = os.fsdecode(os.fspath(path))
