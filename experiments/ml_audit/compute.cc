@@ -74,6 +74,11 @@ std::vector<AuditCase> AuditCases(const MlAuditConfig& config) {
   for (const char* a : {"nb_flip", "nb_mean", "clipbkd", "swapx"}) {
     all.push_back(Case("nb", a, add, "audit"));
   }
+  // The paper's naive-Bayes poisonings (Sec. 4.1) move or relabel an
+  // existing row: D and D' have one length (only bug 1 differs in length),
+  // so the prior-vs-mean comparison (Fig. 4a) is also run on replacements,
+  // checked against 2 eps_th (two add/remove steps).
+  for (const char* a : {"nb_flip", "nb_mean"}) all.push_back(Case("nb", a, rep, "audit"));
   for (const char* a : {"rf_flip", "clipbkd", "swapx"}) all.push_back(Case("rf", a, add, "audit"));
   all.push_back(Case("nb", "nb_flip", add, "bug1", "expose_counts"));
   all.push_back(Case("rf", "rf_flip", rep, "bug2"));

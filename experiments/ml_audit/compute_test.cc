@@ -21,7 +21,7 @@ MlAuditConfig AllCases() {
 TEST(MlAuditStudyTest, CasesAndGuarantees) {
   MlAuditConfig c = AllCases();
   const std::vector<AuditCase> all = AuditCases(c);
-  EXPECT_EQ(all.size(), 21u);
+  EXPECT_EQ(all.size(), 23u);
   for (const AuditCase& a : all) {
     // Replacements audited on an add/remove mechanism get 2 eps per copy.
     const bool doubled =
@@ -109,7 +109,7 @@ TEST(MlAuditStudyTest, TenfoldWeakenedLrAndNbAreFlaggedCorrectOnesAreNot) {
   c.n = 1000;
   c.weakened_factor = 0.1;
   const std::vector<AuditCase> cases = AuditCases(c);
-  ASSERT_EQ(cases.size(), 6u);
+  ASSERT_EQ(cases.size(), 7u);  // + nb_flip on replacements
   for (const AuditCase& a : cases) {
     Result<UnitResult> u = RunAuditUnit(*ds, a, c, 20221128);
     ASSERT_TRUE(u.ok()) << u.message();

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "experiments/lib/framework/judged_claim.h"
 #include "experiments/ml_audit/compute.h"
 #include "experiments/ml_audit/config.h"
 #include "results/h5_file.h"
@@ -73,6 +74,13 @@ Result<AuditTable> ReadAuditRows(const ResultReader& in);
 
 // The claims, computed from the rows (exposed for their unit tests).
 std::vector<Claim> AuditClaims(const AuditTable& table, const Config& config);
+
+// The level of the sign test that judges ml_audit_nb_prior_beats_mean.
+inline constexpr double kNbSignTestAlpha = 0.05;
+// ml_audit_nb_prior_beats_mean with its test's verdict (inconclusive,
+// holds_fraction = the fraction of matched replace audits where the flip's
+// bound is larger); AuditClaims carries its claim.
+JudgedClaim NbPriorBeatsMeanClaim(const AuditTable& table);
 
 // The validity test's allowance: the largest count of exceedances that M
 // independent audits, each exceeding with probability at most p, reach with

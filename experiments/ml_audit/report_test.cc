@@ -125,6 +125,39 @@ TEST(MlAuditReportTest, WeakenedFlagIsCorrectedForThePickAmongItsAudits) {
   EXPECT_TRUE(claim.holds) << claim.evidence;
 }
 
+// nb_prior_beats_mean is an exact sign test over the matched replace
+// audits: the flip's bound larger in 9 of 10 (p = 11/1024 = 0.011 <= 0.05)
+// holds; 8 of 10 (p = 0.055) is inconclusive, with its fraction 0.8;
+// larger in 1 of 10 does not hold. Appended-copy audits are not judged.
+TEST(MlAuditReportTest, NbPriorClaimIsASignTestOverMatchedReplaceAudits) {
+  const MlAuditConfig c = Config();
+  auto table = [&](int flip_wins) {
+    UnitResult flip = Unit(CaseOf(c, "nb.nb_flip.replace"));
+    UnitResult mean = Unit(CaseOf(c, "nb.nb_mean.replace"));
+    for (int i = 0; i < 10; ++i) {
+      AuditCell strong = CellOf(1, 2, 1, 1000, 400, 20), weak = CellOf(1, 2, 1, 1000, 300, 150);
+      strong.replicate = weak.replicate = i;
+      flip.cells.push_back(i < flip_wins ? strong : weak);
+      mean.cells.push_back(i < flip_wins ? weak : strong);
+    }
+    AuditTable t = UnitRows(flip);
+    AppendRows(UnitRows(mean), &t);
+    return t;
+  };
+  JudgedClaim j = NbPriorBeatsMeanClaim(table(9));
+  EXPECT_TRUE(j.claim.holds) << j.claim.evidence;
+  EXPECT_FALSE(j.inconclusive);
+  j = NbPriorBeatsMeanClaim(table(8));
+  EXPECT_FALSE(j.claim.holds);
+  EXPECT_TRUE(j.inconclusive) << j.claim.evidence;
+  EXPECT_DOUBLE_EQ(j.holds_fraction, 0.8);
+  EXPECT_NE(j.claim.evidence.find("8 of 10"), std::string::npos) << j.claim.evidence;
+  j = NbPriorBeatsMeanClaim(table(1));
+  EXPECT_FALSE(j.claim.holds);
+  EXPECT_FALSE(j.inconclusive);
+  EXPECT_EQ(ClaimOf(table(9), c, "ml_audit_nb_prior_beats_mean").holds, true);
+}
+
 // The group-privacy trade-off compares k = 1 with one pre-set k (the
 // largest): the best of several k > 1 would win by selection alone.
 TEST(MlAuditReportTest, GroupTradeoffComparesWithTheLargestKOnly) {

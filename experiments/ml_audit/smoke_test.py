@@ -8,13 +8,13 @@ divided by k (recomputed here with SciPy), the per-copy guarantees, the
 claims, the sweep's parts (a rerun reuses them and gives the same bytes),
 and that bad parameters (unknown names, eps <= 0, k < 1, N < 2, a data file
 failing its checksum) exit with code 2 and leave no file behind. Every check
-is deterministic given the stored counts.
+is deterministic given the stored counts. Result files are read with
+privbench.results (smoke.open_results: checksum verified).
 """
 import os
 import shutil
 import sys
 
-import h5py
 import numpy as np
 from scipy import stats
 
@@ -39,12 +39,12 @@ def katz(n1, n0, n, alpha):
 r, out = run([], "main")
 smoke.expect_ok(r, "test-scale run")
 path = os.path.join(out, f"{STUDY}.h5")
-f = h5py.File(path, "r")
+f = smoke.open_results(path)
 smoke.check_meta(f, STUDY)
 check("iris" in text(f["meta"].attrs["dataset_provenance"]), "dataset provenance recorded")
 a = f["audits"]
 rows = len(a["eps"])
-check(rows == 22 * 2 * 2, f"22 cases (one of them the library variant) x 2 eps x 2 k rows, got {rows}")
+check(rows == 24 * 2 * 2, f"24 cases (one of them the library variant) x 2 eps x 2 k rows, got {rows}")
 worst = 0.0
 for i in range(rows):
     want = katz(a["fresh_n1"][i], a["fresh_n0"][i], a["n"][i], 0.05)
@@ -85,19 +85,19 @@ f.close()
 # A rerun with the same parts directory reuses every part: same bounds.
 r2, out2 = run([], "main")
 smoke.expect_ok(r2, "rerun")
-with h5py.File(os.path.join(out2, f"{STUDY}.h5"), "r") as g2:
+with smoke.open_results(os.path.join(out2, f"{STUDY}.h5")) as g2:
     check(np.array_equal(g2["audits/eps_lb"][...], first), "rerun gives the same bounds")
 
 # A fresh directory and one thread: same bounds (seeds do not depend on scheduling).
 r3, out3 = run(["--threads=1"], "threads1")
 smoke.expect_ok(r3, "threads=1 run")
-with h5py.File(os.path.join(out3, f"{STUDY}.h5"), "r") as g3:
+with smoke.open_results(os.path.join(out3, f"{STUDY}.h5")) as g3:
     check(np.array_equal(g3["audits/eps_lb"][...], first), "same bounds with one thread")
 
 # A subset of cases.
 r4, out4 = run(["--mechanisms=rf", "--roles=bug2", "--eps=1", "--k=1"], "subset")
 smoke.expect_ok(r4, "subset run")
-with h5py.File(os.path.join(out4, f"{STUDY}.h5"), "r") as g4:
+with smoke.open_results(os.path.join(out4, f"{STUDY}.h5")) as g4:
     check([text(x) for x in g4["audits/case"][...]] == ["rf.rf_flip.replace"], "subset selects one case")
 
 # A downloadable dataset whose files are absent (no data directory in the test
@@ -105,14 +105,14 @@ with h5py.File(os.path.join(out4, f"{STUDY}.h5"), "r") as g4:
 r5, out5 = run(["--optional_datasets=banknote,credit", "--mechanisms=rf", "--roles=bug2",
                 "--eps=1", "--k=1"], "optional")
 smoke.expect_ok(r5, "run with absent optional datasets")
-with h5py.File(os.path.join(out5, f"{STUDY}.h5"), "r") as g5:
+with smoke.open_results(os.path.join(out5, f"{STUDY}.h5")) as g5:
     check(text(g5["meta"].attrs["datasets_unavailable"]) == "banknote,credit",
           "/meta datasets_unavailable lists the absent datasets")
     t = g5["summary/datasets"]
     check([text(x) for x in t["status"][...]] == ["read", "unavailable", "unavailable"],
           "table datasets: iris read, banknote and credit unavailable")
     check(set(text(x) for x in g5["audits/dataset"][...]) == {"iris"}, "only iris audited")
-with h5py.File(path, "r") as g:
+with smoke.open_results(path) as g:
     check(text(g["meta"].attrs["datasets_unavailable"]) == "", "nothing unavailable by default")
 
 # A data file failing its checksum is bad input (exit 2, no file).

@@ -234,9 +234,9 @@ TEST(RunAudits, FlipReplaceDividesByTwoK) {
   r.result.eps_lb_raw = 1.5, r.result.eps_lb = 0.75;  // raw above k eps_th, below 2k eps_th
   std::vector<AuditRow> one(4, r);
   for (int i = 0; i < 4; ++i) one[i].replicate = i;
-  EXPECT_TRUE(AuditClaims(c, one)[0].holds);
+  EXPECT_TRUE(AuditClaims(c, one)[0].claim.holds);
   for (AuditRow& x : one) x.result.eps_lb = 1.5;  // had it been divided by k
-  EXPECT_FALSE(AuditClaims(c, one)[0].holds);
+  EXPECT_FALSE(AuditClaims(c, one)[0].claim.holds);
 }
 
 TEST(Claims, Criteria) {
@@ -252,19 +252,25 @@ TEST(Claims, Criteria) {
   std::vector<AuditRow> rows = {row(1, "clipbkd", 1, 0.1),     row(1, "clipbkd_vec", 1, 0.2),
                                 row(1, "shadow", 1, 0.3),      row(8, "clipbkd", 1, 0.5),
                                 row(8, "clipbkd_vec", 1, 0.3), row(8, "shadow", 1, 1.5)};
-  std::vector<Claim> claims = AuditClaims(c, rows);
+  std::vector<JudgedClaim> claims = AuditClaims(c, rows);
   ASSERT_EQ(claims.size(), 4u);
-  EXPECT_TRUE(claims[0].holds) << claims[0].evidence;   // validity
-  EXPECT_TRUE(claims[1].holds) << claims[1].evidence;   // grows: 0.3 -> 1.5
-  EXPECT_TRUE(claims[2].holds) << claims[2].evidence;   // shadow >= clipbkd
-  EXPECT_FALSE(claims[3].holds) << claims[3].evidence;  // vec: 1 of 2 cells, sum 0.5 < 0.6
+  EXPECT_TRUE(claims[0].claim.holds) << claims[0].claim.evidence;  // validity
+  EXPECT_FALSE(claims[0].inconclusive);
+  // grows: 3 of 3 steps up (sign-test p 1/8); shadow > clipbkd in 2 of 2
+  // cells (p 1/4); vec 1 of 2: no sign test on so few decides.
+  for (int i : {1, 2, 3}) {
+    EXPECT_TRUE(claims[i].inconclusive) << claims[i].claim.evidence;
+    EXPECT_FALSE(claims[i].claim.holds);
+  }
+  EXPECT_DOUBLE_EQ(claims[1].holds_fraction, 1.0);
+  EXPECT_DOUBLE_EQ(claims[3].holds_fraction, 0.5);
   // Four cells (eps_th x poison at k = 1), p = 2 x 0.025: allowed 2 of 4.
   EXPECT_EQ(AllowedExceedances(4, 0.05, 0.001), 2);
   rows[0].result.eps_lb = 1.2;  // cells (1, clipbkd), (1, shadow), (8, clipbkd) exceed
   rows[2].result.eps_lb = 1.2;
   rows[4].result.eps_lb = 9;
   claims = AuditClaims(c, rows);
-  EXPECT_FALSE(claims[0].holds) << claims[0].evidence;
+  EXPECT_FALSE(claims[0].claim.holds) << claims[0].claim.evidence;
   EXPECT_EQ(AllowedExceedances(2, 0.15, 0.001), 2);
   EXPECT_EQ(AllowedExceedances(7, 0.15, 0.001), 5);
 }
@@ -295,14 +301,15 @@ TEST(Claims, ReplicatesMediansAndValidity) {
   ASSERT_EQ(med.size(), 4u);
   EXPECT_DOUBLE_EQ(med[0].result.eps_lb, 0.1);
   EXPECT_DOUBLE_EQ(med[3].result.eps_lb, 0.4);
-  std::vector<Claim> claims = AuditClaims(c, rows);
-  EXPECT_TRUE(claims[0].holds) << claims[0].evidence;  // 12 cells, none exceeds
-  EXPECT_NE(claims[0].evidence.find("12 independent"), std::string::npos) << claims[0].evidence;
-  EXPECT_TRUE(claims[1].holds) << claims[1].evidence;  // best median 0.2 -> 0.5
-  // shadow vs clipbkd medians: 0.2 >= 0.1 but 0.4 < 0.5; sums 0.6 = 0.6: holds (half, sum).
-  EXPECT_TRUE(claims[2].holds) << claims[2].evidence;
-  rows[10].result.eps_lb = 0.3;  // shadow eps 8 median 0.3: sum 0.5 < 0.6
-  EXPECT_FALSE(AuditClaims(c, rows)[2].holds);
+  std::vector<JudgedClaim> claims = AuditClaims(c, rows);
+  EXPECT_TRUE(claims[0].claim.holds) << claims[0].claim.evidence;  // 12 cells, none exceeds
+  EXPECT_NE(claims[0].claim.evidence.find("12 independent"), std::string::npos)
+      << claims[0].claim.evidence;
+  // The comparisons read the medians: shadow vs clipbkd 0.2 > 0.1, 0.4 < 0.5.
+  EXPECT_NE(claims[2].claim.evidence.find("1 of 2 replicates"), std::string::npos)
+      << claims[2].claim.evidence;
+  EXPECT_NE(claims[2].claim.evidence.find("sum of eps_lb 0.6 vs 0.6"), std::string::npos)
+      << claims[2].claim.evidence;
   // Validity: 12 cells at p = 0.025 each (one audit per cell at k = 1):
   // allowed = AllowedExceedances(12, 0.025, 0.001) = 3. Four replicates'
   // cells exceeding fail it though every median stays below eps_th.
@@ -310,9 +317,36 @@ TEST(Claims, ReplicatesMediansAndValidity) {
   for (int i : {0, 3, 6, 9}) rows[i].result.eps_lb = rows[i].eps_th + 0.5;
   claims = AuditClaims(c, rows);
   for (const AuditRow& m : MedianRows(rows)) EXPECT_LT(m.result.eps_lb, m.eps_th);
-  EXPECT_FALSE(claims[0].holds) << claims[0].evidence;
+  EXPECT_FALSE(claims[0].claim.holds) << claims[0].claim.evidence;
   rows[9].result.eps_lb = 0;  // three exceed: allowed
-  EXPECT_TRUE(AuditClaims(c, rows)[0].holds);
+  EXPECT_TRUE(AuditClaims(c, rows)[0].claim.holds);
+}
+
+// With enough cells the sign tests decide: six k values at two eps_th,
+// shadow above clipbkd in all 12 (eps_th, k) cells (p = 1/4096) holds,
+// every step to eps 8 rises (18 of 18); clipbkd_vec below clipbkd in all
+// 12 does not hold.
+TEST(Claims, SignTestsDecideWithEnoughCells) {
+  const Config c = Small();
+  std::vector<AuditRow> rows;
+  for (int64_t k = 1; k <= 6; ++k) {
+    for (double eps : {1.0, 8.0}) {
+      const double scale = eps == 8 ? 2.0 : 1.0;
+      for (const auto& [attack, lb] : std::vector<std::pair<const char*, double>>{
+               {"clipbkd", 0.2}, {"clipbkd_vec", 0.1}, {"shadow", 0.3}}) {
+        AuditRow r;
+        r.eps_th = eps, r.attack = attack, r.k = k;
+        r.result.eps_lb = lb * scale;
+        rows.push_back(r);
+      }
+    }
+  }
+  const std::vector<JudgedClaim> claims = AuditClaims(c, rows);
+  EXPECT_TRUE(claims[1].claim.holds) << claims[1].claim.evidence;
+  EXPECT_FALSE(claims[1].inconclusive);
+  EXPECT_TRUE(claims[2].claim.holds) << claims[2].claim.evidence;
+  EXPECT_FALSE(claims[3].claim.holds);
+  EXPECT_FALSE(claims[3].inconclusive) << claims[3].claim.evidence;
 }
 
 }  // namespace

@@ -113,29 +113,62 @@ Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
           << ceiling << ")" << list);
 }
 
-Claim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows, const std::string& note) {
+// The level of the sign tests that judge the comparative claims.
+constexpr double kSignTestAlpha = 0.05;
+
+// A claim judged by one exact one-sided sign test (judged_claim.h): the
+// evidence gets the test and, when it decides neither way, says so.
+JudgedClaim SignJudgedClaim(std::string id, const SignTest& test, Evidence evidence,
+                            const std::string& note) {
+  const SignVerdict v = JudgeAllGreater({test}, kSignTestAlpha);
+  evidence << "; judged by an exact sign test at level " << kSignTestAlpha << ": "
+           << SignTestText(test)
+           << (v.inconclusive ? " (inconclusive: the test decides neither way)" : "") << note;
+  return {ClaimEvidence(std::move(id), v.holds, evidence), v.inconclusive, v.holds_fraction};
+}
+
+// Grows with eps_th: for every (attack, k), each step to the next larger
+// eps_th is a pair (bound at the larger, bound at the smaller; pairs where
+// both are 0 dropped), judged by a sign test of "larger"; the best median
+// bound per eps_th is the evidence.
+JudgedClaim GrowsClaim(const Config& c, const std::vector<AuditRow>& rows,
+                       const std::string& note) {
   std::map<double, double> best;
-  for (const AuditRow& r : rows) best[r.eps_th] = std::max(best[r.eps_th], r.result.eps_lb);
-  bool monotone = true;
-  double prev = -1;
+  std::map<std::pair<std::string, int64_t>, std::map<double, double>> by_attack;
+  for (const AuditRow& r : rows) {
+    best[r.eps_th] = std::max(best[r.eps_th], r.result.eps_lb);
+    by_attack[{r.attack, r.k}][r.eps_th] = r.result.eps_lb;
+  }
+  std::vector<double> higher, lower;
+  for (const auto& [key, per_eps] : by_attack) {
+    for (auto it = per_eps.begin(); it != per_eps.end() && std::next(it) != per_eps.end(); ++it) {
+      const double lo = it->second, hi = std::next(it)->second;
+      if (lo <= 0 && hi <= 0) continue;
+      higher.push_back(hi);
+      lower.push_back(lo);
+    }
+  }
   Evidence evidence;
   evidence << "best median eps_lb (over " << c.replicates
            << " replicates) over attacks and k per eps_th:";
+  const char* sep = " ";
   for (const auto& [eps, lb] : best) {
-    monotone = monotone && lb >= prev;
-    evidence << (prev < 0 ? " " : ", ") << eps << ": " << lb;
-    prev = lb;
+    evidence << sep << eps << ": " << lb;
+    sep = ", ";
   }
   const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
-  const bool holds = best.size() >= 2 && monotone && best.rbegin()->second > best.begin()->second;
-  return ClaimEvidence("ml_audit_dpsgd_grows_with_eps", holds,
-                       evidence << "; ceiling ln N - z_{alpha/2} sqrt(1 - 1/N) = " << ceiling
-                                << " at N = " << c.n << " (per row: / group size)" << note);
+  evidence << "; ceiling ln N - z_{alpha/2} sqrt(1 - 1/N) = " << ceiling << " at N = " << c.n
+           << " (per row: / group size); steps to the next eps_th per (attack, k) with a "
+              "positive bound: "
+           << higher.size();
+  return SignJudgedClaim("ml_audit_dpsgd_grows_with_eps", PairedSignTest(higher, lower),
+                         std::move(evidence), note);
 }
 
-// `a` >= `b` in at least half of the (eps_th, k) cells where either is positive, and in sum.
-Claim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a, const std::string& b,
-                   std::string id, const std::string& note) {
+// `a` above `b` over the (eps_th, k) cells where either bound is positive,
+// judged by a sign test; the sums are reported.
+JudgedClaim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a,
+                         const std::string& b, std::string id, const std::string& note) {
   std::map<std::pair<double, int64_t>, std::pair<double, double>> cells;
   std::set<std::pair<double, int64_t>> seen_a, seen_b;
   for (const AuditRow& r : rows) {
@@ -144,22 +177,22 @@ Claim CompareClaim(const std::vector<AuditRow>& rows, const std::string& a, cons
     if (r.attack == b)
       cells[{r.eps_th, r.k}].second = r.result.eps_lb, seen_b.insert({r.eps_th, r.k});
   }
-  int64_t positive = 0, wins = 0;
+  std::vector<double> first, second;
   double sum_a = 0, sum_b = 0;
   for (const auto& [key, v] : cells) {
     if (!seen_a.count(key) || !seen_b.count(key)) continue;
     if (v.first <= 0 && v.second <= 0) continue;
-    ++positive;
-    wins += v.first >= v.second;
+    first.push_back(v.first);
+    second.push_back(v.second);
     sum_a += v.first;
     sum_b += v.second;
   }
-  const bool holds = positive > 0 && wins * 2 >= positive && sum_a >= sum_b;
-  return ClaimEvidence(std::move(id), holds,
-                       Evidence() << "median eps_lb over replicates: " << a << " >= " << b << " in "
-                                  << wins << " of " << positive
-                                  << " (eps_th, k) cells with a positive bound; sum of eps_lb "
-                                  << sum_a << " vs " << sum_b << note);
+  return SignJudgedClaim(std::move(id), PairedSignTest(first, second),
+                         Evidence() << "median eps_lb over replicates, " << a << " vs " << b
+                                    << " over the " << first.size()
+                                    << " (eps_th, k) cells with a positive bound; sum of eps_lb "
+                                    << sum_a << " vs " << sum_b,
+                         note);
 }
 
 // /audits/...: one entry per audit, the raw data behind the eps_lb table.
@@ -362,14 +395,15 @@ std::vector<AuditRow> MedianRows(const std::vector<AuditRow>& rows) {
   return out;
 }
 
-std::vector<Claim> AuditClaims(const Config& c, const std::vector<AuditRow>& rows) {
+std::vector<JudgedClaim> AuditClaims(const Config& c, const std::vector<AuditRow>& rows) {
   const std::vector<AuditRow> medians = MedianRows(rows);
   // Every eps_lb is per add/remove row (bound / group size), so attacks on
   // different pairs compare; the evidence names ClipBKD's.
   const std::string note = "; ClipBKD: " + c.clipbkd_pair + " pair (group " +
                            (c.clipbkd_pair == "flip_replace" ? "2k" : "k") + "), y* from " +
                            c.clipbkd_label_from + " models; shadow: appended (group k)";
-  return {ValidityClaim(c, rows), GrowsClaim(c, medians, note),
+  const Claim validity = ValidityClaim(c, rows);
+  return {JudgedClaim{validity, false, validity.holds ? 1.0 : 0.0}, GrowsClaim(c, medians, note),
           CompareClaim(medians, "shadow", "clipbkd", "ml_audit_dpsgd_shadow_beats_clipbkd", note),
           CompareClaim(medians, "clipbkd_vec", "clipbkd", "ml_audit_dpsgd_vector_tau_helps", note)};
 }
@@ -387,8 +421,8 @@ Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteAccounting(out, c, results.calibration));
   PB_RETURN_IF_ERROR(WriteCeiling(out, c));
   PB_RETURN_IF_ERROR(WriteAudits(out, results.rows));
-  for (const Claim& claim : AuditClaims(c, results.rows)) {
-    PB_RETURN_IF_ERROR(out.WriteClaim(claim));
+  for (const JudgedClaim& claim : AuditClaims(c, results.rows)) {
+    PB_RETURN_IF_ERROR(WriteJudgedClaim(claim, out));
   }
   return Status::Ok();
 }
