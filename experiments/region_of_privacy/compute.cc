@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <boost/math/constants/constants.hpp>
+#include <boost/math/distributions/students_t.hpp>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -302,8 +303,14 @@ Result<RiseCheck> CheckRisesAsNoiseFalls(const std::vector<double>& noise,
 
 namespace {
 
-// One-sided p of a z statistic: P(Z >= z).
-double UpperTailP(double z) { return 0.5 * std::erfc(z / std::sqrt(2.0)); }
+// One-sided p of a statistic t: P(T >= t), T Student's t with `dof`
+// degrees of freedom, or standard normal when dof is 0.
+double UpperTailP(double t, int64_t dof) {
+  if (std::isinf(t)) return t > 0 ? 0.0 : 1.0;
+  if (dof == 0) return 0.5 * std::erfc(t / std::sqrt(2.0));
+  const boost::math::students_t dist(static_cast<double>(dof));
+  return boost::math::cdf(boost::math::complement(dist, t));
+}
 
 // "sigma a -> b: +0.12 (z 0.5)" for every step, and how many steps rise.
 std::string StepsText(const std::vector<double>& noise, const std::vector<double>& means,
@@ -326,11 +333,12 @@ std::string StepsText(const std::vector<double>& noise, const std::vector<double
 Result<TrendCheck> CheckTrendRisesAsNoiseFalls(const std::vector<double>& noise,
                                                const std::vector<double>& means,
                                                const std::vector<double>& se,
-                                               const std::string& what, double scale,
-                                               double alpha) {
+                                               const std::string& what, double scale, double alpha,
+                                               int64_t dof) {
   PB_RETURN_IF_ERROR(CheckLevels(noise, means.size(), what));
   PB_RETURN_IF_ERROR(CheckLevels(noise, se.size(), what + " standard errors"));
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  PB_RETURN_IF_ERROR(CheckNonNegativeCount("degrees of freedom", dof));
   for (size_t i = 0; i < means.size(); ++i) {
     PB_RETURN_IF_ERROR(CheckFinite(what, means[i]));
     PB_RETURN_IF_ERROR(CheckNonNegative(what + " standard error", se[i]));
@@ -339,8 +347,8 @@ Result<TrendCheck> CheckTrendRisesAsNoiseFalls(const std::vector<double>& noise,
   const double overall = means.back() - means.front();
   const double sd = std::sqrt(se.front() * se.front() + se.back() * se.back());
   c.z = sd > 0 ? overall / sd : (overall > 0 ? INFINITY : overall < 0 ? -INFINITY : 0.0);
-  c.p_rise = UpperTailP(c.z);
-  const double p_fall = UpperTailP(-c.z);
+  c.p_rise = UpperTailP(c.z, dof);
+  const double p_fall = UpperTailP(-c.z, dof);
   c.holds = c.p_rise <= alpha;
   c.inconclusive = !c.holds && p_fall > alpha;
   int64_t rising = 0;
@@ -354,7 +362,9 @@ Result<TrendCheck> CheckTrendRisesAsNoiseFalls(const std::vector<double>& noise,
   }
   ev << ". Trend: smallest-noise minus largest-noise " << FormatFixed(scale * overall, 2) << " +- "
      << FormatFixed(scale * sd, 2) << ", z " << FormatFixed(c.z, 2) << ", one-sided p "
-     << FormatSignificant(c.p_rise, 2) << " (level " << FormatDouble(alpha) << "): "
+     << FormatSignificant(c.p_rise, 2) << " ("
+     << (dof ? "Student's t, " + std::to_string(dof) + " df" : std::string("normal")) << "; level "
+     << FormatDouble(alpha) << "): "
      << (c.holds          ? "rises"
          : c.inconclusive ? "undecided"
                           : "FALLS")

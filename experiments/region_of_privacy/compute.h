@@ -178,10 +178,13 @@ Result<RiseCheck> CheckRisesAsNoiseFalls(const std::vector<double>& noise,
                                          double scale);
 
 // A trend from the largest noise to the smallest, judged by a one-sided
-// z-test of the smallest-noise mean above the largest-noise mean (standard
-// errors per level as above; normal approximation) at level alpha: holds
-// when p_rise <= alpha (so with probability at most alpha when the mean
-// does not rise), does not hold when the opposite one-sided p <= alpha,
+// test of the smallest-noise mean above the largest-noise mean at level
+// alpha: z = difference / sqrt(se_first^2 + se_last^2) (standard errors per
+// level as above) referred to Student's t with `dof` degrees of freedom
+// (repetitions - 1: the between-repetition part of the se is estimated from
+// that many; conservative where the binomial part dominates), or to the
+// normal when dof is 0: holds when p_rise <= alpha (so with probability at
+// most alpha when the mean does not rise), does not hold when the opposite one-sided p <= alpha,
 // inconclusive otherwise, with holds_fraction = the fraction of steps
 // whose mean rises. Each step's change and its z are reported, not judged:
 // Table 1's TPR column is read as a trend, and per-step monotonicity of a
@@ -195,7 +198,8 @@ struct TrendCheck {
 Result<TrendCheck> CheckTrendRisesAsNoiseFalls(const std::vector<double>& noise,
                                                const std::vector<double>& means,
                                                const std::vector<double>& se,
-                                               const std::string& what, double scale, double alpha);
+                                               const std::string& what, double scale, double alpha,
+                                               int64_t dof);
 
 // Upper bound at least the lower bound at every level (lower[i] <= upper[i]).
 // Used for "the attack lower bound never exceeds the RDP upper bound"

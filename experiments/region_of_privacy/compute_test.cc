@@ -67,7 +67,7 @@ TEST(CheckRisesAsNoiseFalls, FlatWithinNoiseFails) {
 // not judged.
 TEST(CheckTrendRisesAsNoiseFalls, SignificantRiseHoldsDespiteALastStepDip) {
   auto c = CheckTrendRisesAsNoiseFalls({100, 10, 1}, {0.05, 0.10, 0.09}, {0.01, 0.01, 0.01}, "tpr",
-                                       100, 0.05);
+                                       100, 0.05, 0);
   ASSERT_TRUE(c.ok()) << c.message();
   EXPECT_TRUE(c->holds) << c->evidence;
   EXPECT_FALSE(c->inconclusive);
@@ -78,18 +78,30 @@ TEST(CheckTrendRisesAsNoiseFalls, SignificantRiseHoldsDespiteALastStepDip) {
   EXPECT_NE(c->evidence.find("1 of 2 steps rise"), std::string::npos) << c->evidence;
 }
 
+// With 2 repetitions (1 degree of freedom) the same z = 2.83 is not
+// significant: P(T_1 >= 2.83) = 0.108.
+TEST(CheckTrendRisesAsNoiseFalls, FewRepetitionsReferToStudentsT) {
+  auto c = CheckTrendRisesAsNoiseFalls({100, 10, 1}, {0.05, 0.10, 0.09}, {0.01, 0.01, 0.01}, "tpr",
+                                       100, 0.05, 1);
+  ASSERT_TRUE(c.ok()) << c.message();
+  EXPECT_NEAR(c->p_rise, 0.5 - std::atan(c->z) / M_PI, 1e-12);  // t_1 is Cauchy
+  EXPECT_TRUE(c->inconclusive) << c->evidence;
+  EXPECT_NE(c->evidence.find("Student's t, 1 df"), std::string::npos) << c->evidence;
+}
+
 TEST(CheckTrendRisesAsNoiseFalls, UndecidedIsInconclusiveAndAFallDoesNotHold) {
   // z = 0.01 / (sqrt(2) 0.01) = 0.71: neither direction at 0.05.
-  auto flat = CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01, 0.01}, "t", 100, 0.05);
+  auto flat = CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01, 0.01}, "t", 100, 0.05, 0);
   ASSERT_TRUE(flat.ok());
   EXPECT_TRUE(flat->inconclusive);
   EXPECT_FALSE(flat->holds);
-  auto fall = CheckTrendRisesAsNoiseFalls({100, 1}, {0.09, 0.05}, {0.01, 0.01}, "t", 100, 0.05);
+  auto fall = CheckTrendRisesAsNoiseFalls({100, 1}, {0.09, 0.05}, {0.01, 0.01}, "t", 100, 0.05, 0);
   ASSERT_TRUE(fall.ok());
   EXPECT_FALSE(fall->inconclusive);
   EXPECT_FALSE(fall->holds);
-  EXPECT_FALSE(CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01}, "t", 100, 0.05).ok());
-  EXPECT_FALSE(CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01, 0.01}, "t", 100, 0).ok());
+  EXPECT_FALSE(CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01}, "t", 100, 0.05, 0).ok());
+  EXPECT_FALSE(
+      CheckTrendRisesAsNoiseFalls({100, 1}, {0.05, 0.06}, {0.01, 0.01}, "t", 100, 0, 0).ok());
 }
 
 TEST(CheckRisesAsNoiseFalls, RejectsBadShapes) {

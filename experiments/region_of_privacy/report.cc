@@ -1,5 +1,6 @@
 #include "experiments/region_of_privacy/report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -425,10 +426,11 @@ Result<std::vector<JudgedClaim>> Claims(const Config& c, const std::vector<doubl
                                         const Aggregates& a, const std::string& provenance) {
   PB_ASSIGN_OR_RETURN(RiseCheck accuracy, CheckRisesAsNoiseFalls(noise, a.acc_mean, a.acc_se,
                                                                  "training accuracy (%)", 100.0));
-  PB_ASSIGN_OR_RETURN(TrendCheck tpr, CheckTrendRisesAsNoiseFalls(
-                                          noise, a.tpr_mean, a.tpr_se,
-                                          "attack TPR at " + Percent(c.target_fpr) + "% FPR (%)",
-                                          100.0, kTrendTestAlpha));
+  PB_ASSIGN_OR_RETURN(
+      TrendCheck tpr,
+      CheckTrendRisesAsNoiseFalls(noise, a.tpr_mean, a.tpr_se,
+                                  "attack TPR at " + Percent(c.target_fpr) + "% FPR (%)", 100.0,
+                                  kTrendTestAlpha, std::max<int64_t>(c.repetitions - 1, 0)));
   PB_ASSIGN_OR_RETURN(OrderCheck mean_below_rdp,
                       CheckBelow(noise, a.eps_lo_best, a.eps_rdp_best,
                                  "Prop. 3 lower bound (mean best advantage)", "RDP upper bound"));

@@ -88,6 +88,25 @@ Result<double> WhiteBoxScore(const SynthesisOutput& release, const std::vector<i
 
 namespace {
 
+// The statistics the selected attacks read off a release.
+struct Needs {
+  bool dcr_hamming = false, dcr_l2 = false, white_box = false;
+  bool naive = false, histogram = false, correlations = false, queries = false;
+};
+Needs NeedsOf(const std::vector<std::string>& attacks) {
+  Needs n;
+  for (const std::string& a : attacks) {
+    n.dcr_hamming = n.dcr_hamming || a == "dcr_hamming";
+    n.dcr_l2 = n.dcr_l2 || a == "dcr_l2";
+    n.white_box = n.white_box || a == "white_box";
+    n.naive = n.naive || a == "naive_logistic";
+    n.histogram = n.histogram || a == "histogram_logistic";
+    n.correlations = n.correlations || a == "correlations_forest";
+    n.queries = n.queries || a == "queries_logistic" || a == "queries_forest";
+  }
+  return n;
+}
+
 struct GameContext {
   const GameInputs* in;
   const CaseSpec* spec;
@@ -97,6 +116,7 @@ struct GameContext {
   const std::vector<AttributeSubset>* subsets;
   bool random_minus = false;
   uint64_t release_seed = 0;
+  Needs needs;  // what to compute per release (none of it draws randomness)
 };
 
 Result<Release> MakeRelease(const GameContext& g, int64_t index) {
@@ -108,21 +128,38 @@ Result<Release> MakeRelease(const GameContext& g, int64_t index) {
                   c.n_records - 1, index, rng);
   PB_ASSIGN_OR_RETURN(SynthesisOutput out,
                       g.synthesizer->Generate(data, domain, c.n_synthetic, rng));
+  // Only the statistics of the selected attacks; none draws randomness, so
+  // an attack's scores do not depend on which others run.
   Release r;
-  PB_ASSIGN_OR_RETURN(r.dcr_hamming,
-                      DcrScore(*g.target, out.synthetic, domain, DcrMetric::kHamming));
-  PB_ASSIGN_OR_RETURN(r.dcr_l2, DcrScore(*g.target, out.synthetic, domain, DcrMetric::kOneHotL2));
-  PB_ASSIGN_OR_RETURN(
-      r.white_box, WhiteBoxScore(out, *g.target, domain, g.random_minus ? nullptr : g.fixed_minus,
-                                 g.in->population, c.n_records - 1));
+  const Needs& need = g.needs;
+  if (need.dcr_hamming) {
+    PB_ASSIGN_OR_RETURN(r.dcr_hamming,
+                        DcrScore(*g.target, out.synthetic, domain, DcrMetric::kHamming));
+  }
+  if (need.dcr_l2) {
+    PB_ASSIGN_OR_RETURN(r.dcr_l2, DcrScore(*g.target, out.synthetic, domain, DcrMetric::kOneHotL2));
+  }
+  if (need.white_box) {
+    PB_ASSIGN_OR_RETURN(
+        r.white_box, WhiteBoxScore(out, *g.target, domain, g.random_minus ? nullptr : g.fixed_minus,
+                                   g.in->population, c.n_records - 1));
+  }
   PB_ASSIGN_OR_RETURN(TableFeatureExtractor extractor, TableFeatureExtractor::Make(domain));
-  PB_RETURN_IF_ERROR(extractor.Extract(TableFeatureSet::kNaive, out.synthetic, &r.naive));
-  PB_RETURN_IF_ERROR(extractor.Extract(TableFeatureSet::kHistogram, out.synthetic, &r.histogram));
-  PB_RETURN_IF_ERROR(
-      extractor.Extract(TableFeatureSet::kCorrelations, out.synthetic, &r.correlations));
-  PB_ASSIGN_OR_RETURN(TargetedQueryEvaluator queries,
-                      TargetedQueryEvaluator::Make(domain, *g.target, *g.subsets));
-  PB_RETURN_IF_ERROR(queries.Evaluate(out.synthetic, &r.queries));
+  if (need.naive) {
+    PB_RETURN_IF_ERROR(extractor.Extract(TableFeatureSet::kNaive, out.synthetic, &r.naive));
+  }
+  if (need.histogram) {
+    PB_RETURN_IF_ERROR(extractor.Extract(TableFeatureSet::kHistogram, out.synthetic, &r.histogram));
+  }
+  if (need.correlations) {
+    PB_RETURN_IF_ERROR(
+        extractor.Extract(TableFeatureSet::kCorrelations, out.synthetic, &r.correlations));
+  }
+  if (need.queries) {
+    PB_ASSIGN_OR_RETURN(TargetedQueryEvaluator queries,
+                        TargetedQueryEvaluator::Make(domain, *g.target, *g.subsets));
+    PB_RETURN_IF_ERROR(queries.Evaluate(out.synthetic, &r.queries));
+  }
   return r;
 }
 
@@ -221,6 +258,16 @@ const std::vector<std::string>& AttackNames() {
 
 bool IsWhiteBox(const std::string& attack) { return attack == "white_box"; }
 
+std::vector<std::string> SelectedAttacks(const Config& config) {
+  std::vector<std::string> out;
+  for (const std::string& name : AttackNames()) {
+    if (std::find(config.attacks.begin(), config.attacks.end(), name) != config.attacks.end()) {
+      out.push_back(name);
+    }
+  }
+  return out;
+}
+
 Result<CaseSpec> MakeCase(const std::string& synthesizer, double epsilon, double delta,
                           const std::string& bug) {
   CaseSpec spec;
@@ -308,8 +355,18 @@ Result<GameResult> RunGame(const GameInputs& in, const CaseSpec& spec, int64_t c
   const uint64_t game_seed =
       DeriveSeed(in.seed, {StableHash("game"), static_cast<uint64_t>(case_index),
                            static_cast<uint64_t>(target_index), StableHash(adversary)});
-  GameContext g{&in,          &spec,    synthesizer.get(),     &target,
-                &fixed_minus, &subsets, adversary == "random", DeriveSeed(game_seed, {0})};
+  // The attacks are independent (each seeded from the game alone): one per
+  // worker; most of the time is the classifiers and the audits.
+  const std::vector<std::string> attacks = SelectedAttacks(c);
+  GameContext g{&in,
+                &spec,
+                synthesizer.get(),
+                &target,
+                &fixed_minus,
+                &subsets,
+                adversary == "random",
+                DeriveSeed(game_seed, {0}),
+                NeedsOf(attacks)};
   PB_ASSIGN_OR_RETURN(const std::vector<Release> train, MakeReleases(g, c.train_datasets));
   g.release_seed = DeriveSeed(game_seed, {1});
   PB_ASSIGN_OR_RETURN(const std::vector<Release> test, MakeReleases(g, c.test_datasets));
@@ -317,9 +374,6 @@ Result<GameResult> RunGame(const GameInputs& in, const CaseSpec& spec, int64_t c
   result.case_index = case_index;
   result.target_index = target_index;
   result.adversary = adversary;
-  // The attacks are independent (each seeded from the game alone): one per
-  // worker; most of the time is the classifiers and the audits.
-  const std::vector<std::string>& attacks = AttackNames();
   result.attacks.resize(attacks.size());
   PB_RETURN_IF_ERROR(
       ParallelFor(static_cast<int64_t>(attacks.size()), in.threads, [&](int64_t a) -> Status {

@@ -14,7 +14,9 @@
 //    known to the adversary; only the synthesizer's randomness varies;
 //  - "random" (Stadler et al.): a fresh D- from the population per release;
 //    the adversary knows the population (its auxiliary data), not D-.
-// The same releases feed every attack:
+// The same releases feed every attack the game runs (config `attacks`,
+// --attacks; all by default, and a release computes only the statistics
+// of those):
 //  - dcr_hamming, dcr_l2: minus the distance from the target to its closest
 //    synthetic row (no training);
 //  - naive_logistic, histogram_logistic: Stadler et al.'s feature sets of the
@@ -65,6 +67,9 @@ namespace synthetic_data_mia {
 // The attacks, in report order; the last is the white-box one.
 const std::vector<std::string>& AttackNames();
 bool IsWhiteBox(const std::string& attack);
+// The attacks the games run: AttackNames() restricted to config.attacks, in
+// AttackNames() order (a repeated name counts once).
+std::vector<std::string> SelectedAttacks(const Config& config);
 
 // One synthesizer at one budget (plus any planted bug).
 struct CaseSpec {
@@ -104,7 +109,7 @@ struct AttackOutcome {
 struct GameResult {
   int64_t case_index = 0, target_index = 0;
   std::string adversary;
-  std::vector<AttackOutcome> attacks;  // AttackNames() order
+  std::vector<AttackOutcome> attacks;  // SelectedAttacks() order
   double seconds = 0;                  // wall clock of the whole game
 };
 

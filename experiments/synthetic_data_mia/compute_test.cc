@@ -202,5 +202,77 @@ TEST(Claims, NoViolationCountsCorrectSynthesizersOnly) {
   EXPECT_FALSE(NoViolationClaim(r, 1e-6).holds);
 }
 
+// --attacks: the games run the selected attacks in AttackNames() order
+// (a repeated name once); the default is every attack.
+TEST(Attacks, SelectionFollowsAttackNamesOrder) {
+  Config c;
+  EXPECT_EQ(c.attacks, AttackNames());
+  EXPECT_EQ(SelectedAttacks(c), AttackNames());
+  c.attacks = {"white_box", "dcr_hamming", "white_box"};
+  EXPECT_EQ(SelectedAttacks(c), (std::vector<std::string>{"dcr_hamming", "white_box"}));
+}
+
+// Games of a Results that ran only `attacks`: one game per (target, adversary)
+// of one Laplace case, every attack's AUC `auc`.
+Results GamesWith(const std::vector<std::string>& attacks, double auc) {
+  Results r;
+  r.attacks = attacks;
+  r.cases = {MakeCase("independent_laplace", 1.0, 1e-5, "").value()};
+  r.targets = {{"outlier", {0, 0}, 2.0}, {"random", {1, 1}, 1.0}};
+  for (int64_t t = 0; t < 2; ++t) {
+    for (const char* adversary : {"fixed", "random"}) {
+      GameResult g;
+      g.target_index = t;
+      g.adversary = adversary;
+      for (const std::string& a : attacks) {
+        AttackOutcome o;
+        o.attack = a;
+        o.auc = auc;
+        g.attacks.push_back(o);
+      }
+      r.games.push_back(g);
+    }
+  }
+  return r;
+}
+
+TEST(Attacks, ClaimsNeedingAnAttackNotRunAreUndecidable) {
+  const std::string features = "synthetic_data_mia_features_beat_dcr";
+  const std::string outliers = "synthetic_data_mia_outliers_leak_more";
+  const std::string far_below = "synthetic_data_mia_black_box_far_below";
+  const Results all = GamesWith(AttackNames(), 0.5);
+  for (const std::string& id : {features, outliers, far_below, std::string("other")}) {
+    EXPECT_EQ(UndecidableReason(all, id), "") << id;
+  }
+  const Results dcr = GamesWith({"dcr_hamming"}, 0.5);
+  EXPECT_NE(UndecidableReason(dcr, features).find("histogram_logistic, queries_logistic"),
+            std::string::npos);
+  EXPECT_EQ(UndecidableReason(dcr, outliers), "");
+  EXPECT_NE(UndecidableReason(dcr, far_below).find("not run (--attacks): dcr_l2"),
+            std::string::npos);
+  const JudgedClaim judged = FeaturesBeatDcrClaim(dcr, 0.05);
+  EXPECT_FALSE(judged.claim.holds);
+  EXPECT_FALSE(judged.inconclusive);
+  EXPECT_EQ(judged.claim.evidence, UndecidableReason(dcr, features));
+  // Without any black-box attack the best black-box bound would be 0 and
+  // the claim would hold vacuously: undecidable instead.
+  const Results white_box = GamesWith({"white_box"}, 0.5);
+  EXPECT_NE(UndecidableReason(white_box, outliers).find("at least one black-box"),
+            std::string::npos);
+  EXPECT_FALSE(OutliersLeakMoreClaim(white_box, 0.05).claim.holds);
+  EXPECT_FALSE(BlackBoxFarBelowClaim(white_box).holds);
+  EXPECT_NE(BlackBoxFarBelowClaim(white_box).evidence.find("undecidable"), std::string::npos);
+}
+
+// The features-beat-dcr claim finds its attacks by name, whatever subset ran.
+TEST(Attacks, FeaturesClaimReadsAttacksByName) {
+  const Results r =
+      GamesWith({"dcr_hamming", "histogram_logistic", "queries_logistic", "white_box"}, 0.5);
+  const JudgedClaim j = FeaturesBeatDcrClaim(r, 0.05);
+  EXPECT_EQ(j.claim.evidence.find("undecidable"), std::string::npos) << j.claim.evidence;
+  EXPECT_NE(j.claim.evidence.find("above dcr_hamming in 0, below in 0 of 4"), std::string::npos)
+      << j.claim.evidence;
+}
+
 }  // namespace
 }  // namespace privbench::synthetic_data_mia

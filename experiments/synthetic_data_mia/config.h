@@ -32,6 +32,14 @@ struct Config {
   // Adversaries: "fixed" (TAPAS: D- known and fixed), "random" (Stadler et
   // al.: a fresh D- from the population for every release).
   std::vector<std::string> adversaries = {"fixed", "random"};
+  // Attacks the membership games run (compute.h AttackNames(), whose order
+  // the output follows whatever the order here): all of them by default.
+  // Claims needing an attack left out are written undecidable (report.h
+  // UndecidableReason); the worst-case audits always run white_box and
+  // dcr_hamming.
+  std::vector<std::string> attacks = {
+      "dcr_hamming",         "dcr_l2",           "naive_logistic", "histogram_logistic",
+      "correlations_forest", "queries_logistic", "queries_forest", "white_box"};
   double alpha = 0.05;  // confidence of every interval (1 - alpha)
   // Worst-case white-box audit (Annamalai et al.): releases per side on the
   // crafted neighbouring pair, and the eps of the planted-bug audits.

@@ -85,6 +85,13 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddStringList("adversaries", &c.adversaries, "fixed (TAPAS) and/or random (Stadler)")
       .NonEmpty()
       .OneOf({"fixed", "random"});
+  flags
+      .AddStringList("attacks", &c.attacks,
+                     "attacks the membership games run (default all); a claim needing one left "
+                     "out is written undecidable; the worst-case audits always run white_box "
+                     "and dcr_hamming")
+      .NonEmpty()
+      .OneOf(AttackNames());
   flags.AddDouble("alpha", &c.alpha, "1 - confidence of every interval").OpenRange(0, 1);
   flags.AddInt("worst_case_trials", &c.worst_case_trials, "worst-case releases per side")
       .Range(2, 10000000);
@@ -136,6 +143,7 @@ Status Run(const Config& c, StudyContext& ctx) {
   Results r;
   PB_ASSIGN_OR_RETURN(r.cases, MainCases(c));
   r.targets = setup.targets;
+  r.attacks = SelectedAttacks(c);
   r.removed_duplicates = setup.removed_duplicates;
   r.data_provenance = "uci-adult";
   GameInputs in{&c, &adult.domain, &setup.population, &setup.targets, ctx.seed(), ctx.threads()};

@@ -21,9 +21,35 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-size_t AttackIndex(const std::string& attack) {
-  const auto& names = AttackNames();
-  return static_cast<size_t>(std::find(names.begin(), names.end(), attack) - names.begin());
+bool Ran(const Results& r, const std::string& attack) {
+  return std::find(r.attacks.begin(), r.attacks.end(), attack) != r.attacks.end();
+}
+bool AnyBlackBoxRan(const Results& r) {
+  return std::any_of(r.attacks.begin(), r.attacks.end(),
+                     [](const std::string& a) { return !IsWhiteBox(a); });
+}
+
+// The outcome of `attack` in game g (which ran it).
+const AttackOutcome& OutcomeOf(const GameResult& g, const std::string& attack) {
+  return *std::find_if(g.attacks.begin(), g.attacks.end(),
+                       [&](const AttackOutcome& o) { return o.attack == attack; });
+}
+
+std::string Joined(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& a : names) list += (list.empty() ? "" : ", ") + a;
+  return list;
+}
+
+// "; attacks run (--attacks): a, b" when the games ran only some attacks,
+// else "".
+std::string AttacksRunNote(const Results& r) {
+  return r.attacks == AttackNames() ? "" : "; attacks run (--attacks): " + Joined(r.attacks);
+}
+
+// A claim the games' attacks cannot decide: holds = 0, the reason as evidence.
+JudgedClaim UndecidableClaim(const std::string& id, const std::string& reason) {
+  return {ClaimEvidence(id, false, reason), false, 0.0};
 }
 
 bool IsTwoWay(const std::string& synthesizer) {
@@ -88,7 +114,7 @@ Status WriteTargetsAndCases(const Results& r, ResultWriter& out) {
 }
 
 Status WriteGameArrays(const Results& r, ResultWriter& out) {
-  const size_t games = r.games.size(), attacks = AttackNames().size();
+  const size_t games = r.games.size(), attacks = r.attacks.size();
   std::vector<int64_t> case_index, target_index;
   std::vector<std::string> adversary;
   std::vector<double> seconds;
@@ -130,7 +156,7 @@ Status WriteGameArrays(const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteInts("/games/case_index", case_index));
   PB_RETURN_IF_ERROR(out.WriteInts("/games/target_index", target_index));
   PB_RETURN_IF_ERROR(out.WriteStrings("/games/adversary", adversary));
-  PB_RETURN_IF_ERROR(out.WriteStrings("/games/attack_names", AttackNames()));
+  PB_RETURN_IF_ERROR(out.WriteStrings("/games/attack_names", r.attacks));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/games/seconds", seconds));
   for (const auto& [name, values] : per_attack) {
     PB_RETURN_IF_ERROR(out.WriteDoubles("/games/" + name, values, {games, attacks}));
@@ -265,6 +291,10 @@ std::vector<CaseBounds> BoundsByCase(const Results& r) {
 }
 
 Status WriteByCaseTable(const Results& r, ResultWriter& out) {
+  // Columns of a kind of attack the games did not run hold NaN.
+  const std::string not_run = r.attacks == AttackNames()
+                                  ? ""
+                                  : " (NaN: no attack of that kind run" + AttacksRunNote(r) + ")";
   TableBuilder t(
       "by_case", "Black-box, white-box and worst-case eps lower bounds per synthesizer",
       "per synthesizer at eps: the largest judged eps lower bound (Clopper-Pearson, "
@@ -272,7 +302,8 @@ Status WriteByCaseTable(const Results& r, ResultWriter& out) {
       "Gaussian histograms, MST's white-box test) over the "
       "Adult targets, both adversaries and the black-box attacks; the same for the "
       "white-box attack on Adult; and the white-box bound on the worst-case pair of "
-      "Annamalai et al. (-1: not audited); the best black-box AUC",
+      "Annamalai et al. (-1: not audited); the best black-box AUC" +
+          not_run,
       {{"synthesizer", Column::Type::kString},
        {"epsilon", Column::Type::kDouble},
        {"black_box_eps_lower", Column::Type::kDouble},
@@ -280,9 +311,12 @@ Status WriteByCaseTable(const Results& r, ResultWriter& out) {
        {"worst_case_eps_lower", Column::Type::kDouble},
        {"best_black_box_auc", Column::Type::kDouble}});
   const std::vector<CaseBounds> b = BoundsByCase(r);
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const bool black_box = AnyBlackBoxRan(r), white_box = Ran(r, "white_box");
   for (size_t c = 0; c < r.cases.size(); ++c) {
-    t.Row({r.cases[c].synthesizer, r.cases[c].guarantee.epsilon, b[c].black_box,
-           b[c].white_box_adult, b[c].worst_case, b[c].best_auc});
+    t.Row({r.cases[c].synthesizer, r.cases[c].guarantee.epsilon, black_box ? b[c].black_box : nan,
+           white_box ? b[c].white_box_adult : nan, b[c].worst_case,
+           black_box ? b[c].best_auc : nan});
   }
   PB_ASSIGN_OR_RETURN(const SummaryTable built, t.Build());
   return out.WriteTable(built);
@@ -340,7 +374,37 @@ Status WriteCostTable(const Results& r, ResultWriter& out) {
   return out.WriteTable(built);
 }
 
+// Sets undecidable = 1 on the claim group when the games lack an attack it
+// needs (UndecidableReason); nothing otherwise.
+Status MarkIfUndecidable(const Results& r, const std::string& id, ResultWriter& out) {
+  if (UndecidableReason(r, id).empty()) return Status::Ok();
+  return SetAttributes(out, "/claims/" + id, {{"undecidable", 1}});
+}
+
 }  // namespace
+
+std::string UndecidableReason(const Results& r, const std::string& id) {
+  std::vector<std::string> needed;
+  if (id == "synthetic_data_mia_features_beat_dcr") {
+    needed = {"histogram_logistic", "queries_logistic", "dcr_hamming"};
+  } else if (id == "synthetic_data_mia_black_box_far_below") {
+    for (const std::string& a : AttackNames()) {
+      if (!IsWhiteBox(a)) needed.push_back(a);
+    }
+  } else if (id == "synthetic_data_mia_outliers_leak_more") {
+    if (AnyBlackBoxRan(r)) return "";
+    return "undecidable: needs at least one black-box attack (any but white_box); the games "
+           "ran only (--attacks): " +
+           Joined(r.attacks);
+  }
+  std::vector<std::string> missing;
+  for (const std::string& a : needed) {
+    if (!Ran(r, a)) missing.push_back(a);
+  }
+  if (missing.empty()) return "";
+  return "undecidable: needs the attacks " + Joined(needed) +
+         "; not run (--attacks): " + Joined(missing);
+}
 
 JudgedClaim FixedBeatsRandomClaim(const Results& r, double alpha) {
   std::vector<double> fixed, random;
@@ -366,20 +430,25 @@ JudgedClaim FixedBeatsRandomClaim(const Results& r, double alpha) {
     << "); the fixed adversary's wins: " << wins[0]
     << " white-box on DP synthesizers (the exact likelihood ratio with D- known, "
     << "against the population-based approximation), " << wins[1]
-    << " black-box on DP synthesizers, " << wins[2] << " on the non-private ones";
+    << " black-box on DP synthesizers, " << wins[2] << " on the non-private ones"
+    << AttacksRunNote(r);
   return {ClaimEvidence("synthetic_data_mia_fixed_beats_random", v.holds, e.str()), v.inconclusive,
           v.holds_fraction};
 }
 
 JudgedClaim FeaturesBeatDcrClaim(const Results& r, double alpha) {
+  const std::string id = "synthetic_data_mia_features_beat_dcr";
+  if (const std::string why = UndecidableReason(r, id); !why.empty()) {
+    return UndecidableClaim(id, why);
+  }
   std::vector<SignTest> tests;
   Evidence e;
   e << "AUC over (case, target, adversary) games:";
   for (const char* attack : {"histogram_logistic", "queries_logistic"}) {
     std::vector<double> feature, dcr;
     for (const GameResult& g : r.games) {
-      feature.push_back(g.attacks[AttackIndex(attack)].auc);
-      dcr.push_back(g.attacks[AttackIndex("dcr_hamming")].auc);
+      feature.push_back(OutcomeOf(g, attack).auc);
+      dcr.push_back(OutcomeOf(g, "dcr_hamming").auc);
     }
     tests.push_back(PairedSignTest(feature, dcr));
     e << " " << attack << " above dcr_hamming in " << tests.back().greater << ", below in "
@@ -387,11 +456,14 @@ JudgedClaim FeaturesBeatDcrClaim(const Results& r, double alpha) {
       << ");";
   }
   const SignVerdict v = JudgeAllGreater(tests, alpha);
-  return {ClaimEvidence("synthetic_data_mia_features_beat_dcr", v.holds, e.str()), v.inconclusive,
-          v.holds_fraction};
+  return {ClaimEvidence(id, v.holds, e.str()), v.inconclusive, v.holds_fraction};
 }
 
 JudgedClaim OutliersLeakMoreClaim(const Results& r, double alpha) {
+  const std::string id = "synthetic_data_mia_outliers_leak_more";
+  if (const std::string why = UndecidableReason(r, id); !why.empty()) {
+    return UndecidableClaim(id, why);
+  }
   // Per (2-way case, adversary, black-box attack): the outlier targets' mean
   // AUC against the random targets'.
   std::map<std::tuple<int64_t, std::string, std::string>, std::array<double, 4>> cells;
@@ -426,8 +498,8 @@ JudgedClaim OutliersLeakMoreClaim(const Results& r, double alpha) {
     e << " " << r.targets[t].kind << " (outlier score " << r.targets[t].outlier_score << ") "
       << (count[t] > 0 ? sum[t] / count[t] : 0.0) << ";";
   }
-  return {ClaimEvidence("synthetic_data_mia_outliers_leak_more", v.holds, e.str()), v.inconclusive,
-          v.holds_fraction};
+  e << AttacksRunNote(r);
+  return {ClaimEvidence(id, v.holds, e.str()), v.inconclusive, v.holds_fraction};
 }
 
 Claim NoViolationClaim(const Results& r, double alpha) {
@@ -458,7 +530,7 @@ Claim NoViolationClaim(const Results& r, double alpha) {
                                   << " audits of correct DP synthesizers exceed the claimed eps "
                                      "(allowed: "
                                   << allowed << ", the 0.999 quantile of Binomial(" << audits
-                                  << ", " << alpha << "))");
+                                  << ", " << alpha << "))" << AttacksRunNote(r));
 }
 
 Claim BugsFlaggedClaim(const Results& r) {
@@ -481,6 +553,10 @@ Claim BugsFlaggedClaim(const Results& r) {
 }
 
 Claim BlackBoxFarBelowClaim(const Results& r) {
+  const std::string id = "synthetic_data_mia_black_box_far_below";
+  if (const std::string why = UndecidableReason(r, id); !why.empty()) {
+    return ClaimEvidence(id, false, why);
+  }
   const std::vector<CaseBounds> b = BoundsByCase(r);
   std::vector<double> black_ratio, worst_ratio;
   bool worst_above_black = true;
@@ -499,7 +575,7 @@ Claim BlackBoxFarBelowClaim(const Results& r) {
   const double mw = worst_ratio.empty() ? 0.0 : Median(worst_ratio);
   e << "median bound / eps: black-box " << mb << ", worst-case " << mw;
   const bool holds = !black_ratio.empty() && worst_above_black && mb < 0.25 && mw >= 0.5;
-  return ClaimEvidence("synthetic_data_mia_black_box_far_below", holds, e.str());
+  return ClaimEvidence(id, holds, e.str());
 }
 
 Claim CostClaim(const Results& r) {
@@ -536,10 +612,13 @@ Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteCostTable(r, out));
   PB_RETURN_IF_ERROR(WriteJudgedClaim(FixedBeatsRandomClaim(r, c.alpha), out));
   PB_RETURN_IF_ERROR(WriteJudgedClaim(FeaturesBeatDcrClaim(r, c.alpha), out));
+  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_features_beat_dcr", out));
   PB_RETURN_IF_ERROR(WriteJudgedClaim(OutliersLeakMoreClaim(r, c.alpha), out));
+  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_outliers_leak_more", out));
   PB_RETURN_IF_ERROR(out.WriteClaim(NoViolationClaim(r, c.alpha)));
   PB_RETURN_IF_ERROR(out.WriteClaim(BugsFlaggedClaim(r)));
   PB_RETURN_IF_ERROR(out.WriteClaim(BlackBoxFarBelowClaim(r)));
+  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_black_box_far_below", out));
   return out.WriteClaim(CostClaim(r));
 }
 

@@ -1,6 +1,7 @@
 // What study synthetic_data_mia (F1) writes, from WriteReport; C cases
 // (synthesizer at eps), T targets, G = C x T x adversaries games, A attacks
-// (compute.h AttackNames), R test releases per game, W worst-case audits:
+// (those run, --attacks: compute.h SelectedAttacks, named by
+// /games/attack_names), R test releases per game, W worst-case audits:
 //   /targets/{kind,outlier_score} [T], /targets/records [T, d],
 //   /targets/removed_duplicates [1] (pool rows equal to a target)
 //   /cases/{synthesizer,bug} [C] strings, /cases/{epsilon,delta,rho,mu} [C]
@@ -18,7 +19,10 @@
 //       /worst_case/{white_box_scores,dcr_scores} [W, 2 x trials] (odd index: target in)
 //   /cost/synthesizer [S], /cost/sizes [K], /cost/seconds [S, K], /cost/slope [S]
 //   /summary/{games,by_case,worst_case,cost} tables
-//   /claims/synthetic_data_mia_* (claims.json): verdicts and evidence only.
+//   /claims/synthetic_data_mia_* (claims.json): verdicts and evidence only;
+//       a claim needing an attack the games did not run (UndecidableReason)
+//       has holds = 0, attribute undecidable = 1 and evidence naming the
+//       attacks it needs (results/verify: inconclusive).
 #ifndef PRIVBENCH_EXPERIMENTS_SYNTHETIC_DATA_MIA_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_SYNTHETIC_DATA_MIA_REPORT_H_
 
@@ -39,6 +43,7 @@ struct Results {
   std::vector<CaseSpec> cases;
   std::vector<Target> targets;
   int64_t removed_duplicates = 0;
+  std::vector<std::string> attacks = AttackNames();  // run by every game, in that order
   std::vector<GameResult> games;
   std::vector<WorstCaseResult> worst_case;
   std::vector<CostResult> cost;
@@ -46,6 +51,14 @@ struct Results {
 };
 
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+
+// Why the claim `id` cannot be decided on the attacks the games ran ("" when
+// it can): features_beat_dcr needs histogram_logistic, queries_logistic and
+// dcr_hamming; outliers_leak_more at least one black-box attack;
+// black_box_far_below every black-box attack (its best black-box bound over
+// fewer attacks would favour the claim). The others are decidable on any
+// non-empty set (the worst-case audits always run).
+std::string UndecidableReason(const Results& r, const std::string& id);
 
 // The claims, exposed for their unit tests.
 JudgedClaim FixedBeatsRandomClaim(const Results& r, double alpha);

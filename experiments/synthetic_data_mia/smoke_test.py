@@ -5,13 +5,15 @@ Mann-Whitney recount from the stored test scores; the worst-case flags
 against the stored bounds (one-sided Clopper-Pearson; Gaussian-DP where the
 test's trade-off is Gaussian) and the claimed eps; the Laplace histogram's white-box scores obey
 their bound |LLR| <= (attributes) / b = eps on the one-attribute pair; same
-seed, same numbers (timings aside); bad parameters exit 2 with no file.
+seed, same numbers (timings aside); --attacks=dcr_hamming writes only that
+attack's rows, with the full run's numbers, and the claims needing other
+attacks undecidable; bad parameters (an unknown or empty --attacks
+included) exit 2 with no file.
 """
 import os
 import sys
 import tempfile
 
-import h5py
 import numpy as np
 
 from tests import smoke
@@ -67,8 +69,45 @@ def check_laplace_llr_bound(f):
 def datasets(f):
     out = {}
     f.visititems(lambda name, obj: out.__setitem__(name, obj[...])
-                 if isinstance(obj, h5py.Dataset) and not name.startswith("meta") else None)
+                 if not isinstance(obj, dict) and not name.startswith("meta") else None)
     return out
+
+
+def check_attack_subset(full):
+    """--attacks=dcr_hamming: only dcr_hamming's columns and rows, the same
+    numbers as in the full run `full` (datasets()), recorded in /meta's
+    config; the claims needing other attacks undecidable with holds = 0."""
+    d = tempfile.mkdtemp(dir=smoke.out_dir())
+    smoke.expect_ok(smoke.run(BINARY, ["--attacks=dcr_hamming"], d), "--attacks=dcr_hamming")
+    with smoke.open_results(os.path.join(d, STUDY + ".h5")) as f:
+        smoke.check_declared_claims(f, STUDY)
+        names = [text(x) for x in f["games/attack_names"][...]]
+        check(names == ["dcr_hamming"], f"--attacks=dcr_hamming: attack_names {names}")
+        rows = {text(x) for x in f["summary/games/attack"][...]}
+        check(rows == {"dcr_hamming"}, f"--attacks=dcr_hamming: games table attacks {rows}")
+        a = [text(x) for x in full["games/attack_names"]].index("dcr_hamming")
+        for key in ("auc", "tpr_at_fpr_01", "privacy_gain", "cp_eps_lower", "mu_lower",
+                    "test_scores"):
+            values, want = f["games/" + key][...], full["games/" + key][:, a]
+            check(values.shape[1] == 1 and np.array_equal(values[:, 0], want),
+                  f"--attacks=dcr_hamming: games/{key} is the full run's dcr_hamming column")
+        config = text(f["meta"].attrs["config"]).splitlines()
+        check("attacks = dcr_hamming" in config, "--attacks recorded in /meta config")
+        undecidable = {"synthetic_data_mia_features_beat_dcr",
+                       "synthetic_data_mia_black_box_far_below"}
+        for cid in f["claims"]:
+            attrs = f["claims"][cid].attrs
+            flag = int(attrs["undecidable"]) if "undecidable" in attrs else 0
+            check(flag == (cid in undecidable), f"--attacks=dcr_hamming: {cid} undecidable {flag}")
+            if cid in undecidable:
+                check(int(attrs["holds"]) == 0 and "needs the attacks" in text(attrs["evidence"]),
+                      f"--attacks=dcr_hamming: {cid} holds 0 and names the attacks it needs")
+    for args in (["--attacks=gan"], ["--attacks="], ["--attacks=dcr_hamming,oracle"]):
+        d = tempfile.mkdtemp(dir=smoke.out_dir())
+        r = smoke.run(BINARY, args, d)
+        check(r.returncode == 2 and "attacks" in r.stderr,
+              f"{args}: exit {r.returncode} naming the flag ({r.stderr.strip()[-200:]})")
+        check(os.listdir(d) == [], f"{args}: left files {os.listdir(d)}")
 
 
 def main():
@@ -91,16 +130,21 @@ def main():
         bugs = {text(b) for b in f["worst_case/bug"][...]}
         check({"domain_from_data", "laplace_half_scale", "mst_unscaled_noise"} <= bugs,
               f"every planted bug audited: {bugs}")
+        check([text(x) for x in f["games/attack_names"][...]] == [
+            "dcr_hamming", "dcr_l2", "naive_logistic", "histogram_logistic",
+            "correlations_forest", "queries_logistic", "queries_forest", "white_box"],
+              "the default runs every attack")
         first = datasets(f)
     again = tempfile.mkdtemp(dir=smoke.out_dir())
     smoke.expect_ok(smoke.run_at_test_scale(BINARY, again, tempfile.mkdtemp()), "second run")
-    with h5py.File(os.path.join(again, STUDY + ".h5"), "r") as f:
+    with smoke.open_results(os.path.join(again, STUDY + ".h5")) as f:
         second = datasets(f)
     for name, values in first.items():
         if name in TIMINGS or name.startswith("summary/cost") or name.startswith("summary/games"):
             continue
         check(name in second and np.array_equal(values, second[name]),
               f"same seed, same {name}")
+    check_attack_subset(first)
     smoke.check_bad_parameters(BINARY, STUDY, [
         ["--epsilons=0"], ["--delta=1"], ["--synthesizers=gan"], ["--adversaries=oracle"],
         ["--outlier_targets=100000"], ["--train_datasets=41"]])

@@ -29,7 +29,8 @@ from . import _privbench
 
 
 class Group(dict):
-    """An HDF5 group: {member name: Group or NumPy array}, with .attrs (a dict).
+    """An HDF5 group: {member name: Group or NumPy array (a Dataset where the
+    dataset has attributes)}, with .attrs (a dict).
 
     Read like an h5py group, so that code written for h5py keeps working:
     members by path (g["summary/coverage/method"], "claims/x" in g,
@@ -119,10 +120,28 @@ def _attr_value(v):
     return v
 
 
+class Dataset(np.ndarray):
+    """A dataset that carries HDF5 attributes: its values as a NumPy array,
+    with .attrs (a dict) as on an h5py dataset. Datasets without attributes
+    are plain NumPy arrays."""
+
+    def __new__(cls, values, attrs):
+        obj = np.asarray(values).view(cls)
+        obj.attrs = attrs
+        return obj
+
+    def __array_finalize__(self, obj):
+        self.attrs = getattr(obj, "attrs", {})
+
+
 def _dataset(ds):
     if h5py.check_string_dtype(ds.dtype) is not None:
-        return np.array(ds.asstr()[()], dtype=object)
-    return ds[()]
+        values = np.array(ds.asstr()[()], dtype=object)
+    else:
+        values = ds[()]
+    if len(ds.attrs):
+        return Dataset(values, {k: _attr_value(v) for k, v in ds.attrs.items()})
+    return values
 
 
 def _group(g, name="/"):
