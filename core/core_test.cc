@@ -133,6 +133,26 @@ TEST(FlagsTest, ParsesOverridesAndRejectsUnknown) {
   EXPECT_EQ(flags.ParseForMain(6, argv), std::nullopt);
 }
 
+// "--verbose" alone is true; "--verbose=" (an empty value) is refused
+// rather than read as true (the bad-flag campaign's --merge_only='' ran a
+// merge).
+TEST(FlagsTest, BoolWithAnEmptyValueIsRefused) {
+  bool verbose = false;
+  FlagSet flags("prog", "desc");
+  flags.AddBool("verbose", &verbose, "verbose");
+  const char* empty[] = {"prog", "--verbose="};
+  EXPECT_EQ(flags.Parse(2, empty), ParseOutcome::kError);
+  EXPECT_NE(flags.error().find("bad value for --verbose: expected true or false, got ''"),
+            std::string::npos)
+      << flags.error();
+  EXPECT_FALSE(verbose);
+  FlagSet again("prog", "desc");
+  again.AddBool("verbose", &verbose, "verbose");
+  const char* bare[] = {"prog", "--verbose"};
+  ASSERT_EQ(again.Parse(2, bare), ParseOutcome::kOk) << again.error();
+  EXPECT_TRUE(verbose);
+}
+
 TEST(FlagsTest, ConstraintsNameTheParameterAndTheElement) {
   int64_t n = 5;
   double alpha = 0.1;

@@ -429,6 +429,11 @@ ParseOutcome FlagSet::Parse(int argc, const char* const* argv) {
       return ParseOutcome::kError;
     }
     Flag& flag = flags_[it->second];
+    if (flag.is_bool && has_value && value.empty()) {
+      // "--flag" alone means true; "--flag=" is a missing value, not true.
+      error_ = "bad value for --" + name + ": expected true or false, got ''";
+      return ParseOutcome::kError;
+    }
     if (!has_value && !flag.is_bool) {
       if (i + 1 >= argc) {
         error_ = "parameter --" + name + " needs a value";
