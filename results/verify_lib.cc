@@ -259,9 +259,16 @@ bool JudgeClaim(const PublishedEntry& e, const ResultReader& f, const std::strin
     v.failure = true;
     return false;
   }
-  if (!scale_too_small && judged->has_value()) {
-    v.verdict = "inconclusive";
+  if (judged->has_value()) {
     v.reproduced = "holds on " + FormatSignificant(100.0 * **judged, 3) + "% of replicates";
+    if (scale_too_small) {
+      // Still "needs paper scale", but the smaller run's test decided
+      // neither way: say so rather than "does not hold".
+      v.detail = "inconclusive at scale " + scale + ": " +
+                 f.ReadStringAttribute(g, "evidence").value_or("");
+    } else {
+      v.verdict = "inconclusive";
+    }
   }
   // A claim the study's data cannot decide at all (attribute undecidable =
   // 1; the evidence says why): inconclusive too, never a verdict either way.

@@ -216,6 +216,19 @@ TEST(VerifyTest, InconclusiveClaim) {
   EXPECT_FALSE(v[0].failure);
   EXPECT_EQ(v[0].reproduced, "holds on 25% of replicates");
   EXPECT_EQ(v[1].verdict, "reproduced");
+  // Below its min_scale the claim still needs paper scale, and the detail
+  // says the smaller run's test was inconclusive, not "does not hold".
+  const auto paper = ParsePublishedList(R"([
+    {"id":"c","study":"s","quantity":"q","source":"p","kind":"claim","h5":"/claims/c",
+     "min_scale":"paper"}
+  ])")
+                         .value();
+  const auto w = VerifyAll(paper, dir);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].verdict, "needs paper scale");
+  EXPECT_FALSE(w[0].failure);
+  EXPECT_EQ(w[0].reproduced, "holds on 25% of replicates");
+  EXPECT_EQ(w[0].detail, "inconclusive at scale quick: 5 of 20");
 }
 
 // The inconclusive attributes are read with their values checked: NaN or 0.5
