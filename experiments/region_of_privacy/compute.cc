@@ -15,6 +15,7 @@
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/summary_bounds.h"
+#include "numerics/normal.h"
 
 namespace privbench {
 namespace region_of_privacy {
@@ -307,7 +308,7 @@ namespace {
 // degrees of freedom, or standard normal when dof is 0.
 double UpperTailP(double t, int64_t dof) {
   if (std::isinf(t)) return t > 0 ? 0.0 : 1.0;
-  if (dof == 0) return 0.5 * std::erfc(t / std::sqrt(2.0));
+  if (dof == 0) return NormalCdf(-t);
   const boost::math::students_t dist(static_cast<double>(dof));
   return boost::math::cdf(boost::math::complement(dist, t));
 }
