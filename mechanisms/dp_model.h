@@ -1,7 +1,7 @@
 // Models trained by DP-SGD (docs/studies.md section C), written as an explicit
 // sequence of layers so that the per-example gradient engine
 // (mechanisms/per_example_grads.h) can see every trainable layer's input
-// activation a_k and output z_k: LibTorch 1.13's C++ API has neither
+// activation a_k and output z_k: LibTorch's C++ API (2.11) has neither
 // functorch/vmap nor module hooks, so the model records them itself
 // (ForwardTrace) and one backward pass of the summed loss gives dL/dz_k.
 //

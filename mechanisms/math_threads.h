@@ -1,10 +1,10 @@
-// Thread count of LibTorch's math, including the system BLAS.
+// Thread count of LibTorch's math.
 //
-// LibTorch's matrix products run on the system BLAS (OpenBLAS when
-// libopenblas0-pthread is installed), whose thread pool at::set_num_threads
-// does not control. SetMathThreads sets both. With 1 thread, results do not
-// depend on the machine's core count; studies parallelise over work units
-// instead.
+// The PyPI wheel's LibTorch (2.11.0, //third_party:libtorch.bzl) runs its
+// matrix products on the oneMKL linked into libtorch_cpu.so and its
+// element-wise kernels on OpenMP; at::set_num_threads sets both thread
+// pools. With 1 thread, results do not depend on the machine's core count;
+// studies parallelise over work units instead.
 #ifndef PRIVBENCH_MECHANISMS_MATH_THREADS_H_
 #define PRIVBENCH_MECHANISMS_MATH_THREADS_H_
 

@@ -10,7 +10,7 @@
 // contribute nothing. No noise is added here (see mechanisms/dpsgd.h).
 //
 // Method ("ghost clipping", Goodfellow 2015; Lee & Kifer 2021; Opacus):
-// LibTorch 1.13's C++ API has no vmap and no module hooks, so the model
+// LibTorch's C++ API (2.11) has no vmap and no module hooks, so the model
 // (mechanisms/dp_model.h) records each trainable layer's input a_i and
 // output z_i, and ONE backward pass of the SUMMED loss gives
 // d_i = dL/dz_i, which is example i's own output gradient because the loss
@@ -31,7 +31,7 @@
 //    Tramel 2019): microbatch j becomes channel group j and its members the
 //    batch dimension, so LibTorch's oneDNN convolution kernels do the work
 //    (the im2col + batched-matmul route measured 1.3-2x slower with
-//    OpenBLAS, most of it in im2col itself). Norms are row norms, the
+//    OpenBLAS under LibTorch 1.13, most of it in im2col itself). Norms are row norms, the
 //    clipped sum is sum_j c_j G_j.
 // Microbatches of unequal size (Poisson sampling) are zero-padded to the
 // largest one so that everything stays one batched matmul.

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/.."
 if git rev-parse --is-inside-work-tree >/dev/null 2>&1; then
   mapfile -t files < <(git ls-files --cached --others --exclude-standard '*.cc' '*.h')
 else
-  mapfile -t files < <(find . -path ./bazel-\* -prune -o \( -name '*.cc' -o -name '*.h' \) -print)
+  mapfile -t files < <(find . \( -path ./bazel-\* -o -path ./.venv \) -prune -o \( -name '*.cc' -o -name '*.h' \) -print)
 fi
 unformatted=()
 for f in "${files[@]}"; do

@@ -36,9 +36,6 @@ for arg in "$@"; do
 done
 
 tools/setup.sh
-# Same bytes whatever the core count (see .bazelrc); `bazel run` passes the
-# shell's environment to the study.
-export OPENBLAS_NUM_THREADS=1
 
 read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
 

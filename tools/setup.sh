@@ -1,18 +1,20 @@
 #!/bin/bash
-# Installs the Debian packages privbench needs, if any are missing.
-# Idempotent and silent when everything is installed. Needs root (or
-# passwordless sudo) only when something must be installed.
+# Installs what privbench needs, if anything is missing:
+#  1. Debian packages (apt; needs root or passwordless sudo only when one
+#     must be installed);
+#  2. LibTorch 2.11.0 from PyPI's torch wheel into the project-local
+#     environment .venv/ (tools/libtorch-requirements.txt: pinned, with
+#     hashes; //third_party:libtorch.bzl wraps it for Bazel).
+# Idempotent and silent when everything is installed.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 PACKAGES=(
   # toolchain and build
   g++ git bazel-bootstrap bazel-rules-cc bazel-rules-java bazel-platforms clang-format
   # C++ libraries
-  libtorch-dev xtensor-dev libboost-math-dev libhdf5-dev libgtest-dev libbenchmark-dev
+  xtensor-dev libboost-math-dev libhdf5-dev libgtest-dev libbenchmark-dev
   nlohmann-json3-dev zlib1g-dev libssl-dev libfftw3-dev
-  # optimised BLAS: Debian's alternatives point libblas.so.3 (used by
-  # LibTorch) at OpenBLAS instead of the ~10x slower reference BLAS
-  libopenblas0-pthread
   # figures and cross-checks (Debian's python3, not pip)
   python3 python3-numpy python3-scipy python3-h5py python3-matplotlib python3-sklearn
   # `import privbench` (//python; `pip install ./python`): pybind11 and the CPython headers;
@@ -32,13 +34,14 @@ PACKAGES=(
   clang libclang-rt-14-dev
 )
 
+install_debian_packages() {
 missing=()
 for p in "${PACKAGES[@]}"; do
   if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
     missing+=("$p")
   fi
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+[ ${#missing[@]} -eq 0 ] && return 0
 
 if [ "$(id -u)" -eq 0 ]; then
   SUDO=()
@@ -61,4 +64,30 @@ if ! "${SUDO[@]}" apt-get install -y -q "${missing[@]}" >/tmp/privbench-apt.log 
     exit 1
   fi
 fi
-echo "privbench setup: done" >&2
+echo "privbench setup: Debian packages done" >&2
+}
+
+# LibTorch into .venv/, unless the same pinned set is already there (the
+# stamp holds the requirements file's digest).
+install_libtorch() {
+  local req=tools/libtorch-requirements.txt stamp=.venv/privbench-libtorch.sha256
+  local digest
+  digest=$(sha256sum "$req" | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ]; then
+    return 0
+  fi
+  echo "privbench setup: installing LibTorch 2.11.0 (PyPI torch wheel, ~530 MB) into .venv/" >&2
+  rm -rf .venv
+  /usr/bin/python3 -m venv .venv
+  if ! .venv/bin/pip install -q --disable-pip-version-check --no-deps --require-hashes \
+    -r "$req" >/tmp/privbench-pip.log 2>&1; then
+    echo "privbench setup: pip install of LibTorch failed; see /tmp/privbench-pip.log" >&2
+    tail -20 /tmp/privbench-pip.log >&2
+    exit 1
+  fi
+  echo "$digest" >"$stamp"
+  echo "privbench setup: LibTorch done" >&2
+}
+
+install_debian_packages
+install_libtorch

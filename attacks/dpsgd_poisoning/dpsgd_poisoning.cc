@@ -42,7 +42,7 @@ Result<NetworkPoison> ClipBkdPoison(const torch::Tensor& x, const std::vector<Dp
     torch::Tensor xd = x.to(torch::kDouble);
     torch::Tensor centred = xd - xd.mean(0, true);
     torch::Tensor cov = centred.t().mm(centred) / static_cast<double>(n - 1);
-    auto [values, vectors] = torch::linalg::eigh(cov, "L");
+    auto [values, vectors] = at::linalg_eigh(cov, "L");
     torch::Tensor v = vectors.select(1, 0);  // eigenvalues ascending
     NetworkPoison p;
     p.x = ToFloats(v * MedianRowNorm(x));

@@ -5,7 +5,7 @@
 //
 // A model is AdultMlpSpec(d, hidden) (mechanisms/dp_model.h) trained by
 // mechanisms/dpsgd.h TrainDpSgd (Poisson sampling, momentum SGD, one LibTorch
-// and one OpenBLAS thread: the study parallelises over models), either
+// math thread: the study parallelises over models), either
 // non-private or DP-SGD with per-example clipping (or TF Privacy
 // microbatches) at a noise multiplier calibrated for a target eps by the RDP
 // accountant (estimators/accountants, "rdp", DefaultRdpOrders(), classic

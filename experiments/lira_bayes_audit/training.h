@@ -68,7 +68,7 @@ Result<ModelScores> TrainAndScore(const AuditData& data, const std::vector<int64
 Result<std::pair<std::string, int64_t>> DescribeArchitecture(const AuditData& data,
                                                              const TrainSpec& spec);
 
-// "libtorch 1.13.1".
+// "libtorch 2.11.0".
 std::string TorchVersion();
 
 }  // namespace lira_bayes_audit

@@ -146,7 +146,7 @@ Result<std::vector<double>> TrainAndProbe(const AuditData& d, const Insertion& i
                                           const TrainSpec& spec, const PoisonPoint& clipbkd,
                                           const PoisonPoint& shadow, uint64_t seed);
 
-// "libtorch 1.13.1", for /meta.
+// "libtorch 2.11.0", for /meta.
 std::string TorchVersion();
 
 }  // namespace ml_audit_dpsgd

@@ -150,7 +150,10 @@ TEST(Poisons, DpLabelIsLeastLikelyUnderDpModels) {
     ASSERT_TRUE(v.ok()) << v.message();
     mean += (*v)[0] / 4;  // P_{y*}(x*) of DP model m on D
   }
-  EXPECT_NEAR(label->prob, mean, 1e-12);
+  // The same models: the probe passes x* in a batch with other rows, the
+  // label choice alone, and the BLAS rounds a float32 matrix product
+  // differently for different batch shapes (up to ~1e-7 relative).
+  EXPECT_NEAR(label->prob, mean, 1e-6);
   EXPECT_LT(label->prob, 0.5);
   TrainSpec other = dp;  // another sigma trains other models
   other.noise_multiplier = 2;

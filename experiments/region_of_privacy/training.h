@@ -70,7 +70,7 @@ struct TrainOutcome {
 Result<TrainOutcome> TrainModel(const Dataset& dataset, const TrainOptions& options,
                                 ProgressReporter* progress = nullptr);
 
-// "libtorch 1.13.1" (TORCH_VERSION), for result metadata.
+// "libtorch 2.11.0" (TORCH_VERSION), for result metadata.
 std::string TorchVersion();
 
 }  // namespace region_of_privacy

@@ -112,9 +112,9 @@ run_recipe() { # <binary> <dir>
   ln -s "${RUNFILES_DIR:-$TEST_SRCDIR}" "$dir/bazel-bin/experiments/$name/$name.runfiles"
   write_recipe "$name" >"$dir/recipe.sh"
   # A user's shell: none of the variables Bazel sets for tests (runfiles,
-  # workspace, the one-thread OpenBLAS setting); the jobs inherit this.
+  # workspace); the jobs inherit this.
   (cd "$dir" && env -u RUNFILES_DIR -u RUNFILES_MANIFEST_FILE -u TEST_SRCDIR -u JAVA_RUNFILES \
-    -u BUILD_WORKSPACE_DIRECTORY -u OPENBLAS_NUM_THREADS -u PYTHONPATH PATH="$top/shim:$PATH" \
+    -u BUILD_WORKSPACE_DIRECTORY -u PYTHONPATH PATH="$top/shim:$PATH" \
     bash -euo pipefail recipe.sh) >"$dir/recipe.out"
   tail -1 "$dir/recipe.out" | grep -oE '^[0-9]+$'
 }
@@ -155,7 +155,7 @@ fi
 
 # The same configuration, locally and unsharded, then every dataset compared.
 mkdir -p "$top/local/raw"
-OPENBLAS_NUM_THREADS=1 "$binary" --scale=test --threads=2 --quiet \
+"$binary" --scale=test --threads=2 --quiet \
   --parts_dir="$top/local/parts" --output_dir="$top/local/raw" >"$top/local/log" 2>&1 ||
   { cat "$top/local/log"; exit 1; }
 /usr/bin/python3 "$h5_equal" "$work/results/raw/$study.h5" "$top/local/raw/$study.h5" \
@@ -183,7 +183,7 @@ grep -q -- '--merge_only' "$work/resubmit.sh" || { echo "FAIL: no merge line in 
 echo "== resubmitting shard 1:"
 cat "$work/resubmit.sh"
 resubmit_merge=$(cd "$work" && env -u RUNFILES_DIR -u RUNFILES_MANIFEST_FILE -u TEST_SRCDIR \
-  -u OPENBLAS_NUM_THREADS bash -euo pipefail resubmit.sh | tail -1)
+  bash -euo pipefail resubmit.sh | tail -1)
 wait_for_job "$resubmit_merge"
 job_states | awk -v m="$resubmit_merge" '$1 >= m - 1' | tee "$top/jobs_resubmit.txt"
 if awk '$2 != "COMPLETED" || $3 != "0:0" {bad = 1} END {exit !bad}' "$top/jobs_resubmit.txt"; then
