@@ -330,6 +330,15 @@ Status DpModel::SetParameters(const std::vector<torch::Tensor>& values) {
   });
 }
 
+Status DpModel::MoveTo(const torch::Device& device) {
+  return GuardTorch("DpModel::MoveTo", [&]() -> Status {
+    for (torch::Tensor& p : parameters_) {
+      if (p.device() != device) p = p.detach().to(device).set_requires_grad(true);
+    }
+    return Status::Ok();
+  });
+}
+
 Result<torch::Tensor> DpModel::PrepareInputs(const torch::Tensor& x) const {
   return GuardTorch("PrepareInputs", [&]() -> Result<torch::Tensor> {
     if (!x.defined()) return Error("x is undefined");

@@ -132,6 +132,10 @@ class DpModel {
   Result<DpModel> Clone() const;
   // Overwrites the parameters (shapes must match).
   Status SetParameters(const std::vector<torch::Tensor>& values);
+  // Moves the parameters to `device` (values kept; new leaf tensors that
+  // require gradients). DP-SGD trains there and moves them back to the CPU
+  // (mechanisms/dpsgd.h); every other function here expects CPU tensors.
+  Status MoveTo(const torch::Device& device);
 
   // x as float32 of shape (N, input_shape...): checks the shape and that
   // every value is finite ("x contains a non-finite value in row 17").

@@ -136,6 +136,7 @@ std::vector<std::pair<std::string, std::string>> TrainingRecord::Metadata() cons
       {"weight_decay", d(weight_decay)},
       {"seed", std::to_string(seed)},
       {"threads", i(threads)},
+      {"device", device},
       {"model", model},
       {"architecture", architecture},
       {"num_parameters", i(num_parameters)},
@@ -228,7 +229,10 @@ StepOutcome DpSgdStep(const DpModel& model, const torch::Tensor& x, const torch:
   const double inv = 1.0 / normaliser;
   bool finite = true;
   for (torch::Tensor& g : grads) {
-    g = g.contiguous();
+    // On a GPU the sum comes to the CPU for the seeded noise and goes back
+    // (one small copy each way per parameter tensor and step).
+    const torch::Device device = g.device();
+    g = g.to(torch::kCPU).contiguous();
     float* p = g.data_ptr<float>();
     const int64_t n = g.numel();
     for (int64_t k = 0; k < n; ++k) {
@@ -236,6 +240,7 @@ StepOutcome DpSgdStep(const DpModel& model, const torch::Tensor& x, const torch:
       p[k] = static_cast<float>(v);
       finite = finite && std::isfinite(p[k]);
     }
+    g = g.to(device);
   }
   if (!finite) {
     out.finite = false;
@@ -335,6 +340,7 @@ TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConf
   rec.weight_decay = config.weight_decay;
   rec.seed = config.seed;
   rec.threads = config.threads;
+  rec.device = DescribeDevice(config.device);
   rec.model = model.spec().name;
   rec.architecture = DescribeModel(model.spec());
   rec.num_parameters = model.num_parameters();
@@ -413,7 +419,7 @@ Status RunSteps(DpModel& model, const torch::Tensor& xs, const torch::Tensor& ys
     const int64_t b = static_cast<int64_t>(idx.size());
     examples += b;
     if (b == 0) ++rec.empty_batches;
-    const torch::Tensor index = torch::tensor(idx, torch::kLong);
+    const torch::Tensor index = torch::tensor(idx, torch::kLong).to(xs.device());
     const torch::Tensor xb = xs.index_select(0, index);
     const torch::Tensor yb = ys.index_select(0, index);
     internal::StepOutcome step;
@@ -455,13 +461,18 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
   PB_ASSIGN_OR_RETURN(torch::Tensor xs, model.PrepareInputs(x));
   PB_ASSIGN_OR_RETURN(torch::Tensor ys, model.PrepareLabels(y, xs.size(0)));
   PB_RETURN_IF_ERROR(ValidateDpSgdConfig(config, xs.size(0)));
+  PB_RETURN_IF_ERROR(EnsureDevice(config.device));
   TrainingRecord rec = DescribeTraining(model, xs.size(0), config);
-  return GuardTorch("TrainDpSgd", [&]() -> Result<TrainingRecord> {
+  const torch::Device device = config.device == ComputeDevice::kCuda
+                                   ? torch::Device(torch::kCUDA, 0)
+                                   : torch::Device(torch::kCPU);
+  Result<TrainingRecord> trained = GuardTorch("TrainDpSgd", [&]() -> Result<TrainingRecord> {
     if (config.threads > 0) SetMathThreads(config.threads);
     // Speed only (steps reuse freed tensor memory); results are the same
     // bytes either way, so a C library without mallopt just trains slower.
     static_cast<void>(KeepFreedTensorMemory());
-    PB_RETURN_IF_ERROR(RunSteps(model, xs, ys, config, progress, rec));
+    PB_RETURN_IF_ERROR(model.MoveTo(device));
+    PB_RETURN_IF_ERROR(RunSteps(model, xs.to(device), ys.to(device), config, progress, rec));
     for (const torch::Tensor& p : model.parameters()) {
       if (!at::isfinite(p).all().item<bool>()) {
         return Error("non-finite parameters after the last step " + std::to_string(rec.steps));
@@ -469,6 +480,8 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
     }
     return rec;
   });
+  PB_RETURN_IF_ERROR(model.MoveTo(torch::Device(torch::kCPU)));
+  return trained;
 }
 
 }  // namespace privbench

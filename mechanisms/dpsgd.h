@@ -82,6 +82,12 @@
 // global RNG is not used. `threads` sets at::set_num_threads (global to the
 // process; default 1 for bit-for-bit determinism; 0 leaves it unchanged).
 //
+// DEVICE (`device`, mechanisms/device.h): the model's parameters and the
+// training rows move to the GPU for the steps; each step's Gaussian noise
+// is drawn on the CPU (the same stream and order as above), copied over
+// and added there; the model returns to the CPU at the end, also on error.
+// CPU runs are bit-for-bit what they were before devices existed.
+//
 // FAILURES: invalid configurations are refused with a message naming the
 // argument ("batch_size 600 exceeds the dataset size 500"); a non-finite
 // loss or noisy gradient stops training with "NaN loss at step 1234 of 5000
@@ -101,6 +107,7 @@
 #include "core/progress.h"
 #include "core/result.h"
 #include "core/seeding.h"
+#include "mechanisms/device.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/per_example_grads.h"
 
@@ -134,6 +141,10 @@ struct DpSgdConfig {
   double weight_decay = 0.0;  // L2 coefficient, added to the privatised gradient
   uint64_t seed = 0;
   int threads = 1;  // at::set_num_threads; 0 = leave unchanged
+  // Where the steps run (mechanisms/device.h). The model is moved there for
+  // training and back to the CPU afterwards; the random draws stay on the
+  // CPU, so both devices see the same batches and noise.
+  ComputeDevice device = ComputeDevice::kCpu;
 };
 
 // True if the run clips microbatch means of (expected) size > 1.
@@ -174,6 +185,7 @@ struct TrainingRecord {
   double weight_decay = 0.0;
   uint64_t seed = 0;
   int threads = 0;
+  std::string device;        // DescribeDevice(): the device and its determinism
   std::string model;         // spec name
   std::string architecture;  // DescribeModel()
   int64_t num_parameters = 0;

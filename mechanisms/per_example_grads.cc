@@ -61,7 +61,8 @@ struct MicrobatchLayout {
   torch::Tensor row_scale;     // (B, 1) float32: 1/|G_j(i)|; undefined if all sizes are 1
   double uniform_scale = 1.0;  // used instead of row_scale when all sizes are equal
 
-  MicrobatchLayout(const Microbatching& mb, int64_t batch_size) : batch(batch_size) {
+  MicrobatchLayout(const Microbatching& mb, int64_t batch_size, const torch::Device& device)
+      : batch(batch_size) {
     if (mb.per_example()) {
       per_example = true;
       identity = true;
@@ -82,8 +83,8 @@ struct MicrobatchLayout {
       identity = identity && pad[i] == i;
     }
     identity = identity && m * bmax == batch_size;
-    group_of = torch::tensor(g, torch::kLong);
-    if (!identity) pad_index = torch::tensor(pad, torch::kLong);
+    group_of = torch::tensor(g, torch::kLong).to(device);
+    if (!identity) pad_index = torch::tensor(pad, torch::kLong).to(device);
     bool equal = true;
     for (int64_t c : counts) equal = equal && c == counts[0];
     if (equal) {
@@ -91,7 +92,7 @@ struct MicrobatchLayout {
     } else {
       std::vector<float> scale(batch_size);
       for (int64_t i = 0; i < batch_size; ++i) scale[i] = 1.0f / static_cast<float>(counts[g[i]]);
-      row_scale = torch::tensor(scale, torch::kFloat).unsqueeze(1);
+      row_scale = torch::tensor(scale, torch::kFloat).unsqueeze(1).to(device);
     }
   }
 
@@ -141,7 +142,7 @@ ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch
                                                const torch::Tensor& y,
                                                const Microbatching& microbatching,
                                                double clip_norm) {
-  const MicrobatchLayout lay(microbatching, x.size(0));
+  const MicrobatchLayout lay(microbatching, x.size(0), x.device());
   ForwardTrace trace;
   torch::Tensor loss = SummedCrossEntropy(model.Forward(x, &trace), y);
   // dL/dz_k for every trainable layer; the weight gradients are not computed.
@@ -238,7 +239,7 @@ ClippedGradientSum ClippedGradientSumLoopUnchecked(const DpModel& model, const t
   std::vector<double> norms(m, 0.0);
   for (int64_t j = 0; j < m; ++j) {
     if (members[j].empty()) continue;
-    const torch::Tensor idx = torch::tensor(members[j], torch::kLong);
+    const torch::Tensor idx = torch::tensor(members[j], torch::kLong).to(x.device());
     const torch::Tensor loss =
         SummedCrossEntropy(model.Forward(x.index_select(0, idx)), y.index_select(0, idx));
     out.loss_sum += loss.item<double>();
