@@ -96,6 +96,10 @@ Status EnsureDevice(ComputeDevice device) {
   return Status::Ok();
 }
 
+void SynchronizeDevice(ComputeDevice device) {
+  if (device == ComputeDevice::kCuda) at::detail::getCUDAHooks().deviceSynchronize(0);
+}
+
 std::string DescribeDevice(ComputeDevice device) {
   if (device == ComputeDevice::kCpu) {
     return "cpu (LibTorch " TORCH_VERSION "; same seed, same bytes at one math thread)";

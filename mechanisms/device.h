@@ -41,6 +41,9 @@ Result<ComputeDevice> ParseDevice(std::string_view text);
 // is visible; the error names --device and says why (the backend library
 // could not be loaded, with the loader's message, or no GPU was found).
 Status EnsureDevice(ComputeDevice device);
+// Waits until the device's queued work is done (kCpu: nothing to wait
+// for); timings of GPU work need it.
+void SynchronizeDevice(ComputeDevice device);
 // One line for /meta: the device, the GPU's name for CUDA, and what is
 // deterministic there (above).
 std::string DescribeDevice(ComputeDevice device);

@@ -275,10 +275,6 @@ void Shuffle(std::vector<int64_t>& v, Rng& rng) {
   }
 }
 
-constexpr uint64_t kSamplingStream = 1;
-constexpr uint64_t kMicrobatchStream = 2;
-constexpr uint64_t kNoiseStream = 3;
-
 }  // namespace
 
 namespace {
@@ -307,7 +303,10 @@ void DescribeRules(const DpSgdConfig& config, TrainingRecord& rec) {
   }
 }
 
-// Everything about a run that is known before its first step.
+}  // namespace
+
+namespace internal {
+
 TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConfig& config) {
   const bool priv = config.private_training;
   const bool poisson = config.sampling == Sampling::kPoisson;
@@ -347,38 +346,31 @@ TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConf
   return rec;
 }
 
-// Draws the examples of each step: Poisson sampling, or a fresh shuffle at
-// the start of every epoch cut into consecutive batches.
-class BatchSampler {
- public:
-  BatchSampler(int64_t n, const DpSgdConfig& config, double q)
-      : n_(n),
-        batch_(config.batch_size),
-        poisson_(config.sampling == Sampling::kPoisson),
-        q_(q),
-        steps_per_epoch_(n / config.batch_size),
-        rng_(MakeRng(config.seed, {kSamplingStream})),
-        perm_(n) {
-    for (int64_t i = 0; i < n; ++i) perm_[i] = i;
-  }
-  int64_t EpochOf(int64_t step) const {
-    return poisson_ ? step * batch_ / n_ : step / steps_per_epoch_;
-  }
-  std::vector<int64_t> Next(int64_t step) {
-    if (poisson_) return PoissonSample(n_, q_, rng_);
-    const int64_t pos = (step % steps_per_epoch_) * batch_;
-    if (pos == 0) Shuffle(perm_, rng_);
-    return std::vector<int64_t>(perm_.begin() + pos, perm_.begin() + pos + batch_);
-  }
+BatchSampler::BatchSampler(int64_t n, const DpSgdConfig& config, double q)
+    : n_(n),
+      batch_(config.batch_size),
+      poisson_(config.sampling == Sampling::kPoisson),
+      q_(q),
+      steps_per_epoch_(n / config.batch_size),
+      rng_(MakeRng(config.seed, {kSamplingStream})),
+      perm_(n) {
+  for (int64_t i = 0; i < n; ++i) perm_[i] = i;
+}
 
- private:
-  int64_t n_, batch_;
-  bool poisson_;
-  double q_;
-  int64_t steps_per_epoch_;
-  Rng rng_;
-  std::vector<int64_t> perm_;
-};
+int64_t BatchSampler::EpochOf(int64_t step) const {
+  return poisson_ ? step * batch_ / n_ : step / steps_per_epoch_;
+}
+
+std::vector<int64_t> BatchSampler::Next(int64_t step) {
+  if (poisson_) return PoissonSample(n_, q_, rng_);
+  const int64_t pos = (step % steps_per_epoch_) * batch_;
+  if (pos == 0) Shuffle(perm_, rng_);
+  return std::vector<int64_t>(perm_.begin() + pos, perm_.begin() + pos + batch_);
+}
+
+}  // namespace internal
+
+namespace {
 
 // The error of a step whose loss or (noisy) gradient is not finite.
 Error NonFiniteStepError(const internal::StepOutcome& step, bool priv, int64_t t, int64_t steps,
@@ -401,9 +393,9 @@ Status RunSteps(DpModel& model, const torch::Tensor& xs, const torch::Tensor& ys
   const bool priv = config.private_training;
   const bool poisson = config.sampling == Sampling::kPoisson;
   const int64_t m = rec.num_microbatches;
-  BatchSampler sampler(xs.size(0), config, rec.q);
-  Rng microbatch_rng = MakeRng(config.seed, {kMicrobatchStream});
-  Rng noise_rng = MakeRng(config.seed, {kNoiseStream});
+  internal::BatchSampler sampler(xs.size(0), config, rec.q);
+  Rng microbatch_rng = MakeRng(config.seed, {internal::kMicrobatchStream});
+  Rng noise_rng = MakeRng(config.seed, {internal::kNoiseStream});
   internal::Optimizer optimizer(model.parameters(), config);
   const double noise_std = priv ? config.noise_multiplier * config.clip_norm : 0.0;
   std::vector<double> epoch_loss(config.epochs, 0.0);
@@ -462,7 +454,7 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
   PB_ASSIGN_OR_RETURN(torch::Tensor ys, model.PrepareLabels(y, xs.size(0)));
   PB_RETURN_IF_ERROR(ValidateDpSgdConfig(config, xs.size(0)));
   PB_RETURN_IF_ERROR(EnsureDevice(config.device));
-  TrainingRecord rec = DescribeTraining(model, xs.size(0), config);
+  TrainingRecord rec = internal::DescribeTraining(model, xs.size(0), config);
   const torch::Device device = config.device == ComputeDevice::kCuda
                                    ? torch::Device(torch::kCUDA, 0)
                                    : torch::Device(torch::kCPU);

@@ -206,6 +206,32 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
 
 namespace internal {
 
+// The seed streams of a run (RANDOMNESS above).
+constexpr uint64_t kSamplingStream = 1;
+constexpr uint64_t kMicrobatchStream = 2;
+constexpr uint64_t kNoiseStream = 3;
+
+// Draws the examples of each step: Poisson sampling, or a fresh shuffle at
+// the start of every epoch cut into consecutive batches (SAMPLING above),
+// from the stream kSamplingStream of config.seed.
+class BatchSampler {
+ public:
+  BatchSampler(int64_t n, const DpSgdConfig& config, double q);
+  int64_t EpochOf(int64_t step) const;
+  std::vector<int64_t> Next(int64_t step);
+
+ private:
+  int64_t n_, batch_;
+  bool poisson_;
+  double q_;
+  int64_t steps_per_epoch_;
+  Rng rng_;
+  std::vector<int64_t> perm_;
+};
+
+// Everything about a run that is known before its first step.
+TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConfig& config);
+
 // theta <- one optimizer step (see step 4 above); no autograd.
 class Optimizer {
  public:

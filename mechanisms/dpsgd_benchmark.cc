@@ -25,6 +25,9 @@
 // thread (default) the clock is the thread's CPU time, so that other
 // processes on the shared 2-core machine do not distort the figures;
 // --clock=wall gives wall-clock medians.
+// --device=cuda runs the same steps on the GPU (mechanisms/device.h): wall
+// clock, each timed call ends with a device synchronisation; the noise is
+// still drawn on the CPU and copied, as in training.
 //
 //   bazel run //mechanisms:dpsgd_benchmark -- --threads=1 --repeats=200
 #include <ATen/ATen.h>
@@ -40,6 +43,7 @@
 
 #include "core/flags.h"
 #include "core/seeding.h"
+#include "mechanisms/device.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
 #include "mechanisms/per_example_grads.h"
@@ -59,7 +63,10 @@ struct Options {
   int64_t cnn_batch = 256;
   bool keep_freed_memory = true;
   std::string clock = "";  // "cpu" or "wall"; default cpu with 1 thread
+  std::string device = "cpu";
 };
+
+ComputeDevice g_device = ComputeDevice::kCpu;
 
 // The 1-minute load average: the machine is shared, so report how busy it
 // was around the measurements.
@@ -92,6 +99,7 @@ double Now() {
 double Seconds(const std::function<void()>& f) {
   const double start = Now();
   f();
+  SynchronizeDevice(g_device);
   return Now() - start;
 }
 
@@ -192,12 +200,12 @@ Status Run(const Options& o) {
     at::set_num_threads(static_cast<int>(o.threads));
     if (o.keep_freed_memory) PB_RETURN_IF_ERROR(KeepFreedTensorMemory());
     std::printf(
-        "dpsgd_benchmark: LibTorch CPU, at::get_num_threads() = %d, repeats = %lld "
+        "dpsgd_benchmark: device %s, at::get_num_threads() = %d, repeats = %lld "
         "(warm-up %lld), loop repeats = %lld; medians of %s time in ms per call; "
         "load average at start %s; freed tensor memory %s\n\n",
-        at::get_num_threads(), static_cast<long long>(o.repeats), static_cast<long long>(o.warmup),
-        static_cast<long long>(o.loop_repeats), g_cpu_clock ? "thread CPU" : "wall-clock",
-        LoadAverage().c_str(),
+        DescribeDevice(g_device).c_str(), at::get_num_threads(), static_cast<long long>(o.repeats),
+        static_cast<long long>(o.warmup), static_cast<long long>(o.loop_repeats),
+        g_cpu_clock ? "thread CPU" : "wall-clock", LoadAverage().c_str(),
         o.keep_freed_memory ? "kept for reuse (as in training)"
                             : "returned to the OS (glibc defaults)");
     std::printf("%-52s %10s %10s %9s %-14s %9s  %s\n", "comparison", "baseline", "measured",
@@ -215,10 +223,13 @@ Status Run(const Options& o) {
     };
     for (const Case& c : cases) {
       PB_ASSIGN_OR_RETURN(DpModel model, DpModel::Create(c.spec, 1));
+      const torch::Device device = g_device == ComputeDevice::kCuda ? torch::Device(torch::kCUDA, 0)
+                                                                    : torch::Device(torch::kCPU);
+      PB_RETURN_IF_ERROR(model.MoveTo(device));
       const int64_t batch = c.shape[0];
       at::manual_seed(7);
-      const torch::Tensor x = at::randn(c.shape);
-      const torch::Tensor y = at::randint(0, c.spec.num_classes, {batch}, torch::kLong);
+      const torch::Tensor x = at::randn(c.shape).to(device);
+      const torch::Tensor y = at::randint(0, c.spec.num_classes, {batch}, torch::kLong).to(device);
       DpSgdConfig opt_config;
       opt_config.learning_rate = 1e-3;
       opt_config.momentum = 0.9;
@@ -292,13 +303,26 @@ int main(int argc, char** argv) {
                 "reuse freed tensor memory as the DP-SGD engine does (KeepFreedTensorMemory); "
                 "false: glibc's defaults, to see the difference");
   flags.AddString("clock", &o.clock,
-                  "cpu (thread CPU time; default with --threads=1) or wall (default otherwise)");
+                  "cpu (thread CPU time; default with --threads=1 on the CPU) or wall (default "
+                  "otherwise; the only clock with --device=cuda)");
+  flags.AddString("device", &o.device, "cpu, or cuda (mechanisms/device.h)").OneOf({"cpu", "cuda"});
   if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   if (o.threads < 1 || o.repeats < 1 || o.warmup < 0 || o.loop_repeats < 1) {
     std::fprintf(stderr, "threads, repeats, loop_repeats must be >= 1 and warmup >= 0\n");
     return 2;
   }
-  if (o.clock.empty()) o.clock = o.threads == 1 ? "cpu" : "wall";
+  privbench::g_device = privbench::ParseDevice(o.device).value();
+  if (const privbench::Status d = privbench::EnsureDevice(privbench::g_device); !d.ok()) {
+    std::fprintf(stderr, "%s\n", d.message().c_str());
+    return 2;
+  }
+  const bool gpu = privbench::g_device == privbench::ComputeDevice::kCuda;
+  if (o.clock.empty()) o.clock = o.threads == 1 && !gpu ? "cpu" : "wall";
+  if (o.clock == "cpu" && gpu) {
+    std::fprintf(stderr,
+                 "--clock=cpu does not see GPU work: use --clock=wall with --device=cuda\n");
+    return 2;
+  }
   if (o.clock != "cpu" && o.clock != "wall") {
     std::fprintf(stderr, "--clock must be cpu or wall, got %s\n", o.clock.c_str());
     return 2;
