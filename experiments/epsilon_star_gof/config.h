@@ -37,6 +37,7 @@ struct GofStudyConfig {
   double learning_rate = 0.01;
   double momentum = 0.9;
   int64_t hidden = 128;
+  std::string device = "cpu";  // where DP-SGD trains: cpu | cuda (mechanisms/device.h)
   // Goodness of fit.
   std::vector<int64_t> n_eval;
   int64_t max_components = 20;

@@ -16,6 +16,7 @@
 #include "experiments/epsilon_star_gof/run.h"
 #include "experiments/lib/framework/study.h"
 #include "experiments/lib/framework/sweep.h"
+#include "mechanisms/device.h"
 
 namespace privbench::epsilon_star_gof {
 namespace {
@@ -84,6 +85,10 @@ void RegisterModelFlags(FlagSet& f, Config& c) {
       .Finite();
   f.AddDouble("momentum", &c.momentum, "SGD momentum (paper: 0.9)").Min(0).Below(1);
   f.AddInt("hidden", &c.hidden, "hidden Tanh units of the Adult MLP").Min(1);
+  f.AddString("device", &c.device,
+              "where DP-SGD trains: cpu, or cuda (LibTorch's CUDA backend, loaded at run time; "
+              "same batches and noise as on the CPU)")
+      .OneOf({"cpu", "cuda"});
 }
 
 void RegisterFitFlags(FlagSet& f, Config& c) {
@@ -126,6 +131,8 @@ void RegisterFlags(FlagSet& f, Config& c) {
 
 // Rules across fields (each field's own range is declared with its flag).
 Status Validate(const Config& c) {
+  PB_ASSIGN_OR_RETURN(const ComputeDevice device, ParseDevice(c.device));
+  PB_RETURN_IF_ERROR(EnsureDevice(device));  // --device=cuda without a GPU: exit 2
   // -1 (all rows) or a positive count: the one value the flag's range lets
   // through that is neither.
   if (c.n_train == 0) return Error("n_train must be -1 (all) or >= 1, got 0");

@@ -32,6 +32,7 @@ DpSgdConfig TrainingConfig(const GofModelConfig& c, double noise_multiplier, uin
   t.weight_decay = 0.0;
   t.seed = seed;
   t.threads = 1;
+  t.device = c.device;
   return t;
 }
 

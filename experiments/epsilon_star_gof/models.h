@@ -26,6 +26,7 @@
 
 #include "core/result.h"
 #include "data_scripts/dataset.h"
+#include "mechanisms/device.h"
 
 namespace privbench::epsilon_star_gof {
 
@@ -36,6 +37,8 @@ struct GofModelConfig {
   double learning_rate = 0.01;
   double momentum = 0.9;
   int64_t hidden = 128;  // AdultMlpSpec width
+  // Where DP-SGD trains (mechanisms/device.h).
+  ComputeDevice device = ComputeDevice::kCpu;
   // DP only.
   double target_epsilon = 10.0;
   double delta = 0.0;  // > 0 (the study passes 1/n by default)

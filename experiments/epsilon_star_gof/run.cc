@@ -21,6 +21,7 @@
 #include "experiments/epsilon_star_gof/report.h"
 #include "experiments/epsilon_star_gof/transform_shape.h"
 #include "experiments/lib/framework/sweep.h"
+#include "mechanisms/device.h"
 #include "results/table_builder.h"
 
 namespace privbench::epsilon_star_gof {
@@ -69,6 +70,9 @@ std::string SweepConfigText(const GofStudyConfig& c, const Dataset& d, uint64_t 
   kv("learning_rate", FormatDouble(c.learning_rate));
   kv("momentum", FormatDouble(c.momentum));
   kv("hidden", std::to_string(c.hidden));
+  // CPU runs are the bytes they were before --device existed (their parts
+  // keep their key); CUDA runs differ by float32 rounding: their own parts.
+  if (c.device != "cpu") kv("device", c.device);
   kv("n_eval", JoinInts(c.n_eval));
   kv("max_components", std::to_string(c.max_components));
   kv("max_iterations", std::to_string(c.max_iterations));
@@ -96,6 +100,7 @@ GofModelConfig ModelConfig(const GofStudyConfig& c, bool dp, double delta) {
   m.clip_norm = c.clip_norm;
   m.num_microbatches = c.num_microbatches;
   m.calibration_rule = c.calibration_rule;
+  m.device = ParseDevice(c.device).value();  // checked by main.cc's Validate
   return m;
 }
 
@@ -516,6 +521,7 @@ Status WriteMeta(const MergeInputs& in, const SweepParts& parts, const SweepOpti
        {"dataset_source", data.source},
        {"dataset_checksums", data.checksums},
        {"sweep_config", so.config_text},
+       {"device", in.config->device},
        {"accounting", AccountingText(*in.config, in.delta, *in.plan)},
        {"loss_transform",
         "epsilon_star_logit (App. B): joint min/max of train + population losses of each model"},

@@ -30,6 +30,7 @@ struct Config {
   double dp_learning_rate = 0.5;  // DP-SGD momentum SGD
   double momentum = 0.9;
   double clip_norm = 1.0;       // per-example clipping norm C
+  std::string device = "cpu";   // where DP-SGD trains: cpu | cuda (mechanisms/device.h)
   double target_epsilon = 8.0;  // DP setting: eps of the RDP accountant
   double delta = 1e-5;
   double alpha = 0.1;                  // intervals at confidence / credibility 1 - alpha

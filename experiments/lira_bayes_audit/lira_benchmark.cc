@@ -5,15 +5,17 @@
 // timed batched scoring pass.
 //
 //   bazel build --config=ci //experiments/lira_bayes_audit:lira_benchmark
-//   bazel-bin/experiments/lira_bayes_audit/lira_benchmark [--cnn_epochs=2]
+//   bazel-bin/experiments/lira_bayes_audit/lira_benchmark [--cnn_epochs=2] [--device=cuda]
 //
 // Prints the 1-minute load average first: the 2-core machine is shared, so
 // times are only comparable at similar load. One LibTorch thread per model,
-// as the study trains (units run in parallel, one per core).
+// as the study trains (units run in parallel, one per core). --device picks
+// where DP-SGD trains, as the study's flag (mechanisms/device.h).
 #include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "core/flags.h"
@@ -21,6 +23,7 @@
 #include "experiments/lira_bayes_audit/compute.h"
 #include "experiments/lira_bayes_audit/run.h"
 #include "experiments/lira_bayes_audit/training.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace lira_bayes_audit {
@@ -32,6 +35,7 @@ struct Options {
   int64_t cnn_epochs = 2;
   int64_t score_rows = 2048;
   int64_t cores = 2;
+  std::string device = "cpu";  // where DP-SGD trains: cpu | cuda (mechanisms/device.h)
 };
 
 double Seconds(std::chrono::steady_clock::time_point t0) {
@@ -55,6 +59,7 @@ TrainSpec Spec(const Config& c, bool priv, double sigma) {
   t.epochs = c.epochs;
   t.learning_rate = priv ? c.dp_learning_rate : c.learning_rate;
   t.momentum = c.momentum;
+  t.device = ParseDevice(c.device).value();  // checked in main
   return t;
 }
 
@@ -71,6 +76,7 @@ Result<double> TimeModels(const AuditData& d, const TrainSpec& spec, int64_t mod
 
 Status Quick(const Options& o) {
   Config c;  // quick scale = config.h defaults
+  c.device = o.device;
   PB_ASSIGN_OR_RETURN(LoadedData l, LoadAuditData(c, 1));
   PB_ASSIGN_OR_RETURN(Accounting a, CalibrateNoise(c));
   const std::vector<int64_t> all = Range(c.pool_size);
@@ -97,6 +103,7 @@ Status Paper(const Options& o) {
   p.batch_size = 512;
   p.dp_learning_rate = 0.5;
   p.clip_norm = 2.6;
+  p.device = o.device;
   PB_ASSIGN_OR_RETURN(Accounting a, CalibrateNoise(p));
   Config timed = p;
   timed.pool_size = o.cnn_pool;
@@ -142,7 +149,19 @@ int main(int argc, char** argv) {
   flags.AddInt("cnn_epochs", &o.cnn_epochs, "epochs of the timed paper-CNN runs").Min(1);
   flags.AddInt("score_rows", &o.score_rows, "rows of the timed scoring pass").Range(1, 2048);
   flags.AddInt("cores", &o.cores, "cores of the projection").Min(1);
+  flags
+      .AddString("device", &o.device,
+                 "where DP-SGD trains: cpu, or cuda (LibTorch's CUDA backend, loaded at run time; "
+                 "same batches and noise as on the CPU)")
+      .OneOf({"cpu", "cuda"});
   if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
+  const Result<ComputeDevice> device = ParseDevice(o.device);
+  const Status ready = device.ok() ? EnsureDevice(*device) : device.status();
+  if (!ready.ok()) {
+    std::fprintf(stderr, "lira_benchmark: %s\n", ready.message().c_str());
+    return 2;
+  }
+  std::printf("device: %s\n", DescribeDevice(*device).c_str());
   double load[1] = {0.0};
   if (getloadavg(load, 1) == 1) std::printf("load average (1 min): %.2f\n", load[0]);
   for (const Status& s : {Quick(o), Paper(o)}) {

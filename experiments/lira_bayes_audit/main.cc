@@ -29,6 +29,7 @@
 #include "experiments/lib/framework/sweep.h"
 #include "experiments/lira_bayes_audit/config.h"
 #include "experiments/lira_bayes_audit/run.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace lira_bayes_audit {
@@ -107,6 +108,10 @@ void RegisterFlags(FlagSet& f, Config& c) {
               "norms overflow the float training)")
       .Above(0)
       .Max(kMaxClipNorm);
+  f.AddString("device", &c.device,
+              "where DP-SGD trains: cpu, or cuda (LibTorch's CUDA backend, loaded at run time; "
+              "same batches and noise as on the CPU)")
+      .OneOf({"cpu", "cuda"});
   f.AddDouble("target_epsilon", &c.target_epsilon,
               "eps of the DP setting, in (0, 1e4] (the noise calibration's range)")
       .Above(0)
@@ -122,6 +127,8 @@ void RegisterFlags(FlagSet& f, Config& c) {
 
 // The rules the flags cannot state; each message names the argument.
 Status Validate(const Config& c) {
+  PB_ASSIGN_OR_RETURN(const ComputeDevice device, ParseDevice(c.device));
+  PB_RETURN_IF_ERROR(EnsureDevice(device));  // --device=cuda without a GPU: exit 2
   if (c.shadows < 4 || c.shadows % 2 != 0) {
     return Error("shadows must be even and >= 4 (every point IN for exactly half), got " +
                  std::to_string(c.shadows));

@@ -566,7 +566,7 @@ Status WriteNumbers(const AuditResult& r, ResultWriter& out) {
   return Status::Ok();
 }
 
-Status WriteMeta(const AuditResult& r, ResultWriter& out) {
+Status WriteMeta(const Config& c, const AuditResult& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(SetAttributes(out, "/meta",
                                    {{"lost_parameters", kLostParameters},
                                     {"dataset_provenance", r.dataset_provenance},
@@ -575,6 +575,7 @@ Status WriteMeta(const AuditResult& r, ResultWriter& out) {
                                     {"stand_in", kStandIn},
                                     {"architecture", r.architecture},
                                     {"num_parameters", r.num_parameters},
+                                    {"device", c.device},
                                     {"torch_version", TorchVersion()},
                                     {"shadow_part_versions", r.shadow_part_versions},
                                     {"target_part_versions", r.target_part_versions},
@@ -595,7 +596,7 @@ Status WriteMeta(const AuditResult& r, ResultWriter& out) {
 }  // namespace
 
 Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
-  PB_RETURN_IF_ERROR(WriteMeta(r, out));
+  PB_RETURN_IF_ERROR(WriteMeta(c, r, out));
   // One membership design for both settings' shadows.
   PB_RETURN_IF_ERROR(out.WriteInts("/shadow_is_in", ToInts(r.settings[0].shadows.is_in)));
   for (const SettingResult& s : r.settings) {

@@ -14,6 +14,7 @@
 #include "experiments/lira_bayes_audit/compute.h"
 #include "experiments/lira_bayes_audit/report.h"
 #include "experiments/lira_bayes_audit/training.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace lira_bayes_audit {
@@ -65,6 +66,7 @@ TrainSpec SpecFor(const Config& c, const Setting& s, const Accounting& a) {
   t.epochs = c.epochs;
   t.learning_rate = s.private_training ? c.dp_learning_rate : c.learning_rate;
   t.momentum = c.momentum;
+  t.device = ParseDevice(c.device).value();  // checked by main.cc's Validate
   return t;
 }
 
@@ -87,6 +89,9 @@ std::string ShadowConfigText(const Config& c, uint64_t seed, const LoadedData& l
   add("momentum", FormatDouble(c.momentum));
   add("clip_norm", FormatDouble(c.clip_norm));
   add("sigma", FormatDouble(a.sigma));
+  // CPU runs are the bytes they were before --device existed (their parts
+  // keep their key); CUDA runs differ by float32 rounding: their own parts.
+  if (c.device != "cpu") add("device", c.device);
   add("models_per_unit", std::to_string(c.models_per_unit));
   return t;
 }

@@ -87,6 +87,7 @@ DpSgdConfig MakeDpSgdConfig(const TrainSpec& spec, uint64_t train_seed) {
   config.momentum = spec.momentum;
   config.seed = train_seed;
   config.threads = 1;
+  config.device = spec.device;
   return config;
 }
 

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace lira_bayes_audit {
@@ -47,6 +48,7 @@ struct TrainSpec {
   int64_t epochs = 20;
   double learning_rate = 0.05;
   double momentum = 0.9;
+  ComputeDevice device = ComputeDevice::kCpu;  // where DP-SGD trains (mechanisms/device.h)
 };
 
 struct ModelScores {

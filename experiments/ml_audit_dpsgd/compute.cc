@@ -7,6 +7,7 @@
 #include "core/seeding.h"
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace ml_audit_dpsgd {
@@ -148,6 +149,7 @@ TrainSpec BaseSpec(const Config& c) {
   s.epochs = c.epochs;
   s.learning_rate = c.learning_rate;
   s.momentum = c.momentum;
+  s.device = ParseDevice(c.device).value();  // checked by main.cc's Validate
   return s;
 }
 

@@ -37,6 +37,7 @@ struct MlAuditDpsgdConfig {
   double clip_norm = 1.0;
   int64_t batch_size = 250;
   int64_t epochs = 24;
+  std::string device = "cpu";  // where DP-SGD trains: cpu | cuda (mechanisms/device.h)
   // ClipBKD's neighbour pair: "append" (D' = D + k copies labelled y*,
   // add/remove at distance k) or "flip_replace" (Jagielski et al.'s pair:
   // D's last k rows replaced by (x*, 1 - y*) in D and (x*, y*) in D',

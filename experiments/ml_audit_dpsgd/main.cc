@@ -31,6 +31,7 @@
 #include "experiments/ml_audit_dpsgd/config.h"
 #include "experiments/ml_audit_dpsgd/models.h"
 #include "experiments/ml_audit_dpsgd/report.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace {
@@ -116,6 +117,11 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddInt("batch_size", &c.batch_size, "expected batch size (Poisson)").Range(1, 12000);
   flags.AddInt("epochs", &c.epochs, "epochs (T = ceil(epochs n / batch))").Range(1, 1000);
   flags
+      .AddString("device", &c.device,
+                 "where DP-SGD trains: cpu, or cuda (LibTorch's CUDA backend, loaded at run time; "
+                 "same batches and noise as on the CPU)")
+      .OneOf({"cpu", "cuda"});
+  flags
       .AddString("clipbkd_pair", &c.clipbkd_pair,
                  "ClipBKD's neighbours: append (D' = D + k copies labelled y*, group k) or "
                  "flip_replace (last k rows replaced by x*, labelled 1 - y* in D and y* in D', "
@@ -143,6 +149,8 @@ void RegisterFlags(FlagSet& flags, Config& c) {
 }
 
 Status Validate(const Config& c) {
+  PB_ASSIGN_OR_RETURN(const ComputeDevice device, ParseDevice(c.device));
+  PB_RETURN_IF_ERROR(EnsureDevice(device));  // --device=cuda without a GPU: exit 2
   for (const std::string& a : SplitNames(c.attacks)) {
     bool known = false;
     for (const std::string& name : AttackNames()) known = known || a == name;
@@ -190,6 +198,9 @@ std::string PlanText(const Config& c, uint64_t seed, const AuditData& d) {
   for (double e : c.eps) s += FormatDouble(e) + ",";
   s += " k=";
   for (int64_t k : c.k) s += std::to_string(k) + ",";
+  // CPU runs are the bytes they were before --device existed (their parts
+  // keep their key); CUDA runs differ by float32 rounding: their own parts.
+  if (c.device != "cpu") s += " device=" + c.device;
   return s + " data[" + d.checksums + "]";
 }
 

@@ -61,6 +61,7 @@ DpSgdConfig SgdConfig(const TrainSpec& s, uint64_t seed) {
   c.momentum = s.momentum;
   c.seed = DeriveSeed(seed, {1});
   c.threads = 1;
+  c.device = s.device;
   return c;
 }
 

@@ -48,6 +48,7 @@
 #include <vector>
 
 #include "core/result.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace ml_audit_dpsgd {
@@ -82,6 +83,7 @@ struct TrainSpec {
   int64_t epochs = 24;
   double learning_rate = 0.15;
   double momentum = 0.0;
+  ComputeDevice device = ComputeDevice::kCpu;  // where DP-SGD trains (mechanisms/device.h)
 };
 
 struct PoisonPoint {

@@ -413,6 +413,7 @@ Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
                                    {{"lost_parameters", LostParameters(c)},
                                     {"clipbkd_pair", c.clipbkd_pair},
                                     {"clipbkd_label_from", c.clipbkd_label_from},
+                                    {"device", c.device},
                                     {"dataset_provenance", "fashion-mnist"},
                                     {"torch_version", results.torch_version},
                                     {"sweep_part_versions", results.part_versions}}));

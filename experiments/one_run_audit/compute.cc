@@ -13,6 +13,7 @@
 #include "estimators/accountants/accountant.h"
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/guess_counts/guess_count_registry.h"
+#include "mechanisms/device.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
 
@@ -210,6 +211,7 @@ Result<RunResult> RunOne(const Config& c, const Dataset& adult, double target_ep
   cfg.learning_rate = c.learning_rate;
   cfg.seed = DeriveSeed(seed, {2});
   cfg.threads = threads;
+  PB_ASSIGN_OR_RETURN(cfg.device, ParseDevice(c.device));
   if (cfg.private_training) {
     PB_ASSIGN_OR_RETURN(double sigma, Calibrate(c, n, target_epsilon));
     cfg.noise_multiplier = NoiseMultiplierForAccounting(sigma, cfg);

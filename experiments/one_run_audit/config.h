@@ -18,6 +18,7 @@ struct Config {
   int64_t epochs = 10;
   double learning_rate = 0.1;
   double clip_norm = 1.0;
+  std::string device = "cpu";    // where DP-SGD trains: cpu | cuda (mechanisms/device.h)
   double dirac_value = 10.0;     // the white-box canary's value on its own feature
   double delta = 1e-5;           // of the accountant and of the audit
   double beta = 0.05;            // failure probability of the audit (Bonferroni over k pairs)

@@ -24,6 +24,7 @@
 #include "experiments/one_run_audit/compute.h"
 #include "experiments/one_run_audit/config.h"
 #include "experiments/one_run_audit/report.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace one_run_audit {
@@ -81,6 +82,11 @@ void RegisterFlags(FlagSet& flags, Config& c) {
                  "norms overflow the float training)")
       .Above(0)
       .Max(1e3);
+  flags
+      .AddString("device", &c.device,
+                 "where DP-SGD trains: cpu, or cuda (LibTorch's CUDA backend, loaded at run time; "
+                 "same batches and noise as on the CPU)")
+      .OneOf({"cpu", "cuda"});
   flags.AddDouble("dirac_value", &c.dirac_value, "white-box canary's value on its feature")
       .Above(0);
   flags.AddDouble("delta", &c.delta, "delta of the accountants and the audit").OpenRange(0, 1);
@@ -92,6 +98,8 @@ void RegisterFlags(FlagSet& flags, Config& c) {
 }
 
 Status Validate(const Config& c) {
+  PB_ASSIGN_OR_RETURN(const ComputeDevice device, ParseDevice(c.device));
+  PB_RETURN_IF_ERROR(EnsureDevice(device));  // --device=cuda without a GPU: exit 2
   if (c.k_minus.size() != c.k_plus.size()) {
     return Error("k_minus must have as many entries as k_plus (" + std::to_string(c.k_plus.size()) +
                  "), got " + std::to_string(c.k_minus.size()));

@@ -163,7 +163,8 @@ constexpr const char* kCanaryTypesText =
 
 // /meta lost_parameters, /settings and its attributes.
 Status WriteSettings(const Config& c, const std::string& provenance, ResultWriter& out) {
-  PB_RETURN_IF_ERROR(SetAttributes(out, "/meta", {{"lost_parameters", kLostParameters}}));
+  PB_RETURN_IF_ERROR(
+      SetAttributes(out, "/meta", {{"lost_parameters", kLostParameters}, {"device", c.device}}));
   PB_RETURN_IF_ERROR(out.WriteInts("/settings/k_plus", c.k_plus));
   PB_RETURN_IF_ERROR(out.WriteInts("/settings/k_minus", c.k_minus));
   return SetAttributes(out, "/settings",

@@ -37,6 +37,7 @@ struct Config {
   double momentum = 0.9;
   double clip_norm = 1.0;
   double weight_decay = 1e-5;
+  std::string device = "cpu";  // where DP-SGD trains: cpu | cuda (mechanisms/device.h)
   double delta = 1e-5;
   double target_fpr = 0.05;
   SweepFlags sweep;  // --shard, --parts_dir, --merge_only

@@ -27,6 +27,7 @@
 #include "experiments/region_of_privacy/data.h"
 #include "experiments/region_of_privacy/parts.h"
 #include "experiments/region_of_privacy/report.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace region_of_privacy {
@@ -82,6 +83,10 @@ void RegisterFlags(FlagSet& f, Config& c) {
   f.AddDouble("weight_decay", &c.weight_decay, "L2 penalty added to the gradient (J&E: 1e-5)")
       .Min(0)
       .Finite();
+  f.AddString("device", &c.device,
+              "where DP-SGD trains: cpu, or cuda (LibTorch's CUDA backend, loaded at run time; "
+              "same batches and noise as on the CPU)")
+      .OneOf({"cpu", "cuda"});
   f.AddDouble("delta", &c.delta, "delta of the upper and lower bounds").OpenRange(0, 1);
   f.AddDouble("target_fpr", &c.target_fpr, "false-positive rate of the reported TPR (5%)")
       .OpenRange(0, 1);
@@ -90,6 +95,8 @@ void RegisterFlags(FlagSet& f, Config& c) {
 
 // Rules across fields or elements; each flag's own range is declared above.
 Status Validate(const Config& c) {
+  PB_ASSIGN_OR_RETURN(const ComputeDevice device, ParseDevice(c.device));
+  PB_RETURN_IF_ERROR(EnsureDevice(device));  // --device=cuda without a GPU: exit 2
   if (c.noise_multipliers.size() < 2) {
     return Error("noise_multipliers must list at least 2 values, got " +
                  std::to_string(c.noise_multipliers.size()));

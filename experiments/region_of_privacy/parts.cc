@@ -7,6 +7,7 @@
 #include "core/format.h"
 #include "core/seeding.h"
 #include "experiments/region_of_privacy/training.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace region_of_privacy {
@@ -135,6 +136,9 @@ std::string SweepConfigText(const Config& c, uint64_t seed, const DataChoice& da
   add("weight_decay", FormatDouble(c.weight_decay));
   add("sampling", "poisson");
   add("model", "logistic_regression");
+  // CPU runs are the bytes they were before --device existed (their parts
+  // keep their key); CUDA runs differ by float32 rounding: their own parts.
+  if (c.device != "cpu") add("device", c.device);
   return t;
 }
 
@@ -142,7 +146,8 @@ Status RunUnit(const Config& c, uint64_t seed, const std::vector<double>& noise,
                DataCache& cache, ResultWriter& part) {
   const auto start = std::chrono::steady_clock::now();
   PB_ASSIGN_OR_RETURN(std::shared_ptr<const Dataset> data, cache.Get(key.rep));
-  const TrainOptions o = TrainOptionsFor(c, seed, noise, key);
+  TrainOptions o = TrainOptionsFor(c, seed, noise, key);
+  PB_ASSIGN_OR_RETURN(o.device, ParseDevice(c.device));
   PB_ASSIGN_OR_RETURN(TrainOutcome u, TrainModel(*data, o));
   if (o.private_training && !u.eps_reportable) {
     return Error("internal: a Poisson-sampled private run must be eps-reportable");

@@ -33,6 +33,7 @@ Status WriteMeta(const Config& c, const Results& in, ResultWriter& out) {
        {"torch_version", first.torch_version},
        {"library_versions", LibraryVersions() + "; " + first.torch_version},
        {"architecture", first.architecture},
+       {"device", c.device},
        {"sampling",
         "poisson (rate q = batch_size / n_train; every accountant assumes it). Jayaraman & "
         "Evans trained with shuffled passes of fixed-size batches."},

@@ -64,6 +64,7 @@ Result<TrainOutcome> TrainModel(const Dataset& dataset, const TrainOptions& o,
   config.weight_decay = o.weight_decay;
   config.seed = o.train_seed;
   config.threads = 1;
+  config.device = o.device;
   PB_ASSIGN_OR_RETURN(TrainingRecord record,
                       TrainDpSgd(model, train.first, train.second, config, progress));
 

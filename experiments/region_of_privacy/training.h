@@ -28,6 +28,7 @@
 #include "core/progress.h"
 #include "core/result.h"
 #include "data_scripts/dataset.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 namespace region_of_privacy {
@@ -42,6 +43,8 @@ struct TrainOptions {
   std::string optimizer = "adam";  // or "momentum_sgd"; J&E: DPAdamGaussianOptimizer
   double momentum = 0.9;           // momentum_sgd only
   double weight_decay = 1e-5;
+  // Where DP-SGD trains (mechanisms/device.h).
+  ComputeDevice device = ComputeDevice::kCpu;
   uint64_t train_seed = 0;  // TrainDpSgd's seed: batches and noise
   uint64_t init_seed = 0;   // DpModel::Create's seed: initial weights
 };

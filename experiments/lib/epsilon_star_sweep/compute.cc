@@ -16,6 +16,7 @@
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/parametric.h"
 #include "estimators/roc/roc.h"
+#include "mechanisms/device.h"
 #include "mechanisms/torch_boundary.h"
 
 namespace privbench {
@@ -78,6 +79,7 @@ DpSgdConfig TrainingConfig(const SweepPoint& p, const EpsilonStarSweepConfig& c,
   t.weight_decay = 0.0;
   t.seed = seed;
   t.threads = 1;
+  t.device = ParseDevice(c.device).value();  // checked by ValidateEpsilonStarSweep
   return t;
 }
 

@@ -12,6 +12,7 @@
 // Per model (unit):
 //  - training: mechanisms/dpsgd.h TrainDpSgd, momentum SGD (lr, momentum
 //    from the config), Poisson sampling by default; baselines non-private;
+//    on the config's device (--device, mechanisms/device.h);
 //  - privacy: Epsilon* of every registered loss-sample estimator
 //    (loss_sample_registry.h: "empirical", "parametric") on the per-example
 //    cross-entropy losses of the training set vs the population set, library

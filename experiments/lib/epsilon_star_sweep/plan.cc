@@ -10,6 +10,7 @@
 #include "core/format.h"
 #include "estimators/accountants/accountant.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
+#include "mechanisms/device.h"
 
 namespace privbench {
 
@@ -52,6 +53,11 @@ void RegisterEpsilonStarSweepFlags(FlagSet& flags, EpsilonStarSweepConfig* c) {
                  "batch sampling of every run: poisson (what the accountant assumes) or "
                  "shuffle (no eps is reported)")
       .OneOf({"poisson", "shuffle"});
+  flags
+      .AddString("device", &c->device,
+                 "where DP-SGD trains: cpu, or cuda (LibTorch's CUDA backend, loaded at run time; "
+                 "same batches and noise as on the CPU)")
+      .OneOf({"cpu", "cuda"});
   flags
       .AddDouble("delta", &c->delta,
                  "DP delta; 0 means 1/n_train (the paper's 1/n; lost in extraction)")
@@ -121,6 +127,8 @@ Status CheckShuffledMicrobatches(const EpsilonStarSweepConfig& c) {
 }  // namespace
 
 Status ValidateEpsilonStarSweep(const EpsilonStarSweepConfig& c, const SweepFlags& sweep) {
+  PB_ASSIGN_OR_RETURN(const ComputeDevice device, ParseDevice(c.device));
+  PB_RETURN_IF_ERROR(EnsureDevice(device));  // --device=cuda without a GPU: exit 2
   PB_RETURN_IF_ERROR(CheckDistinct("baseline_epochs", c.baseline_epochs));
   PB_RETURN_IF_ERROR(CheckGridShape(c));
   PB_RETURN_IF_ERROR(CheckDistinct("target_eps", c.target_eps));
@@ -313,6 +321,9 @@ std::string UnitConfigText(const std::string& study, const EpsilonStarSweepConfi
   s += "learning_rate = " + FormatDouble(c.learning_rate) + "\n";
   s += "momentum = " + FormatDouble(c.momentum) + "\n";
   s += "sampling = " + c.sampling + "\n";
+  // CPU runs are the bytes they were before --device existed (their parts
+  // keep their key); CUDA runs differ by float32 rounding: their own parts.
+  if (c.device != "cpu") s += "device = " + c.device + "\n";
   s += "delta = " + FormatDouble(EffectiveDelta(c, d.n_train())) + "\n";
   s += "dp_epochs = " + std::to_string(c.dp_epochs) + "\n";
   s += "baseline_batch_size = " + std::to_string(c.baseline_batch_size) + "\n";

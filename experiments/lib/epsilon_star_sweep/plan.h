@@ -59,6 +59,7 @@ struct EpsilonStarSweepConfig {
   double learning_rate = 0.01;
   double momentum = 0.9;
   std::string sampling = "poisson";  // every run: "poisson" or "shuffle"
+  std::string device = "cpu";        // where DP-SGD trains: cpu | cuda (mechanisms/device.h)
   // Accounting. delta = 0 means delta = 1/n_train (the paper's "delta = 1/n"
   // reading; the exact expression was lost in extraction).
   double delta = 0.0;
@@ -188,11 +189,12 @@ const std::vector<std::string>& UnitScalarFields();
 // the configuration's own values (baseline epochs; DP target eps, clip norm,
 // batch size, microbatches) and the repetition; this text holds the rest
 // (data, model, optimiser, sampling, delta, DP epochs, baseline batch size,
-// calibration rule, Epsilon* variants, seed), and the noise multiplier is a
-// function of the two. Grid lists and the repetition count are NOT part of
-// it, so runs of different grids (quick, paper, a re-run with more
-// repetitions) share every unit they have in common: the framework keys the
-// parts directory by this text (experiments/lib/framework/sweep.h).
+// calibration rule, Epsilon* variants, seed; the device unless cpu), and the
+// noise multiplier is a function of the two. Grid lists and the repetition
+// count are NOT part of it, so runs of different grids (quick, paper, a
+// re-run with more repetitions) share every unit they have in common: the
+// framework keys the parts directory by this text
+// (experiments/lib/framework/sweep.h).
 std::string UnitConfigText(const std::string& study, const EpsilonStarSweepConfig& c,
                            const Dataset& d, const std::vector<EpsilonStarVariant>& variants,
                            const std::string& model_description, uint64_t seed);

@@ -591,6 +591,7 @@ Status WriteSweepMeta(const Config& c, const Results& r, const SweepOutcome& o, 
             ? std::string("dp: the DP delta (the paper, after Definition 2)")
             : "set to " + c.epsilon_star_delta},
        {"calibration_rule", c.calibration_rule},
+       {"device", c.device},
        {"accounting",
         "RDP accountant of the Poisson-sampled Gaussian mechanism (estimators/accountants rdp, "
         "classic conversion, DefaultRdpOrders 1.01..16384), add/remove adjacency; sigma per DP "
