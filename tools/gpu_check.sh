@@ -1,0 +1,67 @@
+#!/bin/bash
+# Every GPU measurement of the project in one call, for a GPU machine with
+# its own PyTorch 2.11.0 + CUDA (e.g. /opt/torch/.venv) and no Bazel.
+# Prepare on the CPU machine first:  tools/gpu_bundle.sh  (-> gpu_bundle/)
+# then on the GPU machine, from the repository root:  tools/gpu_check.sh
+#
+# Runs, each under a time limit, with the bundle's binaries and the GPU
+# machine's own LibTorch (LD_LIBRARY_PATH):
+#  1. //mechanisms:device_test: --device=cuda works and a short DP-SGD run
+#     on the GPU agrees with the same run on the CPU (same batches and
+#     noise; parameters within 1e-3, per-epoch losses within 1e-4);
+#  2. //mechanisms:dpsgd_benchmark on the GPU and on one CPU thread of the
+#     same machine: DP-SGD and non-private step times (Adult MLP, the TF
+#     Privacy tutorial CNN);
+#  3. //experiments/lira_bayes_audit:lira_benchmark --device=cuda: the
+#     paper CNN's step times and the E1 paper-scale projection on one GPU;
+#  4. //experiments/ml_audit_dpsgd --scale=paper --plan_only --device=cuda:
+#     the D2 paper-scale projection.
+# Prints a short table last. Outputs go to $OUT (or gpu_check_out/).
+# Read-only towards the GPU: no settings are changed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bundle=gpu_bundle
+out=${OUT:-gpu_check_out}
+mkdir -p "$out"
+[ -d "$bundle/bin" ] || { echo "gpu_check: no $bundle/ (run tools/gpu_bundle.sh on the CPU machine and carry it)"; exit 2; }
+torch_lib=${PRIVBENCH_TORCH_LIB:-$(ls -d /opt/torch/.venv/lib/python3*/site-packages/torch/lib 2>/dev/null | head -1)}
+[ -n "$torch_lib" ] && [ -f "$torch_lib/libtorch_cuda.so" ] ||
+  { echo "gpu_check: no CUDA LibTorch found (set PRIVBENCH_TORCH_LIB to a torch/lib with libtorch_cuda.so)"; exit 2; }
+export LD_LIBRARY_PATH="$torch_lib:$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export PRIVBENCH_DATA_DIR="$PWD/$bundle/data"
+{
+  echo "commit of the binaries: $(cat "$bundle/COMMIT" 2>/dev/null)"
+  echo "torch/lib: $torch_lib"
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>&1 | head -2
+  echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2) x $(nproc)"
+} | tee "$out/environment.txt"
+
+step() {  # step <name> <seconds> <command...>
+  local name=$1 limit=$2
+  shift 2
+  local start=$SECONDS
+  timeout "$limit" "$@" >"$out/$name.txt" 2>&1
+  local rc=$?
+  echo "== $name: rc $rc in $((SECONDS - start)) s"
+  tail -25 "$out/$name.txt"
+  echo "$name $rc $((SECONDS - start))" >>"$out/steps.txt"
+}
+: >"$out/steps.txt"
+step device_test 120 "$bundle/bin/device_test"
+step dpsgd_benchmark_cuda 150 "$bundle/bin/dpsgd_benchmark" --device=cuda --repeats=100 --warmup=10 --loop_repeats=5
+step dpsgd_benchmark_cpu 150 "$bundle/bin/dpsgd_benchmark" --device=cpu --threads=1 --repeats=20 --warmup=3 --loop_repeats=3
+step lira_benchmark_cuda 240 "$bundle/bin/lira_benchmark" --device=cuda --cnn_epochs=1 --models=1 --cores=1
+step d2_plan_cuda 240 "$bundle/bin/ml_audit_dpsgd" --scale=paper --plan_only --device=cuda --output_dir="$out/d2"
+
+echo
+echo "| check | rc | s | result |"
+echo "|---|---|---|---|"
+while read -r name rc secs; do
+  case "$name" in
+    device_test) result=$(grep -E "PASSED|FAILED|SKIPPED" "$out/$name.txt" | head -2 | tr '\n' ' ') ;;
+    dpsgd_benchmark_*) result=$(grep -E "DP-SGD step / non-private" "$out/$name.txt" | awk '{printf "%s %s %s ms vs %s ms (%s); ", $1, $3, $9, $8, $10}') ;;
+    lira_benchmark_cuda) result=$(grep -E "^paper CNN|paper scale projected" "$out/$name.txt" | tr '\n' ' ') ;;
+    d2_plan_cuda) result=$(grep -iE "projected|hours" "$out/$name.txt" | tail -2 | tr '\n' ' ') ;;
+  esac
+  echo "| $name | $rc | $secs | ${result:-see $out/$name.txt} |"
+done <"$out/steps.txt"
