@@ -5,6 +5,8 @@
 // same synthetic rows (timings do not depend on values), one LibTorch
 // thread. Rounds alternate the two ways; medians of wall-clock seconds per
 // model are printed with the ratio and its spread over the rounds.
+// --device=cuda times both on the GPU (tools/gpu_check.sh), where one small
+// model per pass leaves the GPU mostly idle.
 //
 //   bazel run //mechanisms:dpsgd_batched_benchmark -- [--k=1,8,25,64] [--epochs=1]
 #include <ATen/ATen.h>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "core/flags.h"
+#include "mechanisms/device.h"
 #include "mechanisms/dpsgd_batched.h"
 #include "mechanisms/math_threads.h"
 
@@ -30,6 +33,7 @@ struct Options {
   int64_t features = 784;
   int64_t hidden = 32;
   int64_t batch = 250;
+  std::string device = "cpu";
 };
 
 double Now() {
@@ -66,12 +70,13 @@ Status Run(const Options& o) {
   c.epochs = o.epochs;
   c.learning_rate = 0.15;
   c.momentum = 0.0;
+  c.device = ParseDevice(o.device).value();  // checked in main
   std::printf(
       "dpsgd_batched_benchmark: %s, %lld rows x %lld, batch %lld, %lld epoch(s), one thread, "
-      "load average at start %s\n",
+      "device %s, load average at start %s\n",
       DescribeModel(spec).c_str(), static_cast<long long>(o.rows),
       static_cast<long long>(o.features), static_cast<long long>(o.batch),
-      static_cast<long long>(o.epochs), LoadAverage().c_str());
+      static_cast<long long>(o.epochs), DescribeDevice(c.device).c_str(), LoadAverage().c_str());
   std::printf("%6s %14s %14s %8s %16s\n", "K", "single s/model", "batched s/model", "ratio",
               "ratio min..max");
   for (int64_t k : o.k) {
@@ -114,7 +119,13 @@ int main(int argc, char** argv) {
   flags.AddIntList("k", &o.k, "models per batched pass").NonEmpty().Range(1, 4096);
   flags.AddInt("epochs", &o.epochs, "epochs per model").Range(1, 100);
   flags.AddInt("rounds", &o.rounds, "alternating rounds (medians reported)").Range(1, 100);
+  flags.AddString("device", &o.device, "cpu, or cuda (mechanisms/device.h)").OneOf({"cpu", "cuda"});
   if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
+  if (const privbench::Status d = privbench::EnsureDevice(privbench::ParseDevice(o.device).value());
+      !d.ok()) {
+    std::fprintf(stderr, "%s\n", d.message().c_str());
+    return 2;
+  }
   const privbench::Status s = privbench::Run(o);
   if (!s.ok()) {
     std::fprintf(stderr, "%s\n", s.message().c_str());

@@ -16,6 +16,7 @@ cd "$(dirname "$0")/.."
 targets=(
   //mechanisms:device_test
   //mechanisms:dpsgd_benchmark
+  //mechanisms:dpsgd_batched_benchmark
   //experiments/lira_bayes_audit:lira_benchmark
   //experiments/ml_audit_dpsgd:ml_audit_dpsgd
 )

@@ -12,6 +12,8 @@
 #  2. //mechanisms:dpsgd_benchmark on the GPU and on one CPU thread of the
 #     same machine: DP-SGD and non-private step times (Adult MLP, the TF
 #     Privacy tutorial CNN);
+#  2b. //mechanisms:dpsgd_batched_benchmark on the GPU: D2's MLP, K models
+#     one at a time vs in one batched pass;
 #  3. //experiments/lira_bayes_audit:lira_benchmark --device=cuda: the
 #     paper CNN's step times and the E1 paper-scale projection on one GPU;
 #  4. //experiments/ml_audit_dpsgd --scale=paper --plan_only --device=cuda:
@@ -50,6 +52,7 @@ step() {  # step <name> <seconds> <command...>
 step device_test 120 "$bundle/bin/device_test"
 step dpsgd_benchmark_cuda 150 "$bundle/bin/dpsgd_benchmark" --device=cuda --repeats=100 --warmup=10 --loop_repeats=5
 step dpsgd_benchmark_cpu 150 "$bundle/bin/dpsgd_benchmark" --device=cpu --threads=1 --repeats=20 --warmup=3 --loop_repeats=3
+step batched_cuda 150 "$bundle/bin/dpsgd_batched_benchmark" --device=cuda --k=1,8,64 --epochs=2 --rounds=2
 step lira_benchmark_cuda 240 "$bundle/bin/lira_benchmark" --device=cuda --cnn_epochs=1 --models=1 --cores=1
 step d2_plan_cuda 240 "$bundle/bin/ml_audit_dpsgd" --scale=paper --plan_only --device=cuda --output_dir="$out/d2"
 
@@ -60,6 +63,7 @@ while read -r name rc secs; do
   case "$name" in
     device_test) result=$(grep -E "PASSED|FAILED|SKIPPED" "$out/$name.txt" | head -2 | tr '\n' ' ') ;;
     dpsgd_benchmark_*) result=$(grep -E "DP-SGD step / non-private" "$out/$name.txt" | awk '{printf "%s %s %s ms vs %s ms (%s); ", $1, $3, $9, $8, $10}') ;;
+    batched_cuda) result=$(grep -E "^ +[0-9]+ " "$out/$name.txt" | awk '{printf "K=%s %sx; ", $1, $4}') ;;
     lira_benchmark_cuda) result=$(grep -E "^paper CNN|paper scale projected" "$out/$name.txt" | tr '\n' ' ') ;;
     d2_plan_cuda) result=$(grep -iE "projected|hours" "$out/$name.txt" | tail -2 | tr '\n' ' ') ;;
   esac
