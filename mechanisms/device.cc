@@ -27,9 +27,27 @@ std::string TorchLibraryDir() {
   return slash == std::string::npos ? "" : path.substr(0, slash);
 }
 
+void MakeCudaDeterministic() {
+  // cuBLAS needs a fixed workspace for run-to-run determinism; it reads the
+  // variable when its first handle is created.
+  setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
+  at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/false);
+  at::globalContext().setDeterministicCuDNN(true);
+  at::globalContext().setBenchmarkCuDNN(false);
+  // Full float32: no TF32 in cuDNN convolutions (LibTorch's default) or
+  // cuBLAS products, so GPU runs differ from CPU runs by float32 rounding.
+  at::globalContext().setAllowTF32CuDNN(false);
+  at::globalContext().setAllowTF32CuBLAS(false);
+  at::globalContext().setFloat32MatmulPrecision("highest");
+}
+
 // dlopen's libtorch_cuda.so next to libtorch_cpu.so; "" on success, else
 // the loader's message. Loaded once per process (RTLD_GLOBAL: its kernels
-// and hooks register themselves with libtorch_cpu).
+// and hooks register themselves with libtorch_cpu), then the determinism
+// settings are made once. LibTorch looks its CUDA hooks up once per
+// process, so the backend must be loaded before anything asks for them
+// (autograd does, at its first backward pass): the studies call
+// EnsureDevice from their flag checks.
 std::string LoadCudaBackendOnce() {
   static std::once_flag once;
   static std::string error;
@@ -39,18 +57,11 @@ std::string LoadCudaBackendOnce() {
     if (dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL) == nullptr) {
       const char* why = dlerror();
       error = "cannot load LibTorch's CUDA backend " + path + ": " + (why ? why : "unknown error");
+      return;
     }
+    if (at::detail::getCUDAHooks().hasCUDA()) MakeCudaDeterministic();
   });
   return error;
-}
-
-void MakeCudaDeterministic() {
-  // cuBLAS needs a fixed workspace for run-to-run determinism; it reads the
-  // variable when its first handle is created.
-  setenv("CUBLAS_WORKSPACE_CONFIG", ":4096:8", /*overwrite=*/0);
-  at::globalContext().setDeterministicAlgorithms(true, /*warn_only=*/false);
-  at::globalContext().setDeterministicCuDNN(true);
-  at::globalContext().setBenchmarkCuDNN(false);
 }
 
 // The first GPU's name through the CUDA runtime libtorch_cpu.so already
@@ -89,10 +100,10 @@ Status EnsureDevice(ComputeDevice device) {
   }
   if (!at::detail::getCUDAHooks().hasCUDA() || at::detail::getCUDAHooks().getNumGPUs() < 1) {
     return Error(
-        "--device=cuda: LibTorch's CUDA backend loaded but no GPU is visible "
-        "(check CUDA_VISIBLE_DEVICES and the driver; use --device=cpu)");
+        "--device=cuda: LibTorch's CUDA backend loaded but reports no GPU (none visible: check "
+        "CUDA_VISIBLE_DEVICES and the driver; or LibTorch ran before the device was checked, "
+        "and EnsureDevice must come first in the process; use --device=cpu)");
   }
-  MakeCudaDeterministic();
   return Status::Ok();
 }
 
@@ -104,7 +115,8 @@ std::string DescribeDevice(ComputeDevice device) {
   if (device == ComputeDevice::kCpu) {
     return "cpu (LibTorch " TORCH_VERSION "; same seed, same bytes at one math thread)";
   }
-  return "cuda:0 " + GpuName() + " (LibTorch " TORCH_VERSION ", CUDA runtime " +
+  static const std::string name = GpuName();  // one query per process
+  return "cuda:0 " + name + " (LibTorch " TORCH_VERSION ", CUDA runtime " +
          std::to_string(at::detail::getCUDAHooks().versionCUDART()) +
          "; deterministic algorithms on: a rerun on the same GPU and libraries repeats, "
          "other GPUs or versions and the CPU differ by float32 rounding)";

@@ -9,16 +9,20 @@
 // hooks; then it checks that a GPU is visible. Either failing is an error
 // naming --device (studies exit 2 before any work).
 //
+// EnsureDevice(kCuda) must run before any other LibTorch work in the
+// process: LibTorch looks its CUDA hooks up once, and autograd asks at its
+// first backward pass (the studies check --device with their flags).
+//
 // Determinism: on the CPU a run is the same bytes for the same seed (one
 // math thread). On CUDA, EnsureDevice turns on LibTorch's deterministic
 // algorithms (at::globalContext().setDeterministicAlgorithms, cuDNN
-// deterministic, no cuDNN benchmark) and sets CUBLAS_WORKSPACE_CONFIG
-// (unless set) so that a rerun on the same GPU, driver and library versions
-// repeats; a different GPU model or library version may differ in the last
-// bits, and CUDA runs differ from CPU runs by float32 rounding (cuBLAS and
-// MKL sum in different orders). The random draws (Poisson batches, noise,
-// initial weights) are made on the CPU from the run's seed in either case,
-// so both devices train on the same batches with the same noise.
+// deterministic, no cuDNN benchmark), turns TF32 off (cuDNN and cuBLAS:
+// full float32) and sets CUBLAS_WORKSPACE_CONFIG (unless set) so that a
+// rerun on the same GPU, driver and library versions repeats; a different GPU model or library
+// version may differ in the last bits, and CUDA runs differ from CPU runs by float32 rounding
+// (cuBLAS and MKL sum in different orders). The random draws (Poisson batches, noise, initial
+// weights) are made on the CPU from the run's seed in either case, so both devices train on the
+// same batches with the same noise.
 #ifndef PRIVBENCH_MECHANISMS_DEVICE_H_
 #define PRIVBENCH_MECHANISMS_DEVICE_H_
 

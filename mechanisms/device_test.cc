@@ -42,7 +42,10 @@ DpSgdConfig SmallRun(ComputeDevice device) {
   return c;
 }
 
+// The device is checked before the CPU run: the CUDA backend must be loaded
+// before any backward pass in the process (device.h).
 TEST(Device, CudaIsRefusedNamingTheFlagOrAgreesWithTheCpu) {
+  const Status available = EnsureDevice(ComputeDevice::kCuda);
   const testing::Blobs data = testing::TwoBlobs(512, 8, 3.0, 5);
   const ModelSpec spec = MlpSpec("mlp", 8, {16}, Activation::kTanh, 2);
   DpModel on_cpu = DpModel::Create(spec, 3).value();
@@ -51,7 +54,6 @@ TEST(Device, CudaIsRefusedNamingTheFlagOrAgreesWithTheCpu) {
   EXPECT_EQ(cpu->device.rfind("cpu", 0), 0u) << cpu->device;
 
   DpModel on_gpu = DpModel::Create(spec, 3).value();
-  const Status available = EnsureDevice(ComputeDevice::kCuda);
   Result<TrainingRecord> gpu = TrainDpSgd(on_gpu, data.x, data.y, SmallRun(ComputeDevice::kCuda));
   if (!available.ok()) {
     EXPECT_NE(available.message().find("--device=cuda"), std::string::npos) << available.message();

@@ -472,7 +472,9 @@ Result<TrainingRecord> TrainDpSgd(DpModel& model, const torch::Tensor& x, const 
     }
     return rec;
   });
-  PB_RETURN_IF_ERROR(model.MoveTo(torch::Device(torch::kCPU)));
+  const Status back = model.MoveTo(torch::Device(torch::kCPU));
+  if (!trained.ok()) return trained;  // the training error, not a later one
+  PB_RETURN_IF_ERROR(back);
   return trained;
 }
 

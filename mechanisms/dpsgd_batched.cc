@@ -29,11 +29,15 @@ bool SameButSeed(const DpSgdConfig& a, const DpSgdConfig& b) {
 Status ValidateModels(const std::vector<DpModel>& models) {
   if (models.empty()) return Error("models: TrainDpSgdBatched needs at least one model");
   const ModelSpec& spec = models[0].spec();
-  for (const LayerSpec& l : spec.layers) {
-    if (l.kind != LayerKind::kLinear && l.kind != LayerKind::kActivation) {
-      return Error("models: TrainDpSgdBatched trains MLPs (Linear and activation layers); " +
-                   DescribeModel(spec) + " has other layers");
-    }
+  // Linear (Act Linear)*: what the hand-written forward and backward cover.
+  const std::vector<LayerSpec>& layers = spec.layers;
+  bool mlp = layers.size() % 2 == 1;
+  for (size_t i = 0; mlp && i < layers.size(); ++i) {
+    mlp = layers[i].kind == (i % 2 == 0 ? LayerKind::kLinear : LayerKind::kActivation);
+  }
+  if (!mlp) {
+    return Error("models: TrainDpSgdBatched trains MLPs of the form Linear (activation Linear)*; " +
+                 DescribeModel(spec) + " is not one");
   }
   for (size_t k = 1; k < models.size(); ++k) {
     if (DescribeModel(models[k].spec()) != DescribeModel(spec) ||
@@ -152,11 +156,14 @@ Backprop ForwardBackward(const Stack& s, const torch::Tensor& x, const torch::Te
   }
   const torch::Tensor log_p = at::log_softmax(a, 2);
   const torch::Tensor picked = log_p.gather(2, y.unsqueeze(2)).squeeze(2);
-  bp.loss_sum = (-(picked.to(torch::kDouble)) * mask.to(torch::kDouble)).sum(1);
-  // d(sum of CE)/dlogits = softmax - onehot, masked.
+  // Padding rows are selected away (not multiplied by 0, which would turn a
+  // non-finite padding value into NaN).
+  const torch::Tensor real = mask > 0;
+  bp.loss_sum = at::where(real, -picked, at::zeros_like(picked)).to(torch::kDouble).sum(1);
+  // d(sum of CE)/dlogits = softmax - onehot, on the real rows only.
   torch::Tensor d = log_p.exp();
   d.scatter_add_(2, y.unsqueeze(2), at::full_like(picked.unsqueeze(2), -1.0));
-  d = d * mask.unsqueeze(2);
+  d = at::where(real.unsqueeze(2), d, at::zeros_like(d));
   bp.out_grads.assign(s.weights.size(), torch::Tensor());
   for (size_t l = s.weights.size(); l-- > 0;) {
     bp.out_grads[l] = d;
@@ -183,7 +190,7 @@ torch::Tensor ExampleWeights(const Backprop& bp, const torch::Tensor& mask,
     sq = sq + bp.out_grads[l].pow(2).sum(2) * (bp.inputs[l].pow(2).sum(2) + 1);
   }
   const torch::Tensor norms = sq.clamp_min(0.0).sqrt();
-  return mask * (c.clip_norm / norms.clamp_min(c.clip_norm));
+  return at::where(mask > 0, c.clip_norm / norms.clamp_min(c.clip_norm), at::zeros_like(mask));
 }
 
 // Adds each model's Gaussian noise (its own stream, parameters in order,
@@ -206,6 +213,16 @@ std::vector<bool> AddNoise(std::vector<torch::Tensor>& grads, std::vector<Rng>& 
     }
   }
   return finite;
+}
+
+// Per model: are all its gradient values finite?
+std::vector<bool> FiniteByModel(const std::vector<torch::Tensor>& grads) {
+  torch::Tensor ok = at::isfinite(grads[0]).flatten(1).all(1);
+  for (size_t i = 1; i < grads.size(); ++i) ok = ok & at::isfinite(grads[i]).flatten(1).all(1);
+  ok = ok.to(torch::kCPU);
+  std::vector<bool> out;
+  for (int64_t k = 0; k < ok.size(0); ++k) out.push_back(ok[k].item<bool>());
+  return out;
 }
 
 // Momentum SGD with weight decay, as internal::Optimizer, on the models
@@ -258,17 +275,21 @@ Status Step(Stack& s, const torch::Tensor& xs, const torch::Tensor& ys, const Dp
     grads.push_back(wd.sum(1));
   }
   const torch::Tensor loss = bp.loss_sum.to(torch::kCPU);
-  std::vector<bool> active(static_cast<size_t>(k_models), true), finite = active;
-  if (c.private_training) {
-    finite = AddNoise(grads, r.noise_rngs, c.noise_multiplier * c.clip_norm,
-                      static_cast<double>(c.batch_size));
-  }
+  std::vector<bool> active(static_cast<size_t>(k_models), true);
+  const std::vector<bool> finite =
+      c.private_training ? AddNoise(grads, r.noise_rngs, c.noise_multiplier * c.clip_norm,
+                                    static_cast<double>(c.batch_size))
+                         : FiniteByModel(grads);
   for (int64_t k = 0; k < k_models; ++k) {
     const double lk = loss[k].item<double>();
     const std::string where = "model " + std::to_string(k) + " at step " + std::to_string(t + 1) +
                               " of " + std::to_string(steps);
     if (!std::isfinite(lk)) return Error("non-finite loss of " + where);
-    if (!finite[static_cast<size_t>(k)]) return Error("non-finite noisy gradient of " + where);
+    if (!finite[static_cast<size_t>(k)]) {
+      return Error(std::string(c.private_training ? "non-finite noisy gradient of "
+                                                  : "non-finite gradient of ") +
+                   where);
+    }
     const int64_t bk = b.sizes[static_cast<size_t>(k)];
     r.epoch_loss[k][epoch] += lk;
     r.epoch_count[k][epoch] += bk;
@@ -335,7 +356,9 @@ Result<std::vector<TrainingRecord>> TrainDpSgdBatched(std::vector<DpModel>& mode
     r.examples.assign(k_models, 0);
     for (int64_t t = 0; t < steps; ++t) PB_RETURN_IF_ERROR(Step(s, xd, yd, c, t, steps, r));
     for (size_t k = 0; k < k_models; ++k) {
-      for (const torch::Tensor& w : s.weights) {
+      std::vector<torch::Tensor> all = s.weights;
+      all.insert(all.end(), s.biases.begin(), s.biases.end());
+      for (const torch::Tensor& w : all) {
         if (!at::isfinite(w.select(0, static_cast<int64_t>(k))).all().item<bool>()) {
           return Error("non-finite parameters of model " + std::to_string(k) +
                        " after the last step " + std::to_string(steps));

@@ -27,8 +27,11 @@
 // Differences from TrainDpSgd are the float32 rounding of batched vs single
 // matrix products (the tests bound them); the random draws are identical.
 //
+// Failures: a non-finite loss or gradient of any model stops all K (the
+// error names the model and step) and no model is written back.
+//
 // Scope (refused otherwise, naming the argument): every model's spec is the
-// same MLP (Linear and activation layers only); the configs are equal but
+// same MLP, Linear (activation Linear)*; the configs are equal but
 // for the seed; Poisson sampling, per-example clipping
 // (num_microbatches = 0), momentum SGD; the CPU or one GPU (config.device).
 #ifndef PRIVBENCH_MECHANISMS_DPSGD_BATCHED_H_

@@ -1,10 +1,9 @@
-// Many models per pass (issue target: D2 paper scale <= 10 CPU-hours from
-// ~93): K DP-SGD runs of D2's MLP (784-32-2 Tanh, batch 250 expected of
-// 6,000 rows, per-example clipping) trained one at a time by TrainDpSgd vs
-// all K together by TrainDpSgdBatched, side by side in one process on the
-// same synthetic rows (timings do not depend on values), one LibTorch
-// thread. Rounds alternate the two ways; medians of wall-clock seconds per
-// model are printed with the ratio and its spread over the rounds.
+// Many models per pass (issue target: D2 paper scale <= 10 CPU-hours; 47
+// with LibTorch 2.11.0 one model at a time, ~93 with 1.13): K DP-SGD runs of D2's MLP (784-32-2
+// Tanh, batch 250 expected of 6,000 rows, per-example clipping) trained one at a time by TrainDpSgd
+// vs all K together by TrainDpSgdBatched, side by side in one process on the same synthetic rows
+// (timings do not depend on values), one LibTorch thread. Rounds alternate the two ways; medians of
+// wall-clock seconds per model are printed with the ratio and its spread over the rounds.
 // --device=cuda times both on the GPU (tools/gpu_check.sh), where one small
 // model per pass leaves the GPU mostly idle.
 //

@@ -123,13 +123,18 @@ TEST(DpSgdBatched, RefusesWhatItDoesNotCover) {
   std::vector<DpModel> mixed = Models(mlp, 1);
   mixed.push_back(DpModel::Create(MlpSpec("mlp", 6, {5}, Activation::kTanh, 2), 1).value());
   refused(std::move(mixed), Seeded(Base(true), 2), "models[1]");
+  ModelSpec no_activation = mlp;  // Linear Linear: not what the backward covers
+  no_activation.layers = {LayerSpec::Linear(6, 4), LayerSpec::Linear(4, 2)};
+  std::vector<DpModel> linear_linear;
+  linear_linear.push_back(DpModel::Create(no_activation, 1).value());
+  refused(std::move(linear_linear), Seeded(Base(true), 1), "Linear (activation Linear)*");
   std::vector<DpModel> cnn;
   cnn.push_back(DpModel::Create(FashionMnistCnnSpec(), 1).value());
   const testing::Blobs images = testing::TwoBlobs(20, 784, 2.0, 1);
   Result<std::vector<TrainingRecord>> r =
       TrainDpSgdBatched(cnn, images.x, images.y, Seeded(Base(true), 1));
   ASSERT_FALSE(r.ok());
-  EXPECT_NE(r.message().find("MLPs"), std::string::npos) << r.message();
+  EXPECT_NE(r.message().find("MLPs of the form"), std::string::npos) << r.message();
 }
 
 }  // namespace

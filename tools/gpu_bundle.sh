@@ -8,7 +8,8 @@
 #   data/  Fashion-MNIST (the E1 projection trains the paper CNN on it).
 # LibTorch itself does not travel: gpu_check.sh puts the GPU machine's
 # torch/lib first on LD_LIBRARY_PATH (the binaries' RUNPATH to .venv/ then
-# finds nothing there). About 50 MB: the device tool carries at most 64 MiB.
+# finds nothing there). About 60 MB: the device tool carries at most 64 MiB
+# with the working tree (about 5 MB), so little room is left.
 #
 #   tools/gpu_bundle.sh      # then: run tools/gpu_check.sh with carry gpu_bundle
 set -euo pipefail

@@ -76,6 +76,13 @@ install_libtorch() {
   if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ]; then
     return 0
   fi
+  local platform
+  platform="$(/usr/bin/python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')/$(uname -m)"
+  if [ "$platform" != "3.11/x86_64" ]; then
+    echo "privbench setup: $req pins the torch wheel for CPython 3.11 on x86_64 (Debian 12);" >&2
+    echo "  this machine has Python/arch $platform: pin that platform's torch==2.11.0 wheel there" >&2
+    exit 1
+  fi
   echo "privbench setup: installing LibTorch 2.11.0 (PyPI torch wheel, ~530 MB) into .venv/" >&2
   rm -rf .venv
   /usr/bin/python3 -m venv .venv
