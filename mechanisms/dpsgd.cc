@@ -233,13 +233,9 @@ StepOutcome DpSgdStep(const DpModel& model, const torch::Tensor& x, const torch:
     // (one small copy each way per parameter tensor and step).
     const torch::Device device = g.device();
     g = g.to(torch::kCPU).contiguous();
-    float* p = g.data_ptr<float>();
-    const int64_t n = g.numel();
-    for (int64_t k = 0; k < n; ++k) {
-      const double v = (static_cast<double>(p[k]) + noise_std * normal(noise_rng)) * inv;
-      p[k] = static_cast<float>(v);
-      finite = finite && std::isfinite(p[k]);
-    }
+    finite =
+        AddNoiseAndNormalise(g.data_ptr<float>(), g.numel(), noise_std, inv, normal, noise_rng) &&
+        finite;
     g = g.to(device);
   }
   if (!finite) {
@@ -306,6 +302,18 @@ void DescribeRules(const DpSgdConfig& config, TrainingRecord& rec) {
 }  // namespace
 
 namespace internal {
+
+bool AddNoiseAndNormalise(float* values, int64_t n, double noise_std, double inverse_normaliser,
+                          boost::random::normal_distribution<double>& normal, Rng& rng) {
+  bool finite = true;
+  for (int64_t i = 0; i < n; ++i) {
+    const double v =
+        (static_cast<double>(values[i]) + noise_std * normal(rng)) * inverse_normaliser;
+    values[i] = static_cast<float>(v);
+    finite = finite && std::isfinite(values[i]);
+  }
+  return finite;
+}
 
 TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConfig& config) {
   const bool priv = config.private_training;

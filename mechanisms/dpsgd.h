@@ -98,6 +98,7 @@
 
 #include <torch/types.h>
 
+#include <boost/random/normal_distribution.hpp>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -228,6 +229,13 @@ class BatchSampler {
   Rng rng_;
   std::vector<int64_t> perm_;
 };
+
+// values[i] = (values[i] + noise_std * z_i) * inverse_normaliser for
+// i = 0..n-1, z_i drawn from `normal` on `rng` in index order (the order is
+// part of the seed contract); false if a result is not finite. The noise of
+// every DP-SGD step, single and batched (mechanisms/dpsgd_batched.h).
+bool AddNoiseAndNormalise(float* values, int64_t n, double noise_std, double inverse_normaliser,
+                          boost::random::normal_distribution<double>& normal, Rng& rng);
 
 // Everything about a run that is known before its first step.
 TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConfig& config);

@@ -205,11 +205,9 @@ std::vector<bool> AddNoise(std::vector<torch::Tensor>& grads, std::vector<Rng>& 
     for (torch::Tensor& g : grads) {
       const int64_t per_model = g.numel() / g.size(0);
       float* p = g.data_ptr<float>() + static_cast<int64_t>(k) * per_model;
-      for (int64_t i = 0; i < per_model; ++i) {
-        const double v = (static_cast<double>(p[i]) + noise_std * normal(noise_rngs[k])) * inv;
-        p[i] = static_cast<float>(v);
-        finite[k] = finite[k] && std::isfinite(p[i]);
-      }
+      finite[k] =
+          internal::AddNoiseAndNormalise(p, per_model, noise_std, inv, normal, noise_rngs[k]) &&
+          finite[k];
     }
   }
   return finite;

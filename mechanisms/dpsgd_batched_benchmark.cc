@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -39,16 +40,14 @@ double Now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
+// The 1-minute load average: the machine is shared, so report how busy it
+// was around the measurements.
 std::string LoadAverage() {
-  std::FILE* f = std::fopen("/proc/loadavg", "r");
-  char buf[64] = {0};
-  if (f == nullptr || std::fgets(buf, sizeof(buf), f) == nullptr) {
-    if (f != nullptr) std::fclose(f);
-    return "unknown";
-  }
-  std::fclose(f);
-  std::string s(buf);
-  return s.substr(0, s.find(' '));
+  double load[1];
+  if (getloadavg(load, 1) != 1) return "unknown";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2f", load[0]);
+  return buf;
 }
 
 double Median(std::vector<double> v) {

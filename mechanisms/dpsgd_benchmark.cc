@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <functional>
 #include <string>
@@ -71,14 +72,11 @@ ComputeDevice g_device = ComputeDevice::kCpu;
 // The 1-minute load average: the machine is shared, so report how busy it
 // was around the measurements.
 std::string LoadAverage() {
-  std::FILE* f = std::fopen("/proc/loadavg", "r");
-  if (f == nullptr) return "unknown";
-  char buf[64] = {0};
-  const bool ok = std::fgets(buf, sizeof(buf), f) != nullptr;
-  std::fclose(f);
-  if (!ok) return "unknown";
-  std::string s(buf);
-  return s.substr(0, s.find(' '));
+  double load[1];
+  if (getloadavg(load, 1) != 1) return "unknown";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%.2f", load[0]);
+  return buf;
 }
 
 // Thread CPU time (default with one LibTorch thread: all work runs on the
