@@ -146,6 +146,25 @@ ModelSpec FashionMnistCnnSpec(Activation activation) {
   return spec;
 }
 
+ModelSpec BayesPaperCnnSpec(int64_t num_classes) {
+  ModelSpec spec;
+  spec.name = "bayes_paper_cnn";
+  spec.input_shape = {1, 28, 28};
+  spec.num_classes = num_classes;
+  const LayerSpec tanh = LayerSpec::Act(Activation::kTanh);
+  spec.layers = {LayerSpec::Conv2d(1, 128, 8, 2, 3),  // -> 128 x 14 x 14
+                 tanh,
+                 LayerSpec::MaxPool2d(3, 1),            // -> 128 x 12 x 12
+                 LayerSpec::Conv2d(128, 256, 3, 1, 0),  // -> 256 x 10 x 10
+                 tanh,
+                 LayerSpec::Conv2d(256, 256, 3, 1, 0),  // -> 256 x 8 x 8
+                 tanh,
+                 LayerSpec::AvgPool2d(2, 2),  // -> 256 x 4 x 4
+                 LayerSpec::Flatten(),
+                 LayerSpec::Linear(4096, num_classes)};
+  return spec;
+}
+
 namespace {
 
 std::string ShapeText(const std::vector<int64_t>& shape) {

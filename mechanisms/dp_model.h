@@ -37,6 +37,17 @@
 //    26,010 parameters. The activation defaults to Tanh (tempered sigmoids
 //    train better than ReLU under DP-SGD: Papernot et al. 2021); ReLU is the
 //    tutorial's choice and available.
+//  - BayesPaperCnnSpec(K): the CNN of the Bayesian estimation paper's
+//    LiRA audit (Zanella-Beguelin et al., "Bayesian Estimation of
+//    Differential Privacy", ICML 2023, Sec. 4.2: 4 layers, tanh, average and
+//    max pooling; the layers as in its public code) on 1x28x28 inputs:
+//      Conv2d(1 -> 128, 8x8, stride 2, padding 3), tanh -> 128x14x14
+//      MaxPool2d(3, stride 1)                          -> 128x12x12
+//      Conv2d(128 -> 256, 3x3), tanh                   -> 256x10x10
+//      Conv2d(256 -> 256, 3x3), tanh                   -> 256x8x8
+//      AvgPool2d(2, stride 2), Flatten                 -> 4,096
+//      Linear(4096 -> K)
+//    934,538 parameters for K = 10.
 //
 // Initialisation (deterministic, independent of LibTorch's global RNG and
 // thread-safe): Keras defaults, since the papers trained with TF/Keras:
@@ -100,6 +111,7 @@ ModelSpec MlpSpec(std::string name, int64_t input_dim, const std::vector<int64_t
 ModelSpec AdultMlpSpec(int64_t input_dim, int64_t hidden = 128);
 ModelSpec PurchaseMlpSpec(int64_t input_dim = 600, int64_t num_classes = 100);
 ModelSpec FashionMnistCnnSpec(Activation activation = Activation::kTanh);
+ModelSpec BayesPaperCnnSpec(int64_t num_classes = 10);
 
 // What one forward pass recorded, per trainable layer k (in order):
 // its input activation a_k (detached) and its output z_k (in the graph).

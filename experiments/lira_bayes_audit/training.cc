@@ -15,29 +15,6 @@ namespace privbench {
 namespace lira_bayes_audit {
 namespace {
 
-// The Bayesian paper's CIFAR-10 CNN (Sec. 4.2: 4 layers, tanh, average and
-// max pooling; the layers as in its public code, README.md) on
-// 1x28x28 inputs: 1 input channel, and 256 x 4 x 4 = 4,096 features before
-// the classifier; 934,538 parameters.
-ModelSpec PaperCnnSpec(int64_t num_classes) {
-  ModelSpec spec;
-  spec.name = "bayes_paper_cnn";
-  spec.input_shape = {1, 28, 28};
-  spec.num_classes = num_classes;
-  const LayerSpec tanh = LayerSpec::Act(Activation::kTanh);
-  spec.layers = {LayerSpec::Conv2d(1, 128, 8, 2, 3),  // -> 128 x 14 x 14
-                 tanh,
-                 LayerSpec::MaxPool2d(3, 1),            // -> 128 x 12 x 12
-                 LayerSpec::Conv2d(128, 256, 3, 1, 0),  // -> 256 x 10 x 10
-                 tanh,
-                 LayerSpec::Conv2d(256, 256, 3, 1, 0),  // -> 256 x 8 x 8
-                 tanh,
-                 LayerSpec::AvgPool2d(2, 2),  // -> 256 x 4 x 4
-                 LayerSpec::Flatten(),
-                 LayerSpec::Linear(4096, num_classes)};
-  return spec;
-}
-
 Result<ModelSpec> MakeSpec(const AuditData& data, const TrainSpec& spec) {
   if (spec.model == "mlp") {
     return MlpSpec("audit_mlp", data.num_features, {spec.hidden}, Activation::kTanh,
@@ -45,7 +22,7 @@ Result<ModelSpec> MakeSpec(const AuditData& data, const TrainSpec& spec) {
   }
   if (spec.model == "paper_cnn") {
     if (data.num_features != 784) return Error("paper_cnn needs 1x28x28 inputs");
-    return PaperCnnSpec(data.num_classes);
+    return BayesPaperCnnSpec(data.num_classes);  // dp_model.h
   }
   return Error("model must be mlp or paper_cnn, got \"" + spec.model + "\"");
 }
