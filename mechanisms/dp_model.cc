@@ -173,8 +173,9 @@ std::string ShapeText(const std::vector<int64_t>& shape) {
   return s + ")";
 }
 
-// Propagates the per-example shape through the layers, checking each.
-Status CheckSpec(const ModelSpec& spec) {
+// Propagates the per-example shape through the layers, checking each;
+// records each layer's output shape in `shapes` if non-null.
+Status CheckSpec(const ModelSpec& spec, std::vector<std::vector<int64_t>>* shapes = nullptr) {
   if (spec.num_classes < 2) {
     return Error("num_classes must be >= 2, got " + std::to_string(spec.num_classes));
   }
@@ -233,6 +234,7 @@ Status CheckSpec(const ModelSpec& spec) {
         break;
       }
     }
+    if (shapes != nullptr) shapes->push_back(shape);
   }
   if (shape.size() != 1 || shape[0] != spec.num_classes) {
     return Error("the last layer must output (" + std::to_string(spec.num_classes) +
@@ -240,6 +242,16 @@ Status CheckSpec(const ModelSpec& spec) {
   }
   return Status::Ok();
 }
+
+}  // namespace
+
+Result<std::vector<std::vector<int64_t>>> LayerOutputShapes(const ModelSpec& spec) {
+  std::vector<std::vector<int64_t>> shapes;
+  PB_RETURN_IF_ERROR(CheckSpec(spec, &shapes));
+  return shapes;
+}
+
+namespace {
 
 torch::Tensor GlorotUniform(const std::vector<int64_t>& shape, int64_t fan_in, int64_t fan_out,
                             Rng& rng) {

@@ -113,6 +113,10 @@ ModelSpec PurchaseMlpSpec(int64_t input_dim = 600, int64_t num_classes = 100);
 ModelSpec FashionMnistCnnSpec(Activation activation = Activation::kTanh);
 ModelSpec BayesPaperCnnSpec(int64_t num_classes = 10);
 
+// Each layer's per-example output shape (index = layer index), after
+// validating the spec as DpModel::Create does.
+Result<std::vector<std::vector<int64_t>>> LayerOutputShapes(const ModelSpec& spec);
+
 // What one forward pass recorded, per trainable layer k (in order):
 // its input activation a_k (detached) and its output z_k (in the graph).
 struct ForwardTrace {

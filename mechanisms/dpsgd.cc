@@ -140,6 +140,7 @@ std::vector<std::pair<std::string, std::string>> TrainingRecord::Metadata() cons
       {"model", model},
       {"architecture", architecture},
       {"num_parameters", i(num_parameters)},
+      {"gradient_norms", gradient_norms},
       {"empty_batches", i(empty_batches)},
       {"mean_batch_size", d(mean_batch_size)},
       {"loss_per_epoch", losses},
@@ -351,6 +352,10 @@ TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConf
   rec.model = model.spec().name;
   rec.architecture = DescribeModel(model.spec());
   rec.num_parameters = model.num_parameters();
+  // Microbatches of the expected size (per-example: 1); with Poisson
+  // sampling the rule is applied each step to the largest microbatch.
+  const int64_t rows = static_cast<int64_t>(std::ceil(rec.expected_microbatch_size));
+  rec.gradient_norms = priv ? DescribeGradientNorms(model.spec(), rows) : "none (non-private)";
   return rec;
 }
 

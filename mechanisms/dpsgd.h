@@ -190,6 +190,9 @@ struct TrainingRecord {
   std::string model;         // spec name
   std::string architecture;  // DescribeModel()
   int64_t num_parameters = 0;
+  // Per trainable layer, how its per-example (per-microbatch) gradient norms
+  // are computed (DescribeGradientNorms, per_example_grads.h).
+  std::string gradient_norms;
   int64_t empty_batches = 0;
   double mean_batch_size = 0.0;
   // Mean per-example training loss over the batches of each epoch (before

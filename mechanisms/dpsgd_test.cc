@@ -255,6 +255,7 @@ TEST(DpSgdTest, RecordsSamplingAndAccounting) {
   EXPECT_EQ(r->gradient_normaliser, 64.0);
   EXPECT_EQ(r->loss_per_epoch.size(), 3u);
   EXPECT_NEAR(r->mean_batch_size, 64.0, 8.0);
+  EXPECT_EQ(r->gradient_norms, "layer 0 ghost norm");
 
   c.num_microbatches = 32;  // Epsilon* grid: microbatches {1, 32}
   r = TrainDpSgd(model, data.x, data.y, c);
@@ -264,6 +265,8 @@ TEST(DpSgdTest, RecordsSamplingAndAccounting) {
   EXPECT_EQ(r->tf_privacy_0_5_1_noise_multiplier, 1.2);
   EXPECT_EQ(r->gradient_normaliser, 32.0);
   EXPECT_EQ(r->expected_microbatch_size, 2.0);
+  // Microbatches of 2 rows: 2 (3 + 2) >= 3 * 2, materialised.
+  EXPECT_EQ(r->gradient_norms, "layer 0 materialised");
   EXPECT_EQ(NoiseMultiplierForAccounting(0.6, c), 1.2);
 
   c.sampling = Sampling::kShuffle;
@@ -291,6 +294,7 @@ TEST(DpSgdTest, RecordsSamplingAndAccounting) {
   ASSERT_TRUE(r.ok());
   EXPECT_EQ(r->accounting_noise_multiplier, 0.0);
   EXPECT_FALSE(r->eps_reportable);
+  EXPECT_EQ(r->gradient_norms, "none (non-private)");
 }
 
 TEST(DpSgdTest, EmptyPoissonBatchesStillReleaseNoise) {

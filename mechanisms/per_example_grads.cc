@@ -138,85 +138,160 @@ torch::Tensor SummedCrossEntropy(const torch::Tensor& logits, const torch::Tenso
   return at::nll_loss(at::log_softmax(logits, 1), y, {}, at::Reduction::Sum);
 }
 
+namespace {
+
+// Microbatches per chunk of the ghost-norm Gram matrices: at most about
+// this many floats of unfolded inputs and output gradients at a time, so
+// the path's memory stays far below the materialised gradients'.
+constexpr int64_t kGhostChunkFloats = int64_t{1} << 23;  // 32 MiB
+
+// What the clipped sum needs of one trainable layer: its input rows and
+// scaled output gradients (the weighted-backward layers) or its materialised
+// microbatch gradients.
+struct LayerStash {
+  torch::Tensor a, ds;   // Linear, and Conv2d by ghost norm
+  torch::Tensor gw, gb;  // Conv2d materialised: (m, Cout Cin k k), (m, Cout)
+};
+
+// Squared microbatch gradient norms of a Linear layer (see the header).
+torch::Tensor LinearSquaredNorms(const LayerSpec& l, const torch::Tensor& a,
+                                 const torch::Tensor& ds, const MicrobatchLayout& lay) {
+  if (lay.bmax == 1) return lay.SumRows(ds.pow(2).sum(1) * (a.pow(2).sum(1) + 1.0));
+  const torch::Tensor ap = lay.Pad(a);   // (m, bmax, din)
+  const torch::Tensor dp = lay.Pad(ds);  // (m, bmax, dout)
+  if (LinearUsesGhostNorm(l, lay.bmax)) {
+    const torch::Tensor ga = at::bmm(ap, ap.transpose(1, 2)) + 1.0;
+    const torch::Tensor gd = at::bmm(dp, dp.transpose(1, 2));
+    return (ga * gd).sum({1, 2});
+  }
+  const torch::Tensor gw = at::bmm(dp.transpose(1, 2), ap);  // (m, dout, din)
+  return gw.pow(2).sum({1, 2}) + dp.sum(1).pow(2).sum(1);
+}
+
+// (c bmax, n, T) per-row matrices -> (c, n, bmax T): a microbatch's
+// members side by side along the positions.
+torch::Tensor MembersAlongPositions(const torch::Tensor& t, int64_t c, int64_t bmax) {
+  if (bmax == 1) return t;
+  const int64_t n = t.size(1), positions = t.size(2);
+  return t.view({c, bmax, n, positions}).transpose(1, 2).reshape({c, n, bmax * positions});
+}
+
+// Squared microbatch gradient norms of a Conv2d layer without forming the
+// gradients (ghost norm): with U_j (Cin k k x bT) the unfolded inputs and
+// D_j (Cout x bT) the output gradients of microbatch j's members side by
+// side, ||D_j U_j^T||_F^2 = <U_j^T U_j, D_j^T D_j>_F, plus the bias part
+// ||D_j 1||^2. Done in chunks of microbatches (kGhostChunkFloats).
+torch::Tensor ConvGhostSquaredNorms(const LayerSpec& l, const torch::Tensor& a,
+                                    const torch::Tensor& ds, const MicrobatchLayout& lay) {
+  const int64_t h = a.size(2), w = a.size(3), positions = ds.size(2) * ds.size(3);
+  const int64_t unfolded = l.in * l.kernel * l.kernel;
+  const int64_t chunk =
+      std::max<int64_t>(1, kGhostChunkFloats / (lay.bmax * positions * (unfolded + l.out)));
+  const torch::Tensor ap = lay.Pad(a);   // (m, bmax, Cin, H, W)
+  const torch::Tensor dp = lay.Pad(ds);  // (m, bmax, Cout, OH, OW)
+  std::vector<torch::Tensor> parts;
+  for (int64_t j0 = 0; j0 < lay.m; j0 += chunk) {
+    const int64_t c = std::min(chunk, lay.m - j0);
+    const torch::Tensor rows = ap.narrow(0, j0, c).reshape({c * lay.bmax, l.in, h, w});
+    const torch::Tensor u = MembersAlongPositions(
+        at::im2col(rows, {l.kernel, l.kernel}, {1, 1}, {l.padding, l.padding},
+                   {l.stride, l.stride}),
+        c, lay.bmax);  // (c, Cin k k, bT)
+    const torch::Tensor g = MembersAlongPositions(
+        dp.narrow(0, j0, c).reshape({c * lay.bmax, l.out, positions}), c, lay.bmax);
+    const torch::Tensor gram_u = at::bmm(u.transpose(1, 2), u);  // (c, bT, bT)
+    const torch::Tensor gram_g = at::bmm(g.transpose(1, 2), g);
+    parts.push_back((gram_u * gram_g).sum({1, 2}) + g.sum(2).pow(2).sum(1));
+  }
+  return at::cat(parts);
+}
+
+// Microbatch gradients of a Conv2d layer, materialised for all j at once as
+// the weight gradient of a GROUPED convolution (Rochette et al. 2019):
+// microbatches become channel groups, members the batch. Runs on LibTorch's
+// oneDNN convolution kernels. Returns the squared norms.
+torch::Tensor ConvMaterialisedSquaredNorms(const LayerSpec& l, const torch::Tensor& a,
+                                           const torch::Tensor& ds, const MicrobatchLayout& lay,
+                                           LayerStash* stash) {
+  const int64_t h = a.size(2), w = a.size(3), oh = ds.size(2), ow = ds.size(3);
+  const torch::Tensor ag = lay.Pad(a).transpose(0, 1).reshape({lay.bmax, lay.m * l.in, h, w});
+  const torch::Tensor dg = lay.Pad(ds).transpose(0, 1).reshape({lay.bmax, lay.m * l.out, oh, ow});
+  const torch::Tensor shape_only =
+      at::empty({lay.m * l.out, l.in, l.kernel, l.kernel}, a.options());
+  stash->gw = std::get<1>(at::convolution_backward(dg, ag, shape_only, c10::nullopt,
+                                                   {l.stride, l.stride}, {l.padding, l.padding},
+                                                   {1, 1}, false, {0, 0}, lay.m,
+                                                   {false, true, false}))
+                  .view({lay.m, -1});                           // (m, Cout Cin k k)
+  stash->gb = lay.SumRowBlocks(ds.sum({2, 3}));                 // (m, Cout)
+  return at::linalg_vector_norm(stash->gw, 2, at::IntArrayRef{1}, false, c10::nullopt).square() +
+         stash->gb.pow(2).sum(1);
+}
+
+// One layer's clipped sum sum_j c_j g_j, appended as (weight, bias):
+// weighted-backward layers get one product with the clip factors folded
+// into the output gradients (c_rows: (B) per-row factors); materialised
+// ones the weighted sum of their microbatch gradients (c: (m)).
+void AppendClippedSum(const LayerSpec& l, const LayerStash& st, const torch::Tensor& weight,
+                      const torch::Tensor& c, const torch::Tensor& c_rows,
+                      std::vector<torch::Tensor>* sum) {
+  if (st.gw.defined()) {
+    const torch::Tensor cc = c.unsqueeze(1);
+    sum->push_back((st.gw * cc).sum(0).view(weight.sizes()));
+    sum->push_back((st.gb * cc).sum(0));
+    return;
+  }
+  if (l.kind == LayerKind::kLinear) {
+    const torch::Tensor dc = st.ds * c_rows.unsqueeze(1);
+    sum->push_back(dc.t().mm(st.a));
+    sum->push_back(dc.sum(0));
+    return;
+  }
+  const torch::Tensor dc = st.ds * c_rows.view({-1, 1, 1, 1});
+  sum->push_back(std::get<1>(at::convolution_backward(
+      dc, st.a, weight, c10::nullopt, {l.stride, l.stride}, {l.padding, l.padding}, {1, 1}, false,
+      {0, 0}, 1, {false, true, false})));
+  sum->push_back(dc.sum({0, 2, 3}));
+}
+
+}  // namespace
+
 ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch::Tensor& x,
                                                const torch::Tensor& y,
                                                const Microbatching& microbatching,
-                                               double clip_norm) {
+                                               double clip_norm, ConvNorms conv_norms) {
   const MicrobatchLayout lay(microbatching, x.size(0), x.device());
   ForwardTrace trace;
   torch::Tensor loss = SummedCrossEntropy(model.Forward(x, &trace), y);
   // dL/dz_k for every trainable layer; the weight gradients are not computed.
   std::vector<torch::Tensor> out_grads = torch::autograd::grad({loss}, trace.outputs);
 
-  struct Stash {
-    torch::Tensor a, ds;   // Linear: input rows and scaled output gradients
-    torch::Tensor gw, gb;  // Conv2d: materialised microbatch gradients
-  };
-  std::vector<Stash> stash(trace.outputs.size());
+  std::vector<LayerStash> stash(trace.outputs.size());
   torch::Tensor sq = at::zeros({lay.m}, x.options());
   const std::vector<LayerSpec>& layers = model.spec().layers;
   for (size_t k = 0; k < trace.outputs.size(); ++k) {
     const LayerSpec& l = layers[model.trainable_layers()[k]];
     const torch::Tensor& a = trace.inputs[k];
-    torch::Tensor ds = lay.ScaleRows(out_grads[k]);
-    if (l.kind == LayerKind::kLinear) {
-      if (lay.bmax == 1) {
-        torch::Tensor row_sq = ds.pow(2).sum(1) * (a.pow(2).sum(1) + 1.0);
-        sq += lay.SumRows(row_sq);
-      } else {
-        const torch::Tensor ap = lay.Pad(a);   // (m, bmax, din)
-        const torch::Tensor dp = lay.Pad(ds);  // (m, bmax, dout)
-        if (lay.bmax * (l.in + l.out) < l.in * l.out) {
-          const torch::Tensor ga = at::bmm(ap, ap.transpose(1, 2)) + 1.0;
-          const torch::Tensor gd = at::bmm(dp, dp.transpose(1, 2));
-          sq += (ga * gd).sum({1, 2});
-        } else {
-          const torch::Tensor gw = at::bmm(dp.transpose(1, 2), ap);  // (m, dout, din)
-          sq += gw.pow(2).sum({1, 2}) + dp.sum(1).pow(2).sum(1);
-        }
-      }
-      stash[k].a = a;
-      stash[k].ds = ds;
-    } else {  // kConv2d
-      // Microbatch weight gradients sum_{i in G_j} D~_i U_i^T for all j at
-      // once, as the weight gradient of a GROUPED convolution (Rochette et
-      // al. 2019): microbatches become channel groups, members the batch.
-      // This runs on LibTorch's oneDNN convolution kernels, faster here
-      // than im2col + bmm (see the header).
-      const int64_t h = a.size(2), w = a.size(3), oh = ds.size(2), ow = ds.size(3);
-      const torch::Tensor ag = lay.Pad(a).transpose(0, 1).reshape({lay.bmax, lay.m * l.in, h, w});
-      const torch::Tensor dg =
-          lay.Pad(ds).transpose(0, 1).reshape({lay.bmax, lay.m * l.out, oh, ow});
-      const torch::Tensor shape_only =
-          at::empty({lay.m * l.out, l.in, l.kernel, l.kernel}, a.options());
-      const torch::Tensor gw =
-          std::get<1>(at::convolution_backward(dg, ag, shape_only, c10::nullopt,
-                                               {l.stride, l.stride}, {l.padding, l.padding}, {1, 1},
-                                               false, {0, 0}, lay.m, {false, true, false}))
-              .view({lay.m, -1});                                 // (m, Cout Cin k k)
-      const torch::Tensor gb = lay.SumRowBlocks(ds.sum({2, 3}));  // (m, Cout)
-      sq += at::linalg_vector_norm(gw, 2, at::IntArrayRef{1}, false, c10::nullopt).square() +
-            gb.pow(2).sum(1);
-      stash[k].gw = gw;
-      stash[k].gb = gb;
+    const torch::Tensor ds = lay.ScaleRows(out_grads[k]);
+    if (l.kind == LayerKind::kConv2d &&
+        !ConvUsesGhostNorm(l, ds.size(2) * ds.size(3), lay.bmax, conv_norms)) {
+      sq += ConvMaterialisedSquaredNorms(l, a, ds, lay, &stash[k]);
+      continue;
     }
+    sq += l.kind == LayerKind::kLinear ? LinearSquaredNorms(l, a, ds, lay)
+                                       : ConvGhostSquaredNorms(l, a, ds, lay);
+    stash[k].a = a;
+    stash[k].ds = ds;
   }
   ClippedGradientSum out;
   const torch::Tensor norms = sq.clamp_min(0.0).sqrt();
   // TF Privacy's factor C / max(||g||, C): exactly 1 when ||g|| <= C.
   const torch::Tensor c = clip_norm / norms.clamp_min(clip_norm);
+  const torch::Tensor c_rows = lay.ToRows(c);
   const std::vector<torch::Tensor>& params = model.parameters();
   for (size_t k = 0; k < stash.size(); ++k) {
-    const torch::Tensor& w = params[2 * k];
-    if (stash[k].a.defined()) {
-      const torch::Tensor dc = stash[k].ds * lay.ToRows(c).unsqueeze(1);
-      out.sum.push_back(dc.t().mm(stash[k].a));
-      out.sum.push_back(dc.sum(0));
-    } else {
-      const torch::Tensor cc = c.unsqueeze(1);
-      out.sum.push_back((stash[k].gw * cc).sum(0).view(w.sizes()));
-      out.sum.push_back((stash[k].gb * cc).sum(0));
-    }
+    AppendClippedSum(layers[model.trainable_layers()[k]], stash[k], params[2 * k], c, c_rows,
+                     &out.sum);
   }
   out.norms = norms.to(torch::kDouble);
   out.loss_sum = loss.item<double>();
@@ -257,11 +332,40 @@ ClippedGradientSum ClippedGradientSumLoopUnchecked(const DpModel& model, const t
 
 }  // namespace internal
 
+bool LinearUsesGhostNorm(const LayerSpec& layer, int64_t microbatch_rows) {
+  return microbatch_rows == 1 || microbatch_rows * (layer.in + layer.out) < layer.in * layer.out;
+}
+
+bool ConvUsesGhostNorm(const LayerSpec& layer, int64_t positions, int64_t microbatch_rows,
+                       ConvNorms choice) {
+  if (choice != ConvNorms::kAuto) return choice == ConvNorms::kGhostNorm;
+  const int64_t t = microbatch_rows * positions;
+  return 2 * t * t < layer.in * layer.kernel * layer.kernel * layer.out;
+}
+
+std::string DescribeGradientNorms(const ModelSpec& spec, int64_t microbatch_rows,
+                                  ConvNorms conv_norms) {
+  const Result<std::vector<std::vector<int64_t>>> shapes = LayerOutputShapes(spec);
+  if (!shapes.ok()) return "invalid model: " + shapes.message();
+  std::string out;
+  for (size_t i = 0; i < spec.layers.size(); ++i) {
+    const LayerSpec& l = spec.layers[i];
+    if (!l.trainable()) continue;
+    const bool ghost = l.kind == LayerKind::kLinear
+                           ? LinearUsesGhostNorm(l, microbatch_rows)
+                           : ConvUsesGhostNorm(l, (*shapes)[i][1] * (*shapes)[i][2],
+                                               microbatch_rows, conv_norms);
+    out += (out.empty() ? "" : "; ") + std::string("layer ") + std::to_string(i) + " " +
+           (ghost ? "ghost norm" : "materialised");
+  }
+  return out;
+}
+
 namespace {
 
 Result<ClippedGradientSum> Checked(const char* where, const DpModel& model, const torch::Tensor& x,
                                    const torch::Tensor& y, const Microbatching& microbatching,
-                                   double clip_norm, bool loop) {
+                                   double clip_norm, bool loop, ConvNorms conv_norms) {
   PB_RETURN_IF_ERROR(CheckPositive("clip_norm", clip_norm));
   PB_ASSIGN_OR_RETURN(torch::Tensor xs, model.PrepareInputs(x));
   PB_ASSIGN_OR_RETURN(torch::Tensor ys, model.PrepareLabels(y, xs.size(0)));
@@ -272,7 +376,8 @@ Result<ClippedGradientSum> Checked(const char* where, const DpModel& model, cons
   }
   return GuardTorch(where, [&]() -> Result<ClippedGradientSum> {
     return loop ? internal::ClippedGradientSumLoopUnchecked(model, xs, ys, microbatching, clip_norm)
-                : internal::ClippedGradientSumUnchecked(model, xs, ys, microbatching, clip_norm);
+                : internal::ClippedGradientSumUnchecked(model, xs, ys, microbatching, clip_norm,
+                                                             conv_norms);
   });
 }
 
@@ -281,8 +386,9 @@ Result<ClippedGradientSum> Checked(const char* where, const DpModel& model, cons
 Result<ClippedGradientSum> ComputeClippedGradientSum(const DpModel& model, const torch::Tensor& x,
                                                      const torch::Tensor& y,
                                                      const Microbatching& microbatching,
-                                                     double clip_norm) {
-  return Checked("ComputeClippedGradientSum", model, x, y, microbatching, clip_norm, false);
+                                                     double clip_norm, ConvNorms conv_norms) {
+  return Checked("ComputeClippedGradientSum", model, x, y, microbatching, clip_norm, false,
+                 conv_norms);
 }
 
 Result<ClippedGradientSum> ComputeClippedGradientSumLoop(const DpModel& model,
@@ -290,7 +396,8 @@ Result<ClippedGradientSum> ComputeClippedGradientSumLoop(const DpModel& model,
                                                          const torch::Tensor& y,
                                                          const Microbatching& microbatching,
                                                          double clip_norm) {
-  return Checked("ComputeClippedGradientSumLoop", model, x, y, microbatching, clip_norm, true);
+  return Checked("ComputeClippedGradientSumLoop", model, x, y, microbatching, clip_norm, true,
+                 ConvNorms::kAuto);
 }
 
 }  // namespace privbench

@@ -23,22 +23,39 @@
 //    microbatch gradients, whichever costs fewer flops
 //    (b (din + dout) vs din dout, b = largest microbatch). The clipped sum
 //    is one matmul: (c ⊙ D~)^T A with c_i the clip factor of i's microbatch.
-//  - Conv2d: the microbatch gradients sum_{i in G_j} D~_i (x) a_i (a
-//    correlation of the output gradient with the input; im2col form
-//    D~_i U_i^T) are materialised, m x (Cout Cin k k), which is small for
-//    the CNN of dp_model.h. They are computed for all microbatches at once
-//    as the weight gradient of a GROUPED convolution (Rochette, Manoel &
-//    Tramel 2019): microbatch j becomes channel group j and its members the
-//    batch dimension, so LibTorch's oneDNN convolution kernels do the work
-//    (the im2col + batched-matmul route measured 1.3-2x slower with
-//    OpenBLAS under LibTorch 1.13, most of it in im2col itself). Norms are row norms, the
-//    clipped sum is sum_j c_j G_j.
+//  - Conv2d (W: Cout x Cin k k, T = OH OW output positions, U_i the
+//    unfolded input, Cin k k x T): the microbatch gradient is
+//    sum_{i in G_j} D~_i U_i^T. Per layer (ConvNorms::kAuto), the mixed
+//    ghost clipping rule of Bu, Mao & Xu ("Scalable and Efficient Training
+//    of Large Convolutional Neural Networks with Differential Privacy",
+//    NeurIPS 2022, Sec. 3) picks one of two ways to its squared norm:
+//    - ghost norm (Lee & Kifer 2021; Li et al. 2022) if 2 (b T)^2 < Cout
+//      Cin k^2, b = largest microbatch: with the members' U_i, D~_i side by
+//      side, ||D~ U^T||_F^2 = <U^T U, D~^T D~>_F, two (bT x bT) Gram
+//      matrices per microbatch, never the gradient itself; computed in
+//      chunks of microbatches to bound memory. The clipped sum is then ONE
+//      weight-gradient convolution of the input with the output gradients
+//      scaled by their clip factors (the "book-keeping" of Bu, Wang, Zha &
+//      Karypis, "Differentially Private Optimization on Large Model at
+//      Small Cost", ICML 2023): no second backward pass.
+//    - materialised otherwise: the m microbatch gradients (m x Cout Cin k k)
+//      for all j at once as the weight gradient of a GROUPED convolution
+//      (Rochette, Manoel & Tramel 2019): microbatch j becomes channel group
+//      j and its members the batch dimension; norms are row norms, the
+//      clipped sum is sum_j c_j G_j.
+//    The rule compares the memory of the two ways; on the Bayesian paper's
+//    CNN (dp_model.h) it materialises the first convolution (T = 196,
+//    Cin k^2 = 64) and ghost-norms the other two, whose per-example
+//    gradients (0.3M and 0.6M floats each) dominated the step's time and
+//    memory (//mechanisms:dpsgd_benchmark). ConvNorms::kGhostNorm /
+//    kMaterialise force one way (tests, benchmark); DescribeGradientNorms
+//    says which way each layer takes, for result metadata.
 // Microbatches of unequal size (Poisson sampling) are zero-padded to the
 // largest one so that everything stays one batched matmul.
 //
 // Cost: one forward, one backward to the layer outputs (the weight
 // gradients of the backward pass are NOT computed), plus about one
-// weight-gradient matmul per layer. ComputeClippedGradientSumLoop is the
+// weight-gradient product per layer, plus the ghost norms' Gram matrices. ComputeClippedGradientSumLoop is the
 // reference (one autograd call per microbatch) used in tests and by the
 // benchmark.
 //
@@ -50,6 +67,7 @@
 #include <torch/types.h>
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "core/result.h"
@@ -84,6 +102,21 @@ class Microbatching {
   friend struct MicrobatchLayout;
 };
 
+// How Conv2d layers get their microbatch gradient norms (see above).
+enum class ConvNorms { kAuto, kGhostNorm, kMaterialise };
+
+// The per-layer rules above: true if the layer's norms come from Gram
+// matrices (ghost norm) for microbatches of `microbatch_rows` rows (1:
+// per-example) and, for a convolution, `positions` = OH OW.
+bool LinearUsesGhostNorm(const LayerSpec& layer, int64_t microbatch_rows);
+bool ConvUsesGhostNorm(const LayerSpec& layer, int64_t positions, int64_t microbatch_rows,
+                       ConvNorms choice = ConvNorms::kAuto);
+// "layer 0 materialised; layer 3 ghost norm; ...": each trainable layer's
+// way for microbatches of `microbatch_rows` rows (with Poisson
+// microbatches the rule is applied each step to the largest one).
+std::string DescribeGradientNorms(const ModelSpec& spec, int64_t microbatch_rows,
+                                  ConvNorms conv_norms = ConvNorms::kAuto);
+
 struct ClippedGradientSum {
   // sum_j clip_C(g_j), one tensor per model parameter (same shapes).
   std::vector<torch::Tensor> sum;
@@ -99,7 +132,8 @@ struct ClippedGradientSum {
 Result<ClippedGradientSum> ComputeClippedGradientSum(const DpModel& model, const torch::Tensor& x,
                                                      const torch::Tensor& y,
                                                      const Microbatching& microbatching,
-                                                     double clip_norm);
+                                                     double clip_norm,
+                                                     ConvNorms conv_norms = ConvNorms::kAuto);
 
 // Reference: one autograd call per microbatch (per example if per-example).
 Result<ClippedGradientSum> ComputeClippedGradientSumLoop(const DpModel& model,
@@ -115,7 +149,8 @@ namespace internal {
 ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch::Tensor& x,
                                                const torch::Tensor& y,
                                                const Microbatching& microbatching,
-                                               double clip_norm);
+                                               double clip_norm,
+                                               ConvNorms conv_norms = ConvNorms::kAuto);
 ClippedGradientSum ClippedGradientSumLoopUnchecked(const DpModel& model, const torch::Tensor& x,
                                                    const torch::Tensor& y,
                                                    const Microbatching& microbatching,

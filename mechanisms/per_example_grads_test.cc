@@ -26,14 +26,15 @@ double MaxRelDiff(const torch::Tensor& a, const torch::Tensor& b) {
 // at a clip norm equal to the median microbatch norm (so some microbatches
 // are clipped and some are not).
 void ExpectMatchesLoop(const DpModel& model, const torch::Tensor& x, const torch::Tensor& y,
-                       const Microbatching& mb, const std::string& label) {
+                       const Microbatching& mb, const std::string& label,
+                       ConvNorms conv_norms = ConvNorms::kAuto) {
   SCOPED_TRACE(label);
   auto unclipped = ComputeClippedGradientSumLoop(model, x, y, mb, 1e30);
   ASSERT_TRUE(unclipped.ok()) << unclipped.message();
   const torch::Tensor nonzero = unclipped->norms.masked_select(unclipped->norms > 0);
   const double clip = nonzero.median().item<double>();
   auto ref = ComputeClippedGradientSumLoop(model, x, y, mb, clip);
-  auto vec = ComputeClippedGradientSum(model, x, y, mb, clip);
+  auto vec = ComputeClippedGradientSum(model, x, y, mb, clip, conv_norms);
   ASSERT_TRUE(ref.ok()) << ref.message();
   ASSERT_TRUE(vec.ok()) << vec.message();
   ASSERT_EQ(vec->norms.size(0), ref->norms.size(0));
@@ -114,6 +115,43 @@ TEST(PerExampleGradsTest, MicrobatchesMatchAutogradLoop) {
   const torch::Tensor yc = testing::RandomLabels(12, 10, 4);
   ExpectMatchesLoop(*cnn, xc, yc, Microbatching::Contiguous(12, 4).value(), "cnn m=4");
   ExpectMatchesLoop(*cnn, xc, yc, Microbatching::Groups(groups, 5).value(), "cnn groups");
+}
+
+// Both ways to a convolution's norms (ghost norm and materialised
+// gradients, per_example_grads.h) agree with the loop on their own, with
+// strides, padding, pooling, microbatches of unequal size (padding rows)
+// and an empty microbatch.
+TEST(PerExampleGradsTest, ConvGhostNormAndMaterialisedBothMatchAutogradLoop) {
+  auto cnn = DpModel::Create(FashionMnistCnnSpec(), 17);
+  ASSERT_TRUE(cnn.ok());
+  const torch::Tensor x = testing::NormalTensor({12, 1, 28, 28}, 7);
+  const torch::Tensor y = testing::RandomLabels(12, 10, 7);
+  const std::vector<int64_t> groups = {2, 0, 2, 2, 4, 0, 2, 1, 4, 2, 0, 1};
+  for (ConvNorms way : {ConvNorms::kGhostNorm, ConvNorms::kMaterialise}) {
+    const std::string name = way == ConvNorms::kGhostNorm ? "ghost" : "materialised";
+    ExpectMatchesLoop(*cnn, x, y, Microbatching::PerExample(), name + " per-example", way);
+    ExpectMatchesLoop(*cnn, x, y, Microbatching::Contiguous(12, 4).value(), name + " m=4", way);
+    ExpectMatchesLoop(*cnn, x, y, Microbatching::Groups(groups, 5).value(), name + " groups", way);
+  }
+}
+
+// The Bayesian paper's CNN under the mixed rule: its first convolution
+// materialised, the other two by ghost norm; the result matches the loop.
+TEST(PerExampleGradsTest, PaperCnnMixedRuleMatchesAutogradLoop) {
+  const ModelSpec spec = BayesPaperCnnSpec(10);
+  EXPECT_EQ(DescribeGradientNorms(spec, 1),
+            "layer 0 materialised; layer 3 ghost norm; layer 5 ghost norm; layer 9 ghost norm");
+  // Microbatches of 8: layer 3 has 2 (8 * 100)^2 > 256 * 1152 and
+  // materialises, layer 5 still 2 (8 * 64)^2 = 524,288 < 256 * 2304.
+  EXPECT_EQ(DescribeGradientNorms(spec, 8),
+            "layer 0 materialised; layer 3 materialised; layer 5 ghost norm; layer 9 ghost norm");
+  EXPECT_EQ(DescribeGradientNorms(spec, 1, ConvNorms::kGhostNorm),
+            "layer 0 ghost norm; layer 3 ghost norm; layer 5 ghost norm; layer 9 ghost norm");
+  auto model = DpModel::Create(spec, 18);
+  ASSERT_TRUE(model.ok());
+  const torch::Tensor x = testing::NormalTensor({4, 1, 28, 28}, 8);
+  const torch::Tensor y = testing::RandomLabels(4, 10, 8);
+  ExpectMatchesLoop(*model, x, y, Microbatching::PerExample(), "paper cnn per-example");
 }
 
 TEST(PerExampleGradsTest, OneMicrobatchClipsTheBatchMeanOnce) {
