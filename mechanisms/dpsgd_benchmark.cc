@@ -39,6 +39,8 @@
 //   bazel run //mechanisms:dpsgd_benchmark -- --threads=1 --repeats=200
 #include <ATen/ATen.h>
 #include <ATen/Parallel.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -49,9 +51,6 @@
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include "core/flags.h"
 #include "core/seeding.h"
@@ -331,12 +330,13 @@ Status CompareSteps(const Case& c, Prepared& p, std::vector<Row>* rows) {
   // What the Gaussian noise alone costs (one draw per parameter, on the CPU).
   std::vector<float> buffer(static_cast<size_t>(p.model.num_parameters()), 0.0f);
   boost::random::normal_distribution<double> normal(0.0, 1.0);
-  const Timings noise = TimeSideBySide(
-      {nonprivate, [&] {
-         internal::AddNoiseAndNormalise(buffer.data(), static_cast<int64_t>(buffer.size()), 1.0,
-                                        1.0, normal, noise_rng);
-       }},
-      c.warmup, c.repeats);
+  const Timings noise = TimeSideBySide({nonprivate,
+                                        [&] {
+                                          internal::AddNoiseAndNormalise(
+                                              buffer.data(), static_cast<int64_t>(buffer.size()),
+                                              1.0, 1.0, normal, noise_rng);
+                                        }},
+                                       c.warmup, c.repeats);
   rows->push_back({label + ": the DP step's noise alone / non-private", 1e3 * noise.median(0),
                    1e3 * noise.median(1), noise.median(1) / noise.median(0), "(info)", true,
                    noise.RatioSpread(1, 0)});
@@ -359,10 +359,10 @@ void CompareConvNorms(const Case& c, Prepared& p, std::vector<Row>* rows) {
        },
        [&] { internal::ClippedGradientSumUnchecked(p.model, p.x, p.y, per_example, 1.0); }},
       c.warmup, c.repeats);
-  rows->push_back({c.name + ": clipping, convs materialised / mixed (" +
-                       DescribeGradientNorms(c.spec, 1) + ")",
-                   1e3 * t.median(1), 1e3 * t.median(0), t.median(0) / t.median(1), "(info)", true,
-                   t.RatioSpread(0, 1)});
+  rows->push_back(
+      {c.name + ": clipping, convs materialised / mixed (" + DescribeGradientNorms(c.spec, 1) + ")",
+       1e3 * t.median(1), 1e3 * t.median(0), t.median(0) / t.median(1), "(info)", true,
+       t.RatioSpread(0, 1)});
   PrintRow(rows->back());
 }
 
@@ -396,14 +396,29 @@ void CompareWithLoop(const Case& c, Prepared& p, const Options& o, std::vector<R
 
 std::vector<Case> Cases(const Options& o) {
   std::vector<Case> cases = {
-      {"adult_mlp", AdultMlpSpec(o.adult_features), {o.adult_batch, o.adult_features}, 1.5,
-       o.repeats, o.warmup, true},
-      {"fashion_mnist_cnn", FashionMnistCnnSpec(), {o.cnn_batch, 1, 28, 28}, 2.0, o.repeats,
-       o.warmup, true},
+      {"adult_mlp",
+       AdultMlpSpec(o.adult_features),
+       {o.adult_batch, o.adult_features},
+       1.5,
+       o.repeats,
+       o.warmup,
+       true},
+      {"fashion_mnist_cnn",
+       FashionMnistCnnSpec(),
+       {o.cnn_batch, 1, 28, 28},
+       2.0,
+       o.repeats,
+       o.warmup,
+       true},
   };
   if (o.paper_cnn_repeats > 0) {
-    cases.push_back({"bayes_paper_cnn", BayesPaperCnnSpec(10), {o.paper_cnn_batch, 1, 28, 28}, 1.3,
-                     o.paper_cnn_repeats, 1, false});
+    cases.push_back({"bayes_paper_cnn",
+                     BayesPaperCnnSpec(10),
+                     {o.paper_cnn_batch, 1, 28, 28},
+                     1.3,
+                     o.paper_cnn_repeats,
+                     1,
+                     false});
   }
   return cases;
 }
@@ -453,11 +468,13 @@ int main(int argc, char** argv) {
   flags.AddInt("adult_features", &o.adult_features, "Adult MLP input dimension");
   flags.AddInt("adult_batch", &o.adult_batch, "Adult MLP batch size");
   flags.AddInt("cnn_batch", &o.cnn_batch, "CNN batch size (divisible by 32)");
-  flags.AddInt("paper_cnn_batch", &o.paper_cnn_batch,
-               "the Bayesian paper's CNN: batch size (divisible by 32)")
+  flags
+      .AddInt("paper_cnn_batch", &o.paper_cnn_batch,
+              "the Bayesian paper's CNN: batch size (divisible by 32)")
       .Min(32);
-  flags.AddInt("paper_cnn_repeats", &o.paper_cnn_repeats,
-               "the Bayesian paper's CNN: timed repeats (a step takes seconds); 0 skips it")
+  flags
+      .AddInt("paper_cnn_repeats", &o.paper_cnn_repeats,
+              "the Bayesian paper's CNN: timed repeats (a step takes seconds); 0 skips it")
       .Min(0);
   flags.AddBool("keep_freed_memory", &o.keep_freed_memory,
                 "reuse freed tensor memory as the DP-SGD engine does (KeepFreedTensorMemory); "

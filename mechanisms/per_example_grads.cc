@@ -193,10 +193,10 @@ torch::Tensor ConvGhostSquaredNorms(const LayerSpec& l, const torch::Tensor& a,
   for (int64_t j0 = 0; j0 < lay.m; j0 += chunk) {
     const int64_t c = std::min(chunk, lay.m - j0);
     const torch::Tensor rows = ap.narrow(0, j0, c).reshape({c * lay.bmax, l.in, h, w});
-    const torch::Tensor u = MembersAlongPositions(
-        at::im2col(rows, {l.kernel, l.kernel}, {1, 1}, {l.padding, l.padding},
-                   {l.stride, l.stride}),
-        c, lay.bmax);  // (c, Cin k k, bT)
+    const torch::Tensor u =
+        MembersAlongPositions(at::im2col(rows, {l.kernel, l.kernel}, {1, 1}, {l.padding, l.padding},
+                                         {l.stride, l.stride}),
+                              c, lay.bmax);  // (c, Cin k k, bT)
     const torch::Tensor g = MembersAlongPositions(
         dp.narrow(0, j0, c).reshape({c * lay.bmax, l.out, positions}), c, lay.bmax);
     const torch::Tensor gram_u = at::bmm(u.transpose(1, 2), u);  // (c, bT, bT)
@@ -218,12 +218,12 @@ torch::Tensor ConvMaterialisedSquaredNorms(const LayerSpec& l, const torch::Tens
   const torch::Tensor dg = lay.Pad(ds).transpose(0, 1).reshape({lay.bmax, lay.m * l.out, oh, ow});
   const torch::Tensor shape_only =
       at::empty({lay.m * l.out, l.in, l.kernel, l.kernel}, a.options());
-  stash->gw = std::get<1>(at::convolution_backward(dg, ag, shape_only, c10::nullopt,
-                                                   {l.stride, l.stride}, {l.padding, l.padding},
-                                                   {1, 1}, false, {0, 0}, lay.m,
-                                                   {false, true, false}))
-                  .view({lay.m, -1});                           // (m, Cout Cin k k)
-  stash->gb = lay.SumRowBlocks(ds.sum({2, 3}));                 // (m, Cout)
+  stash->gw =
+      std::get<1>(at::convolution_backward(dg, ag, shape_only, c10::nullopt, {l.stride, l.stride},
+                                           {l.padding, l.padding}, {1, 1}, false, {0, 0}, lay.m,
+                                           {false, true, false}))
+          .view({lay.m, -1});                    // (m, Cout Cin k k)
+  stash->gb = lay.SumRowBlocks(ds.sum({2, 3}));  // (m, Cout)
   return at::linalg_vector_norm(stash->gw, 2, at::IntArrayRef{1}, false, c10::nullopt).square() +
          stash->gb.pow(2).sum(1);
 }
@@ -258,8 +258,8 @@ void AppendClippedSum(const LayerSpec& l, const LayerStash& st, const torch::Ten
 
 ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch::Tensor& x,
                                                const torch::Tensor& y,
-                                               const Microbatching& microbatching,
-                                               double clip_norm, ConvNorms conv_norms) {
+                                               const Microbatching& microbatching, double clip_norm,
+                                               ConvNorms conv_norms) {
   const MicrobatchLayout lay(microbatching, x.size(0), x.device());
   ForwardTrace trace;
   torch::Tensor loss = SummedCrossEntropy(model.Forward(x, &trace), y);
@@ -351,10 +351,10 @@ std::string DescribeGradientNorms(const ModelSpec& spec, int64_t microbatch_rows
   for (size_t i = 0; i < spec.layers.size(); ++i) {
     const LayerSpec& l = spec.layers[i];
     if (!l.trainable()) continue;
-    const bool ghost = l.kind == LayerKind::kLinear
-                           ? LinearUsesGhostNorm(l, microbatch_rows)
-                           : ConvUsesGhostNorm(l, (*shapes)[i][1] * (*shapes)[i][2],
-                                               microbatch_rows, conv_norms);
+    const bool ghost =
+        l.kind == LayerKind::kLinear
+            ? LinearUsesGhostNorm(l, microbatch_rows)
+            : ConvUsesGhostNorm(l, (*shapes)[i][1] * (*shapes)[i][2], microbatch_rows, conv_norms);
     out += (out.empty() ? "" : "; ") + std::string("layer ") + std::to_string(i) + " " +
            (ghost ? "ghost norm" : "materialised");
   }
@@ -377,7 +377,7 @@ Result<ClippedGradientSum> Checked(const char* where, const DpModel& model, cons
   return GuardTorch(where, [&]() -> Result<ClippedGradientSum> {
     return loop ? internal::ClippedGradientSumLoopUnchecked(model, xs, ys, microbatching, clip_norm)
                 : internal::ClippedGradientSumUnchecked(model, xs, ys, microbatching, clip_norm,
-                                                             conv_norms);
+                                                        conv_norms);
   });
 }
 

@@ -55,9 +55,9 @@
 //
 // Cost: one forward, one backward to the layer outputs (the weight
 // gradients of the backward pass are NOT computed), plus about one
-// weight-gradient product per layer, plus the ghost norms' Gram matrices. ComputeClippedGradientSumLoop is the
-// reference (one autograd call per microbatch) used in tests and by the
-// benchmark.
+// weight-gradient product per layer, plus the ghost norms' Gram matrices.
+// ComputeClippedGradientSumLoop is the reference (one autograd call per microbatch) used in tests
+// and by the benchmark.
 //
 // Precision: float32, like the model; norms agree with the reference loop
 // to ~1e-5 relative.
@@ -148,8 +148,7 @@ namespace internal {
 // May throw c10::Error; callers guard.
 ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch::Tensor& x,
                                                const torch::Tensor& y,
-                                               const Microbatching& microbatching,
-                                               double clip_norm,
+                                               const Microbatching& microbatching, double clip_norm,
                                                ConvNorms conv_norms = ConvNorms::kAuto);
 ClippedGradientSum ClippedGradientSumLoopUnchecked(const DpModel& model, const torch::Tensor& x,
                                                    const torch::Tensor& y,
