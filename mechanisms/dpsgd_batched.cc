@@ -5,6 +5,9 @@
 #include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -316,24 +319,61 @@ Status WriteBack(const Stack& s, std::vector<DpModel>& models) {
   return Status::Ok();
 }
 
+// MemAvailable of /proc/meminfo in bytes; 0 if unknown.
+uint64_t AvailableHostBytes() {
+  std::FILE* f = std::fopen("/proc/meminfo", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  uint64_t kib = 0;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::strncmp(line, "MemAvailable:", 13) == 0) kib = std::strtoull(line + 13, nullptr, 10);
+  }
+  std::fclose(f);
+  return kib * 1024;
+}
+
+// "K = 64 models per pass ...": the out-of-memory message, naming K.
+std::string DoesNotFit(size_t k_models, const std::string& detail) {
+  return "models: K = " + std::to_string(k_models) + " models per pass do not fit in memory (" +
+         detail + "); pass fewer models at a time";
+}
+
 }  // namespace
 
-Result<std::vector<TrainingRecord>> TrainDpSgdBatched(std::vector<DpModel>& models,
-                                                      const torch::Tensor& x,
-                                                      const torch::Tensor& y,
-                                                      const std::vector<DpSgdConfig>& configs) {
-  PB_RETURN_IF_ERROR(ValidateModels(models));
-  PB_ASSIGN_OR_RETURN(torch::Tensor xs, models[0].PrepareInputs(x));
-  PB_ASSIGN_OR_RETURN(torch::Tensor ys, models[0].PrepareLabels(y, xs.size(0)));
-  const int64_t n = xs.size(0);
-  PB_RETURN_IF_ERROR(ValidateConfigs(configs, models.size(), n));
-  const DpSgdConfig& c = configs[0];
-  PB_RETURN_IF_ERROR(EnsureDevice(c.device));
-  std::vector<TrainingRecord> recs;
-  for (size_t k = 0; k < models.size(); ++k) {
-    recs.push_back(internal::DescribeTraining(models[k], n, configs[k]));
+namespace internal {
+
+uint64_t BatchedPassBytes(const ModelSpec& spec, int64_t num_parameters, int64_t k_models,
+                          int64_t batch_size) {
+  int64_t row_floats = 0;  // one batch row: its input, every layer's output twice
+  for (const LayerSpec& l : spec.layers) {
+    if (l.kind == LayerKind::kLinear) row_floats += l.in + 2 * l.out;
   }
-  const int64_t steps = recs[0].steps;
+  // A Poisson batch exceeds its mean by more than 6 standard deviations with
+  // probability < 1e-9.
+  const double bmax = static_cast<double>(batch_size) + 6.0 * std::sqrt(batch_size) + 1.0;
+  const double floats = static_cast<double>(k_models) *
+                        (4.0 * static_cast<double>(num_parameters) + bmax * row_floats);
+  return static_cast<uint64_t>(4.0 * floats);
+}
+
+Status CheckBatchedPassFits(uint64_t needed_bytes, uint64_t available_bytes, size_t k_models) {
+  if (available_bytes == 0 || needed_bytes <= available_bytes / 2) return Status::Ok();
+  return Error(DoesNotFit(k_models, "about " + std::to_string(needed_bytes >> 20) +
+                                        " MiB needed, " + std::to_string(available_bytes >> 20) +
+                                        " MiB available; this check allows half"));
+}
+
+}  // namespace internal
+
+namespace {
+
+// The stacked training of TrainDpSgdBatched after validation.
+Result<std::vector<TrainingRecord>> TrainStacked(std::vector<DpModel>& models,
+                                                 const torch::Tensor& xs, const torch::Tensor& ys,
+                                                 const std::vector<DpSgdConfig>& configs,
+                                                 std::vector<TrainingRecord> recs) {
+  const DpSgdConfig& c = configs[0];
+  const int64_t n = xs.size(0), steps = recs[0].steps;
   return GuardTorch("TrainDpSgdBatched", [&]() -> Result<std::vector<TrainingRecord>> {
     at::NoGradGuard no_grad;
     if (c.threads > 0) SetMathThreads(c.threads);
@@ -376,6 +416,38 @@ Result<std::vector<TrainingRecord>> TrainDpSgdBatched(std::vector<DpModel>& mode
     }
     return recs;
   });
+}
+
+}  // namespace
+
+Result<std::vector<TrainingRecord>> TrainDpSgdBatched(std::vector<DpModel>& models,
+                                                      const torch::Tensor& x,
+                                                      const torch::Tensor& y,
+                                                      const std::vector<DpSgdConfig>& configs) {
+  PB_RETURN_IF_ERROR(ValidateModels(models));
+  PB_ASSIGN_OR_RETURN(torch::Tensor xs, models[0].PrepareInputs(x));
+  PB_ASSIGN_OR_RETURN(torch::Tensor ys, models[0].PrepareLabels(y, xs.size(0)));
+  const int64_t n = xs.size(0);
+  PB_RETURN_IF_ERROR(ValidateConfigs(configs, models.size(), n));
+  const DpSgdConfig& c = configs[0];
+  PB_RETURN_IF_ERROR(EnsureDevice(c.device));
+  if (c.device == ComputeDevice::kCpu) {
+    PB_RETURN_IF_ERROR(internal::CheckBatchedPassFits(
+        internal::BatchedPassBytes(models[0].spec(), models[0].num_parameters(),
+                                   static_cast<int64_t>(models.size()), c.batch_size),
+        AvailableHostBytes(), models.size()));
+  }
+  std::vector<TrainingRecord> recs;
+  for (size_t k = 0; k < models.size(); ++k) {
+    recs.push_back(internal::DescribeTraining(models[k], n, configs[k]));
+  }
+  Result<std::vector<TrainingRecord>> out = TrainStacked(models, xs, ys, configs, recs);
+  // A device without the memory (the check above sees only the host's):
+  // LibTorch's allocators say "out of memory"; name K in the message.
+  if (!out.ok() && out.message().find("out of memory") != std::string::npos) {
+    return Error(DoesNotFit(models.size(), out.message()));
+  }
+  return out;
 }
 
 }  // namespace privbench

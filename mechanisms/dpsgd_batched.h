@@ -29,6 +29,10 @@
 //
 // Failures: a non-finite loss or gradient of any model stops all K (the
 // error names the model and step) and no model is written back.
+// Memory: on the CPU, K models whose pass would need more than half of the
+// available memory (BatchedPassBytes vs /proc/meminfo's MemAvailable) are
+// refused before training; on a GPU, an allocator's out-of-memory error is
+// reported naming K. Either way: pass fewer models at a time.
 //
 // Scope (refused otherwise, naming the argument): every model's spec is the
 // same MLP, Linear (activation Linear)*; the configs are equal but
@@ -39,6 +43,7 @@
 
 #include <torch/types.h>
 
+#include <cstdint>
 #include <vector>
 
 #include "core/result.h"
@@ -54,6 +59,18 @@ Result<std::vector<TrainingRecord>> TrainDpSgdBatched(std::vector<DpModel>& mode
                                                       const torch::Tensor& x,
                                                       const torch::Tensor& y,
                                                       const std::vector<DpSgdConfig>& configs);
+
+namespace internal {
+// About how many bytes one batched pass holds at once: per model its
+// parameters four times (values, velocity, gradient, noise) and, per row of
+// the padded batch (Poisson: at most batch + 6 sqrt(batch) + 1 rows but
+// with probability < 1e-9), its input and each layer's output twice.
+uint64_t BatchedPassBytes(const ModelSpec& spec, int64_t num_parameters, int64_t k_models,
+                          int64_t batch_size);
+// Ok if `needed_bytes` is at most half of `available_bytes` (0: unknown,
+// not checked); else the error naming K ("models: K = ... do not fit").
+Status CheckBatchedPassFits(uint64_t needed_bytes, uint64_t available_bytes, size_t k_models);
+}  // namespace internal
 
 }  // namespace privbench
 

@@ -7,6 +7,9 @@
 // --device=cuda times both on the GPU (tools/gpu_check.sh), where one small
 // model per pass leaves the GPU mostly idle.
 //
+// --rows, --batch and --hidden give other studies' shapes, e.g. E1's quick
+// scale (--rows=512 --batch=64 --epochs=20 --k=1,32).
+//
 //   bazel run //mechanisms:dpsgd_batched_benchmark -- [--k=1,8,25,64] [--epochs=1]
 #include <ATen/ATen.h>
 
@@ -116,6 +119,9 @@ int main(int argc, char** argv) {
                            "K DP-SGD MLPs one at a time vs in one batched pass");
   flags.AddIntList("k", &o.k, "models per batched pass").NonEmpty().Range(1, 4096);
   flags.AddInt("epochs", &o.epochs, "epochs per model").Range(1, 100);
+  flags.AddInt("rows", &o.rows, "training rows (D2: 6,000; E1 quick: 512)").Min(1);
+  flags.AddInt("batch", &o.batch, "expected Poisson batch size (D2: 250; E1 quick: 64)").Min(1);
+  flags.AddInt("hidden", &o.hidden, "hidden units (D2, E1 quick: 32)").Min(1);
   flags.AddInt("rounds", &o.rounds, "alternating rounds (medians reported)").Range(1, 100);
   flags.AddString("device", &o.device, "cpu, or cuda (mechanisms/device.h)").OneOf({"cpu", "cuda"});
   if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;

@@ -7,6 +7,7 @@
 #include <ATen/ATen.h>
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -135,6 +136,24 @@ TEST(DpSgdBatched, RefusesWhatItDoesNotCover) {
       TrainDpSgdBatched(cnn, images.x, images.y, Seeded(Base(true), 1));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.message().find("MLPs of the form"), std::string::npos) << r.message();
+}
+
+// K models whose pass would not fit are refused before training, naming K.
+TEST(DpSgdBatched, RefusesAPassThatDoesNotFitInMemory) {
+  const ModelSpec spec = MlpSpec("d2", 784, {32}, Activation::kTanh, 2);  // 25,186 parameters
+  // 4 * (4 * 25,186 + (250 + 6 sqrt(250) + 1) * (784 + 64 + 32 + 4)) bytes per model.
+  const uint64_t one = internal::BatchedPassBytes(spec, 25186, 1, 250);
+  EXPECT_NEAR(static_cast<double>(one), 4.0 * (4 * 25186 + (251 + 6 * std::sqrt(250.0)) * 884.0),
+              4.0);
+  EXPECT_NEAR(static_cast<double>(internal::BatchedPassBytes(spec, 25186, 1000, 250)),
+              1000.0 * static_cast<double>(one), 1000.0);  // linear in K
+  EXPECT_TRUE(internal::CheckBatchedPassFits(100, 200, 8).ok());
+  EXPECT_TRUE(internal::CheckBatchedPassFits(100, 0, 8).ok());  // unknown: not checked
+  const Status refused = internal::CheckBatchedPassFits(uint64_t{3} << 30, uint64_t{4} << 30, 512);
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.message(),
+            "models: K = 512 models per pass do not fit in memory (about 3072 MiB needed, 4096 "
+            "MiB available; this check allows half); pass fewer models at a time");
 }
 
 }  // namespace
