@@ -53,8 +53,9 @@ struct LogisticFit {
   std::vector<double> w;
   int iterations = 0;
   double gradient_norm = 0;
-  int passes = 0;    // passes over the data computing margins (each: f, grad F)
-  int hessians = 0;  // Hessians formed (each a further pass, no exp)
+  int passes = 0;         // passes over the data computing margins (each: f, grad F)
+  int hessians = 0;       // Hessians formed (each a further pass, no exp)
+  bool fallback = false;  // FitLogisticBatch: solved alone by FitLogistic instead
 };
 
 // Minimises F with linear term `b` (empty: none) from `start` (empty: 0).
@@ -79,6 +80,45 @@ Result<LogisticFit> FitLogisticChord(const LogisticProblem& p, const std::vector
 Result<LogisticFit> FitLogisticNear(const LogisticProblem& p, const std::vector<double>& b,
                                     const std::vector<double>& start, const SquareMatrix& h0,
                                     double tolerance = 1e-9);
+
+// Batched exact fits: the minimisers w_k of F_k = F + b_k.w / n for `count`
+// linear terms b_k (row k of b: b[k m, (k + 1) m)), each from `start`, where
+// h0 must be the Cholesky factor of F's Hessian at start (F_k's Hessian does
+// not depend on b_k, so h0 is every F_k's exact Hessian there). Writes
+// fits[k] for every k. Each w_k meets FitLogistic's stopping rule for its own
+// objective, ||grad F_k(w_k)|| < tolerance, so it is FitLogistic's /
+// FitLogisticNear's minimiser of F_k to within that tolerance (F_k is
+// lambda-strongly convex: one minimiser, and any two points meeting the rule
+// lie within 2 tolerance / lambda of each other).
+//
+// Algorithm: Newton's method with backtracking (Armijo on F_k, c = 1e-4, as
+// FitLogistic) and lagged Hessians (Shamanskii's modification of Newton's
+// method; Kelley, Iterative Methods for Linear and Nonlinear Equations, SIAM
+// 1995, Sec. 5.4), up to 16 draws iterated together:
+//   - one pass over the rows computes F_k, grad F_k and the Hessian's row
+//     weights at every draw's trial point at once: the margins Z W and the
+//     sums Z^T R of all draws from one read of each row, dense or compressed
+//     (exp and log1p lane-wise in SIMD, within a few ulp of std::exp and
+//     std::log1p);
+//   - each draw's step is L^-1 L^-T grad F_k with L its current factor: first
+//     h0, shared by every draw; later the draw's own Hessian, formed only
+//     when the current factor stops shrinking ||grad F_k|| at least 4x per
+//     step (up to 8 draws' Hessians per pass over the rows, and their
+//     Cholesky factors, together);
+//   - a step with the Hessian at the iterate backtracks (halving) until F_k
+//     meets Armijo; a step with an older factor that fails Armijo sends the
+//     draw to a fresh Hessian at its iterate (one more pass);
+//   - a converged draw leaves the batch and the next draw enters.
+// A draw falls back to FitLogistic from start, alone (fit.fallback), when its
+// Hessian is not numerically positive definite, backtracking halves the step
+// 60 times, or it has used 200 passes; that fit's error is returned.
+// Each draw's arithmetic runs in its own SIMD lane in a fixed order, so its
+// result does not depend on count or on the other draws (bit for bit). Errors
+// name a bad argument (count >= 1, b and fits non-null, start and h0 of size
+// p.m).
+Status FitLogisticBatch(const LogisticProblem& p, const double* b, int64_t count,
+                        const std::vector<double>& start, const SquareMatrix& h0, double tolerance,
+                        std::vector<LogisticFit>* fits);
 
 // The Hessian of F at w: (1/n) sum_i c_i p_i (1 - p_i) x_i x_i^T + lambda I.
 SquareMatrix LogisticHessian(const LogisticProblem& p, const std::vector<double>& w);

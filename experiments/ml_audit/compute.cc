@@ -35,11 +35,9 @@ AuditCase Case(std::string mechanism, std::string attack, NeighbourMode mode, st
 
 SummaryDraws DrawsOf(SummarySampler* sampler) {
   return [sampler](int64_t count, Rng& rng, std::vector<double>* out) -> Status {
-    const int64_t dim = sampler->dim();
-    out->resize(count * dim);
-    for (int64_t i = 0; i < count; ++i)
-      PB_RETURN_IF_ERROR(sampler->Draw(rng, out->data() + i * dim));
-    return Status::Ok();
+    out->resize(count * sampler->dim());
+    // One block: lr_objective solves its draws together (DrawMany).
+    return count > 0 ? sampler->DrawMany(rng, count, out->data()) : Status::Ok();
   };
 }
 

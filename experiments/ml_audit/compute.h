@@ -43,7 +43,9 @@ struct AuditCase {
 };
 
 // The draws of tau(M(D)) from a prepared sampler, as Algorithm 1 takes them
-// (the sampler must outlive the draws).
+// (the sampler must outlive the draws): each request of count draws is one
+// SummarySampler::DrawMany (lr_objective solves them together; the same rng
+// stream and order as count single draws).
 SummaryDraws DrawsOf(SummarySampler* sampler);
 
 // The case table, filtered by the config's mechanisms, attacks and roles.

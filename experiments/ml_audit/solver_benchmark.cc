@@ -2,18 +2,22 @@
 // (D1)): per dataset and eps, the cost of one lr_objective draw (Chaudhuri et
 // al. 2011 Alg. 2: a fresh exact minimisation with a new random linear term,
 // mechanisms/classical/logistic_regression.h), its iterations and passes over
-// the data, the cost of one pass and of one Hessian, and the audit
-// classifier's dense Hessian (fast path vs row by row). Single thread.
+// the data, the same draws solved together (FitLogisticBatch: time, passes and
+// Hessians per draw, largest difference to the single solves), the cost of one pass and of one
+// Hessian, and the audit classifier's dense Hessian (fast path vs row by row). Single thread.
 //
 //   bazel build -c opt //experiments/ml_audit:solver_benchmark
 //   bazel-bin/experiments/ml_audit/solver_benchmark [--datasets=adult] [--draws=20]
 //
 // Projection: the paper grid solves 5 lr_objective cases x 108 audits x 4 x
 // 10,000 draws per dataset = 2.16e7 solves; printed for the mean over eps.
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/flags.h"
@@ -34,31 +38,44 @@ double Seconds(const std::function<void()>& fn) {
 
 constexpr double kSolvesPerDataset = 5 * 108 * 4 * 10000.0;
 
-// One eps: mean draw time, iterations, passes and Hessians over `draws` solves.
-Result<double> TimeEps(const AuditDataset& ds, double eps, int64_t draws) {
+// One eps: mean draw time, iterations, passes and Hessians over `draws`
+// solves one at a time (Solve), then the same draws solved together
+// (SolveMany, FitLogisticBatch): time, passes and Hessians per draw, and the
+// largest |w_batch - w_single|. Returns the two mean times.
+Result<std::pair<double, double>> TimeEps(const AuditDataset& ds, double eps, int64_t draws) {
   PB_ASSIGN_OR_RETURN(ObjectiveSolver s, PrepareObjectiveSolver(ds.data, ds.bounds, eps, 0, 1));
   Rng rng(7);
-  std::vector<double> b(s.p.m);
+  const int64_t m = s.p.m;
+  std::vector<double> bs(draws * m), single(draws * m), batch(draws * m);
+  for (int64_t k = 0; k < draws; ++k) DrawGammaNormVector(rng, m, s.noise_scale, &bs[k * m]);
   double iters = 0, passes = 0, hessians = 0, norm = 0;
   Status st;
   const double t = Seconds([&] {
     for (int64_t k = 0; k < draws && st.ok(); ++k) {
-      DrawGammaNormVector(rng, s.p.m, s.noise_scale, b.data());
-      Result<LogisticFit> fit = s.Solve(b);
+      Result<LogisticFit> fit = s.Solve(std::vector<double>(&bs[k * m], &bs[(k + 1) * m]));
       st = fit.status();
       if (!st.ok()) break;
       iters += fit->iterations;
       passes += fit->passes;
       hessians += fit->hessians;
       norm += Norm2(fit->w);
+      std::copy(fit->w.begin(), fit->w.end(), &single[k * m]);
     }
   });
   PB_RETURN_IF_ERROR(st);
+  std::vector<LogisticFit> fits;
+  const double tb = Seconds([&] { st = s.SolveMany(bs.data(), draws, batch.data(), &fits); });
+  PB_RETURN_IF_ERROR(st);
+  double bpasses = 0, bhessians = 0, diff = 0;
+  for (const LogisticFit& f : fits) bpasses += f.passes, bhessians += f.hessians;
+  for (int64_t k = 0; k < draws * m; ++k) diff = std::max(diff, std::fabs(single[k] - batch[k]));
   const double d = static_cast<double>(draws);
   std::printf(
-      "%-14s eps %6.2f  draw %10.3f ms  iters %6.1f  passes %6.1f  hessians %5.1f  ||w|| %8.1f\n",
-      ds.name.c_str(), eps, t / d * 1e3, iters / d, passes / d, hessians / d, norm / d);
-  return t / d;
+      "%-14s eps %6.2f  draw %9.3f ms  iters %5.1f  passes %5.1f  hessians %5.1f  ||w|| %8.1f"
+      "  | batched %8.3f ms  passes %5.1f  hessians %5.1f  max|dw| %.2g\n",
+      ds.name.c_str(), eps, t / d * 1e3, iters / d, passes / d, hessians / d, norm / d,
+      tb / d * 1e3, bpasses / d, bhessians / d, diff);
+  return std::make_pair(t / d, tb / d);
 }
 
 // One pass (F and grad F at the solution) and one Hessian, in ms.
@@ -109,16 +126,20 @@ Status Run(const std::string& datasets, int64_t draws, const std::string& eps_li
   for (const std::string& name : SplitList(datasets)) {
     PB_ASSIGN_OR_RETURN(AuditDataset ds, LoadAuditDataset(name, ""));
     PB_RETURN_IF_ERROR(TimePass(ds));
-    double sum = 0;
+    double sum = 0, sum_batch = 0;
     int count = 0;
     for (const std::string& e : SplitList(eps_list)) {
-      PB_ASSIGN_OR_RETURN(double t, TimeEps(ds, std::stod(e), draws));
-      sum += t;
+      PB_ASSIGN_OR_RETURN(auto t, TimeEps(ds, std::stod(e), draws));
+      sum += t.first;
+      sum_batch += t.second;
       ++count;
     }
-    const double mean = sum / count;
-    std::printf("%-14s mean draw %.3f ms -> %.3g lr_objective solves: %.1f h on 1 thread\n",
-                name.c_str(), mean * 1e3, kSolvesPerDataset, mean * kSolvesPerDataset / 3600);
+    const double mean = sum / count, mean_batch = sum_batch / count;
+    std::printf(
+        "%-14s mean draw %.3f ms (batched %.3f ms, x%.2f) -> %.3g lr_objective solves: %.1f h "
+        "(batched %.1f h) on 1 thread\n",
+        name.c_str(), mean * 1e3, mean_batch * 1e3, mean / mean_batch, kSolvesPerDataset,
+        mean * kSolvesPerDataset / 3600, mean_batch * kSolvesPerDataset / 3600);
   }
   TimeDenseGram(2000, 866);
   return Status::Ok();
@@ -131,7 +152,7 @@ int main(int argc, char** argv) {
   using namespace privbench;
   using namespace privbench::ml_audit;
   std::string datasets = "breast_cancer,adult", eps = "0.1,0.25,0.5,1,2,4,8,16,50";
-  int64_t draws = 10;
+  int64_t draws = 64;
   FlagSet flags("solver_benchmark", "lr_objective solve costs, iterations and passes");
   flags.AddString("datasets", &datasets, "datasets to time").NonEmpty();
   flags.AddString("eps", &eps, "eps values (comma-separated)").NonEmpty();

@@ -1,5 +1,6 @@
 #include "mechanisms/classical/logistic_regression.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "core/format.h"
@@ -47,6 +48,16 @@ Result<LogisticFit> ObjectiveSolver::Solve(const std::vector<double>& b) const {
   return FitLogisticNear(p, b, start, h0, 1e-8);
 }
 
+Status ObjectiveSolver::SolveMany(const double* b, int64_t k, double* out,
+                                  std::vector<LogisticFit>* fits) const {
+  if (out == nullptr) return Error("SolveMany: out must not be null");
+  std::vector<LogisticFit> own;
+  std::vector<LogisticFit>* f = fits != nullptr ? fits : &own;
+  PB_RETURN_IF_ERROR(FitLogisticBatch(p, b, k, start, h0, 1e-8, f));
+  for (int64_t i = 0; i < k; ++i) std::copy((*f)[i].w.begin(), (*f)[i].w.end(), out + i * p.m);
+  return Status::Ok();
+}
+
 Result<ObjectiveSolver> PrepareObjectiveSolver(const BinaryData& data, const DataBounds& bounds,
                                                double eps, double lambda, double noise_factor) {
   LogisticProblem p = LrProblem(data, bounds, lambda);
@@ -91,6 +102,15 @@ class ObjectiveSampler : public SummarySampler {
     PB_ASSIGN_OR_RETURN(LogisticFit fit, solver_.Solve(b_));
     for (int64_t j = 0; j < dim(); ++j) out[j] = fit.w[j];
     return Status::Ok();
+  }
+
+ protected:
+  // The k noise vectors in Draw's order, then one batched solve.
+  Status DrawManyChecked(Rng& rng, int64_t k, double* out) override {
+    const int64_t m = dim();
+    std::vector<double> b(k * m);
+    for (int64_t i = 0; i < k; ++i) DrawGammaNormVector(rng, m, solver_.noise_scale, &b[i * m]);
+    return solver_.SolveMany(b.data(), k, out);
   }
 
  private:

@@ -24,7 +24,12 @@
 // (Delta/2)||w||^2 (Theorem 9). Each draw is a fresh exact solve (gradient
 // norm < 1e-8) started at the non-private fit (FitLogisticNear, logistic.h:
 // Newton on compressed rows, as Adult's, or below 64 parameters; else chord
-// steps with its Hessian, Newton when they stall). The paper audited IBM
+// steps with its Hessian, Newton when they stall). Draws asked for in blocks
+// (SummarySampler::DrawMany, as the study does) are solved together by
+// FitLogisticBatch (logistic.h: damped Newton with lagged Hessians, one pass
+// over the rows for up to 16 draws, the start's Hessian factor shared), each
+// to the same stopping rule; its noise vectors are drawn exactly as one at a
+// time, so a seed gives the same b's either way. The paper audited IBM
 // diffprivlib's version, which rescaled two terms for non-unit norms
 // (experiments/ml_audit/README.md): lr_objective_diffprivlib.h.
 #ifndef PRIVBENCH_MECHANISMS_CLASSICAL_LOGISTIC_REGRESSION_H_
@@ -65,6 +70,12 @@ struct ObjectiveSolver {
   SquareMatrix h0;
   double noise_scale = 0;  // ||b|| ~ Gamma(m, noise_scale) (with noise_factor)
   Result<LogisticFit> Solve(const std::vector<double>& b) const;
+  // The minimisers for k linear terms at once (row i of b: b[i m, (i + 1) m))
+  // into out (k x m, row by row), each with gradient norm < 1e-8 of its own
+  // objective: FitLogisticBatch (logistic.h), within that tolerance of
+  // Solve's. fits (optional) gets each solve's counts.
+  Status SolveMany(const double* b, int64_t k, double* out,
+                   std::vector<LogisticFit>* fits = nullptr) const;
 };
 Result<ObjectiveSolver> PrepareObjectiveSolver(const BinaryData& data, const DataBounds& bounds,
                                                double eps, double lambda, double noise_factor);
@@ -75,7 +86,9 @@ Result<ObjectiveSolver> PrepareObjectiveSolver(const BinaryData& data, const Dat
 Result<ObjectiveSolver> MakeObjectiveSolver(LogisticProblem p, double noise_scale);
 
 // lr_objective's draws: b uniform in direction with ||b|| ~ Gamma(m,
-// noise_scale), the summary tau the minimiser Solve(b).
+// noise_scale), the summary tau the minimiser Solve(b). DrawMany draws its k
+// b's exactly as k calls of Draw would (same rng stream, same order), then
+// solves them together (SolveMany).
 std::unique_ptr<SummarySampler> MakeObjectiveSampler(ObjectiveSolver solver);
 
 }  // namespace privbench

@@ -3,6 +3,7 @@
 #include <boost/random/gamma_distribution.hpp>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
+#include <string>
 
 #include "core/format.h"
 #include "mechanisms/classical/lr_objective_diffprivlib.h"
@@ -11,6 +12,18 @@ namespace privbench {
 
 std::string AdjacencyName(Adjacency adjacency) {
   return adjacency == Adjacency::kReplaceOne ? "replace_one" : "add_remove";
+}
+
+Status SummarySampler::DrawMany(Rng& rng, int64_t k, double* out) {
+  if (k <= 0) return Error("DrawMany: k must be >= 1, got " + std::to_string(k));
+  if (out == nullptr) return Error("DrawMany: out must not be null");
+  return DrawManyChecked(rng, k, out);
+}
+
+Status SummarySampler::DrawManyChecked(Rng& rng, int64_t k, double* out) {
+  const int64_t d = dim();
+  for (int64_t i = 0; i < k; ++i) PB_RETURN_IF_ERROR(Draw(rng, out + i * d));
+  return Status::Ok();
 }
 
 std::vector<std::string> ClassicalMechanismNames() {

@@ -38,6 +38,16 @@ class SummarySampler {
   virtual int64_t dim() const = 0;
   // One independent draw of tau(M(D)) into out[0, dim()).
   virtual Status Draw(Rng& rng, double* out) = 0;
+  // k independent draws into out[0, k dim()), row by row: the same draws, in
+  // the same order, from the same rng stream as k calls of Draw (a sampler
+  // that solves per draw may solve them together, to within its solver's
+  // tolerance of Draw's outputs). Errors name a bad argument (k >= 1, out
+  // non-null).
+  Status DrawMany(Rng& rng, int64_t k, double* out);
+
+ protected:
+  // DrawMany after its checks; the default calls Draw k times.
+  virtual Status DrawManyChecked(Rng& rng, int64_t k, double* out);
 };
 
 struct MechanismOptions {

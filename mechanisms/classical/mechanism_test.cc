@@ -13,7 +13,9 @@
 #include <boost/math/distributions/gamma.hpp>
 #include <boost/math/distributions/laplace.hpp>
 #include <cmath>
+#include <cstdio>
 #include <functional>
+#include <string>
 
 #include "core/seeding.h"
 #include "gtest/gtest.h"
@@ -123,6 +125,94 @@ TEST(MechanismTest, ObjectivePerturbationRecoversGammaNoise) {
   boost::math::gamma_distribution<double> g(3, 2 / budget.eps_prime);
   EXPECT_LT(KsDistance(norms, [&](double x) { return boost::math::cdf(g, x); }),
             DkwThreshold(norms.size()));
+}
+
+// Rows of one-hot blocks in {-1, +1} (as Adult's after scaling): the
+// objective's rows are stored compressed (shift + sparse).
+BinaryData OneHotData() {
+  BinaryData d;
+  d.d = 12;
+  Rng rng(5);
+  for (int i = 0; i < 200; ++i) {
+    std::vector<double> x(12, -1.0);
+    int score = 0;
+    for (int block = 0; block < 3; ++block) {
+      const int hot = static_cast<int>(rng() % 4);
+      x[4 * block + hot] = 1;
+      score += hot == 0 ? 1 : 0;
+    }
+    d.Append(x, score + static_cast<int>(rng() % 2) >= 2 ? 1 : 0);
+  }
+  return d;
+}
+
+// DrawMany against `count` calls of Draw from the same seed: the same rng
+// stream is consumed (equal states after), and the draws agree to `bound`
+// (0: bit for bit). Returns the largest difference.
+double DrawManyVsDraw(const ClassicalMechanism& m, const BinaryData& d, int64_t count,
+                      double bound) {
+  const DataBounds bounds = BoundsOf(d);
+  auto one = m.Prepare(d, bounds, {0.2, -0.1});
+  auto many = m.Prepare(d, bounds, {0.2, -0.1});
+  EXPECT_TRUE(one.ok() && many.ok());
+  const int64_t dim = (*one)->dim();
+  std::vector<double> a(count * dim), b(count * dim);
+  Rng ra(17), rb(17);
+  for (int64_t i = 0; i < count; ++i) EXPECT_TRUE((*one)->Draw(ra, a.data() + i * dim).ok());
+  const Status st = (*many)->DrawMany(rb, count, b.data());
+  EXPECT_TRUE(st.ok()) << st.message();
+  EXPECT_TRUE(ra == rb) << m.Describe();
+  double worst = 0;
+  for (int64_t k = 0; k < count * dim; ++k) worst = std::max(worst, std::fabs(a[k] - b[k]));
+  EXPECT_LE(worst, bound) << m.Describe();
+  return worst;
+}
+
+TEST(MechanismTest, DrawManyGivesTheDrawsOfDraw) {
+  const BinaryData small = SmallData(), onehot = OneHotData();
+  EXPECT_TRUE(LrProblem(onehot, BoundsOf(onehot), 0).compressed());
+  MechanismOptions o;
+  o.eps = 1;
+  for (const char* name : {"lr_output", "nb", "rf"}) {  // the default: Draw k times
+    auto m = MakeClassicalMechanism(name, o);
+    ASSERT_TRUE(m.ok());
+    EXPECT_EQ(DrawManyVsDraw(**m, small, 30, 0), 0) << name;
+  }
+  // lr_objective: each draw solved to gradient norm < 1e-8 both ways, so the
+  // two lie within 2e-8 / (lambda + Delta) of each other (lambda = 1/n).
+  for (const char* variant : {"", "diffprivlib_0_5"}) {
+    for (double eps : {0.2, 1.0, 8.0}) {
+      o.eps = eps;
+      o.variant = variant;
+      auto m = MakeClassicalMechanism("lr_objective", o);
+      ASSERT_TRUE(m.ok());
+      for (const BinaryData* d : {&small, &onehot}) {
+        const double bound = 2e-8 * static_cast<double>(d->n());
+        const double worst = DrawManyVsDraw(**m, *d, 40, bound);
+        std::printf("lr_objective %s eps %g n %lld: max |DrawMany - Draw| %.3g\n", variant, eps,
+                    static_cast<long long>(d->n()), worst);
+      }
+    }
+  }
+}
+
+TEST(MechanismTest, DrawManyNamesBadArguments) {
+  const BinaryData d = SmallData();
+  MechanismOptions o;
+  for (const char* name : {"lr_objective", "lr_output"}) {
+    auto m = MakeClassicalMechanism(name, o);
+    ASSERT_TRUE(m.ok());
+    auto sampler = (*m)->Prepare(d, BoundsOf(d), {0.2, -0.1});
+    ASSERT_TRUE(sampler.ok());
+    Rng rng(1);
+    std::vector<double> out(3);
+    EXPECT_NE((*sampler)->DrawMany(rng, 0, out.data()).message().find("k must be >= 1"),
+              std::string::npos);
+    EXPECT_NE((*sampler)->DrawMany(rng, -1, out.data()).message().find("k must be >= 1"),
+              std::string::npos);
+    EXPECT_NE((*sampler)->DrawMany(rng, 1, nullptr).message().find("out must not be null"),
+              std::string::npos);
+  }
 }
 
 TEST(MechanismTest, ObjectiveBudgetAddsRegulariserWhenEpsIsSmall) {
