@@ -352,10 +352,19 @@ TrainingRecord DescribeTraining(const DpModel& model, int64_t n, const DpSgdConf
   rec.model = model.spec().name;
   rec.architecture = DescribeModel(model.spec());
   rec.num_parameters = model.num_parameters();
-  // Microbatches of the expected size (per-example: 1); with Poisson
-  // sampling the rule is applied each step to the largest microbatch.
+  // Per-example: one way per layer. Microbatches: the rule is applied each
+  // step to that step's largest microbatch, so the record says so and
+  // gives the choice at the expected size.
   const int64_t rows = static_cast<int64_t>(std::ceil(rec.expected_microbatch_size));
-  rec.gradient_norms = priv ? DescribeGradientNorms(model.spec(), rows) : "none (non-private)";
+  if (!priv) {
+    rec.gradient_norms = "none (non-private)";
+  } else if (!rec.microbatched) {
+    rec.gradient_norms = DescribeGradientNorms(model.spec(), 1);
+  } else {
+    rec.gradient_norms = "per step by the largest microbatch; at the expected " +
+                         std::to_string(rows) +
+                         " rows: " + DescribeGradientNorms(model.spec(), rows);
+  }
   return rec;
 }
 

@@ -344,9 +344,11 @@ namespace internal {
 
 uint64_t BatchedPassBytes(const ModelSpec& spec, int64_t num_parameters, int64_t k_models,
                           int64_t batch_size) {
-  int64_t row_floats = 0;  // one batch row: its input, every layer's output twice
+  // One batch row: its input and every layer's output twice, doubled for
+  // the temporaries of the forward and backward expressions.
+  int64_t row_floats = 0;
   for (const LayerSpec& l : spec.layers) {
-    if (l.kind == LayerKind::kLinear) row_floats += l.in + 2 * l.out;
+    if (l.kind == LayerKind::kLinear) row_floats += 2 * (l.in + 2 * l.out);
   }
   // A Poisson batch exceeds its mean by more than 6 standard deviations with
   // probability < 1e-9.
@@ -442,9 +444,11 @@ Result<std::vector<TrainingRecord>> TrainDpSgdBatched(std::vector<DpModel>& mode
     recs.push_back(internal::DescribeTraining(models[k], n, configs[k]));
   }
   Result<std::vector<TrainingRecord>> out = TrainStacked(models, xs, ys, configs, recs);
-  // A device without the memory (the check above sees only the host's):
-  // LibTorch's allocators say "out of memory"; name K in the message.
-  if (!out.ok() && out.message().find("out of memory") != std::string::npos) {
+  // A device without the memory (the check above sees only the host's), or
+  // an estimate too low: LibTorch's CUDA allocator says "out of memory", its
+  // CPU allocator "not enough memory"; name K in the message.
+  if (!out.ok() && (out.message().find("out of memory") != std::string::npos ||
+                    out.message().find("not enough memory") != std::string::npos)) {
     return Error(DoesNotFit(models.size(), out.message()));
   }
   return out;

@@ -64,7 +64,8 @@ namespace internal {
 // About how many bytes one batched pass holds at once: per model its
 // parameters four times (values, velocity, gradient, noise) and, per row of
 // the padded batch (Poisson: at most batch + 6 sqrt(batch) + 1 rows but
-// with probability < 1e-9), its input and each layer's output twice.
+// with probability < 1e-9), its input and each layer's output twice, all
+// doubled for the temporaries.
 uint64_t BatchedPassBytes(const ModelSpec& spec, int64_t num_parameters, int64_t k_models,
                           int64_t batch_size);
 // Ok if `needed_bytes` is at most half of `available_bytes` (0: unknown,

@@ -141,10 +141,10 @@ TEST(DpSgdBatched, RefusesWhatItDoesNotCover) {
 // K models whose pass would not fit are refused before training, naming K.
 TEST(DpSgdBatched, RefusesAPassThatDoesNotFitInMemory) {
   const ModelSpec spec = MlpSpec("d2", 784, {32}, Activation::kTanh, 2);  // 25,186 parameters
-  // 4 * (4 * 25,186 + (250 + 6 sqrt(250) + 1) * (784 + 64 + 32 + 4)) bytes per model.
+  // 4 * (4 * 25,186 + (250 + 6 sqrt(250) + 1) * 2 (784 + 64 + 32 + 4)) bytes per model.
   const uint64_t one = internal::BatchedPassBytes(spec, 25186, 1, 250);
-  EXPECT_NEAR(static_cast<double>(one), 4.0 * (4 * 25186 + (251 + 6 * std::sqrt(250.0)) * 884.0),
-              4.0);
+  EXPECT_NEAR(static_cast<double>(one),
+              4.0 * (4 * 25186 + (251 + 6 * std::sqrt(250.0)) * 2 * 884.0), 4.0);
   EXPECT_NEAR(static_cast<double>(internal::BatchedPassBytes(spec, 25186, 1000, 250)),
               1000.0 * static_cast<double>(one), 1000.0);  // linear in K
   EXPECT_TRUE(internal::CheckBatchedPassFits(100, 200, 8).ok());

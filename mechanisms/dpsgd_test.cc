@@ -266,7 +266,8 @@ TEST(DpSgdTest, RecordsSamplingAndAccounting) {
   EXPECT_EQ(r->gradient_normaliser, 32.0);
   EXPECT_EQ(r->expected_microbatch_size, 2.0);
   // Microbatches of 2 rows: 2 (3 + 2) >= 3 * 2, materialised.
-  EXPECT_EQ(r->gradient_norms, "layer 0 materialised");
+  EXPECT_EQ(r->gradient_norms,
+            "per step by the largest microbatch; at the expected 2 rows: layer 0 materialised");
   EXPECT_EQ(NoiseMultiplierForAccounting(0.6, c), 1.2);
 
   c.sampling = Sampling::kShuffle;

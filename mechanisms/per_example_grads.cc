@@ -140,11 +140,6 @@ torch::Tensor SummedCrossEntropy(const torch::Tensor& logits, const torch::Tenso
 
 namespace {
 
-// Microbatches per chunk of the ghost-norm Gram matrices: at most about
-// this many floats of unfolded inputs and output gradients at a time, so
-// the path's memory stays far below the materialised gradients'.
-constexpr int64_t kGhostChunkFloats = int64_t{1} << 23;  // 32 MiB
-
 // What the clipped sum needs of one trainable layer: its input rows and
 // scaled output gradients (the weighted-backward layers) or its materialised
 // microbatch gradients.
@@ -180,13 +175,15 @@ torch::Tensor MembersAlongPositions(const torch::Tensor& t, int64_t c, int64_t b
 // gradients (ghost norm): with U_j (Cin k k x bT) the unfolded inputs and
 // D_j (Cout x bT) the output gradients of microbatch j's members side by
 // side, ||D_j U_j^T||_F^2 = <U_j^T U_j, D_j^T D_j>_F, plus the bias part
-// ||D_j 1||^2. Done in chunks of microbatches (kGhostChunkFloats).
+// ||D_j 1||^2. Done in chunks of microbatches: per chunk at most about
+// `chunk_floats` floats of unfolded inputs, output gradients and the three
+// (bT x bT) products.
 torch::Tensor ConvGhostSquaredNorms(const LayerSpec& l, const torch::Tensor& a,
-                                    const torch::Tensor& ds, const MicrobatchLayout& lay) {
+                                    const torch::Tensor& ds, const MicrobatchLayout& lay,
+                                    int64_t chunk_floats) {
   const int64_t h = a.size(2), w = a.size(3), positions = ds.size(2) * ds.size(3);
-  const int64_t unfolded = l.in * l.kernel * l.kernel;
-  const int64_t chunk =
-      std::max<int64_t>(1, kGhostChunkFloats / (lay.bmax * positions * (unfolded + l.out)));
+  const int64_t unfolded = l.in * l.kernel * l.kernel, bt = lay.bmax * positions;
+  const int64_t chunk = std::max<int64_t>(1, chunk_floats / (bt * (unfolded + l.out + 3 * bt)));
   const torch::Tensor ap = lay.Pad(a);   // (m, bmax, Cin, H, W)
   const torch::Tensor dp = lay.Pad(ds);  // (m, bmax, Cout, OH, OW)
   std::vector<torch::Tensor> parts;
@@ -259,7 +256,7 @@ void AppendClippedSum(const LayerSpec& l, const LayerStash& st, const torch::Ten
 ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch::Tensor& x,
                                                const torch::Tensor& y,
                                                const Microbatching& microbatching, double clip_norm,
-                                               ConvNorms conv_norms) {
+                                               ConvNorms conv_norms, int64_t ghost_chunk_floats) {
   const MicrobatchLayout lay(microbatching, x.size(0), x.device());
   ForwardTrace trace;
   torch::Tensor loss = SummedCrossEntropy(model.Forward(x, &trace), y);
@@ -279,7 +276,7 @@ ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch
       continue;
     }
     sq += l.kind == LayerKind::kLinear ? LinearSquaredNorms(l, a, ds, lay)
-                                       : ConvGhostSquaredNorms(l, a, ds, lay);
+                                       : ConvGhostSquaredNorms(l, a, ds, lay, ghost_chunk_floats);
     stash[k].a = a;
     stash[k].ds = ds;
   }
@@ -289,6 +286,9 @@ ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch
   const torch::Tensor c = clip_norm / norms.clamp_min(clip_norm);
   const torch::Tensor c_rows = lay.ToRows(c);
   const std::vector<torch::Tensor>& params = model.parameters();
+  // The sums are values, not part of any graph (the weight-gradient
+  // convolution would otherwise record one that keeps its inputs alive).
+  const at::NoGradGuard no_grad;
   for (size_t k = 0; k < stash.size(); ++k) {
     AppendClippedSum(layers[model.trainable_layers()[k]], stash[k], params[2 * k], c, c_rows,
                      &out.sum);

@@ -33,7 +33,8 @@
 //      Cin k^2, b = largest microbatch: with the members' U_i, D~_i side by
 //      side, ||D~ U^T||_F^2 = <U^T U, D~^T D~>_F, two (bT x bT) Gram
 //      matrices per microbatch, never the gradient itself; computed in
-//      chunks of microbatches to bound memory. The clipped sum is then ONE
+//      chunks of microbatches (kGhostChunkFloats), so its memory is bounded
+//      whatever the rule picks. The clipped sum is then ONE
 //      weight-gradient convolution of the input with the output gradients
 //      scaled by their clip factors (the "book-keeping" of Bu, Wang, Zha &
 //      Karypis, "Differentially Private Optimization on Large Model at
@@ -43,7 +44,8 @@
 //      (Rochette, Manoel & Tramel 2019): microbatch j becomes channel group
 //      j and its members the batch dimension; norms are row norms, the
 //      clipped sum is sum_j c_j G_j.
-//    The rule compares the memory of the two ways; on the Bayesian paper's
+//    The rule (the paper's, from the memory of the two ways) also agrees
+//    with a flop count on the models here; on the Bayesian paper's
 //    CNN (dp_model.h) it materialises the first convolution (T = 196,
 //    Cin k^2 = 64) and ghost-norms the other two, whose per-example
 //    gradients (0.3M and 0.6M floats each) dominated the step's time and
@@ -143,13 +145,18 @@ Result<ClippedGradientSum> ComputeClippedGradientSumLoop(const DpModel& model,
                                                          double clip_norm);
 
 namespace internal {
+// Floats per chunk of the ghost-norm path (about 32 MiB): unfolded inputs,
+// output gradients and Gram matrices of the chunk's microbatches.
+inline constexpr int64_t kGhostChunkFloats = int64_t{1} << 23;
+
 // The unchecked hot paths behind the two functions above: x, y prepared
 // (DpModel::PrepareInputs/PrepareLabels), B >= 1, microbatching valid for B.
 // May throw c10::Error; callers guard.
 ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch::Tensor& x,
                                                const torch::Tensor& y,
                                                const Microbatching& microbatching, double clip_norm,
-                                               ConvNorms conv_norms = ConvNorms::kAuto);
+                                               ConvNorms conv_norms = ConvNorms::kAuto,
+                                               int64_t ghost_chunk_floats = kGhostChunkFloats);
 ClippedGradientSum ClippedGradientSumLoopUnchecked(const DpModel& model, const torch::Tensor& x,
                                                    const torch::Tensor& y,
                                                    const Microbatching& microbatching,

@@ -135,6 +135,28 @@ TEST(PerExampleGradsTest, ConvGhostNormAndMaterialisedBothMatchAutogradLoop) {
   }
 }
 
+// The ghost-norm path in many small chunks (one microbatch each) gives the
+// norms and sums of one chunk, on padded unequal microbatches too.
+TEST(PerExampleGradsTest, ConvGhostNormChunksAgree) {
+  auto cnn = DpModel::Create(FashionMnistCnnSpec(), 19);
+  ASSERT_TRUE(cnn.ok());
+  const torch::Tensor x = testing::NormalTensor({12, 1, 28, 28}, 9);
+  const torch::Tensor y = testing::RandomLabels(12, 10, 9);
+  const std::vector<int64_t> groups = {2, 0, 2, 2, 4, 0, 2, 1, 4, 2, 0, 1};
+  for (const Microbatching& mb :
+       {Microbatching::PerExample(), Microbatching::Groups(groups, 5).value()}) {
+    const ClippedGradientSum one = internal::ClippedGradientSumUnchecked(
+        *cnn, x, y, mb, 0.5, ConvNorms::kGhostNorm, int64_t{1} << 30);
+    const ClippedGradientSum many =
+        internal::ClippedGradientSumUnchecked(*cnn, x, y, mb, 0.5, ConvNorms::kGhostNorm, 1);
+    EXPECT_LT(MaxRelDiff(many.norms, one.norms), 1e-6);
+    for (size_t p = 0; p < one.sum.size(); ++p) {
+      EXPECT_LT(MaxRelDiff(many.sum[p], one.sum[p]), 1e-6) << "parameter " << p;
+      EXPECT_FALSE(many.sum[p].requires_grad()) << "parameter " << p;
+    }
+  }
+}
+
 // The Bayesian paper's CNN under the mixed rule: its first convolution
 // materialised, the other two by ghost norm; the result matches the loop.
 TEST(PerExampleGradsTest, PaperCnnMixedRuleMatchesAutogradLoop) {

@@ -781,7 +781,7 @@ void BatchGradients(const LogisticProblem& p, const std::vector<BatchDraw*>& act
 }
 
 // The Hessians (Cholesky factors) of the draws marked `hessian`, at this
-// pass's points, 4 lanes per pass over the rows; false for a draw whose
+// pass's points, 4 or 8 lanes per pass over the rows; false for a draw whose
 // Hessian is not numerically positive definite.
 std::vector<bool> BatchHessians(const LogisticProblem& p, const std::vector<BatchDraw*>& active,
                                 const std::vector<double>& curv, int64_t lanes) {
