@@ -5,11 +5,14 @@
 #   bin/   the binaries the check runs (built here, --config=ci);
 #   lib/   the shared libraries they need besides LibTorch, the CUDA
 #          runtime and glibc (HDF5, FFTW, OpenSSL, libstdc++, ...), from ldd;
-#   data/  Fashion-MNIST (the E1 projection trains the paper CNN on it).
+#   data/  Fashion-MNIST (the E1 projection trains the paper CNN on it);
+#   wheels/ Opacus and opt_einsum (anchors/opacus/setup.sh --download), for
+#          the Opacus anchor on the GPU machine's own torch.
 # LibTorch itself does not travel: gpu_check.sh puts the GPU machine's
 # torch/lib first on LD_LIBRARY_PATH (the binaries' RUNPATH to .venv/ then
-# finds nothing there). About 60 MB: the device tool carries at most 64 MiB
-# with the working tree (about 5 MB), so little room is left.
+# finds nothing there). About 59 MB with the binaries stripped: the device
+# tool carries at most 64 MiB with the working tree (about 5 MB), so about
+# 1 MB is left; the script fails if the two exceed the limit.
 #
 #   tools/gpu_bundle.sh      # then: run tools/gpu_check.sh with carry gpu_bundle
 set -euo pipefail
@@ -20,6 +23,7 @@ targets=(
   //mechanisms:dpsgd_batched_benchmark
   //experiments/lira_bayes_audit:lira_benchmark
   //experiments/ml_audit_dpsgd:ml_audit_dpsgd
+  //anchors/opacus:privbench_steps
 )
 tools/setup.sh
 bazel build --config=ci "${targets[@]}" >&2
@@ -37,7 +41,16 @@ for b in gpu_bundle/bin/*; do
 done | sort -u | while read -r name path; do
   if ! [[ "$name" =~ $skip ]]; then cp -L "$path" "gpu_bundle/lib/$name"; fi
 done
+chmod u+w gpu_bundle/bin/*
+strip --strip-unneeded gpu_bundle/bin/*
 cp /usr/share/datasets/fashion-mnist/*.gz gpu_bundle/data/fashion-mnist/
+anchors/opacus/setup.sh --download gpu_bundle/wheels >&2
 git rev-parse HEAD >gpu_bundle/COMMIT
 du -sh gpu_bundle >&2
+tree_bytes=$(git ls-files -z | xargs -0 du -cb | tail -1 | cut -f1)
+bundle_bytes=$(du -sb gpu_bundle | cut -f1)
+if ((tree_bytes + bundle_bytes > 64 * 1024 * 1024)); then
+  echo "gpu_bundle: $bundle_bytes bytes + the working tree's $tree_bytes exceed the device tool's 64 MiB" >&2
+  exit 1
+fi
 echo "gpu_bundle: $(ls gpu_bundle/bin | wc -l) binaries, $(ls gpu_bundle/lib | wc -l) libraries, commit $(cat gpu_bundle/COMMIT)" >&2

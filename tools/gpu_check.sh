@@ -18,8 +18,10 @@
 #  3. //experiments/lira_bayes_audit:lira_benchmark --device=cuda: the
 #     paper CNN's step times and the E1 paper-scale projection on one GPU;
 #  4. //experiments/ml_audit_dpsgd --scale=paper --plan_only --device=cuda:
-#     the D2 paper-scale projection.
-# The limits sum to 340 s (the device tool allows 600 s per call); it stops
+#     the D2 paper-scale projection;
+#  5. the Opacus anchor (anchors/opacus/README.md) on the GPU, --quick: the
+#     bundle's Opacus wheels installed (offline) beside the machine's torch.
+# The limits sum to 410 s (the device tool allows 600 s per call); it stops
 # after the agreement test if that does not pass.
 # Prints a short table last. Outputs go to $OUT (or gpu_check_out/).
 # Read-only towards the GPU: no settings are changed.
@@ -66,6 +68,11 @@ step dpsgd_benchmark_cpu 40 "$bundle/bin/dpsgd_benchmark" --device=cpu --threads
 step batched_cuda 45 "$bundle/bin/dpsgd_batched_benchmark" --device=cuda --k=1,64 --epochs=1 --rounds=1
 step lira_benchmark_cuda 90 "$bundle/bin/lira_benchmark" --device=cuda --cnn_epochs=4 --models=1 --cores=1
 step d2_plan_cuda 60 "$bundle/bin/ml_audit_dpsgd" --scale=paper --plan_only --device=cuda --output_dir=/tmp/gpu_check_d2
+torch_python=$(dirname "$(dirname "$(dirname "$(dirname "$torch_lib")")")")/../bin/python
+rm -rf /tmp/gpu_check_pylib
+"$torch_python" -m pip install -q --no-deps --no-index --target /tmp/gpu_check_pylib "$bundle"/wheels/*.whl >"$out/anchor_install.txt" 2>&1
+step opacus_anchor_cuda 70 env PYTHONPATH=/tmp/gpu_check_pylib "$torch_python" anchors/opacus/opacus_benchmark.py \
+  --device=cuda --quick --privbench_bin="$bundle/bin/privbench_steps"
 
 echo
 echo "| check | rc | s | result |"
@@ -77,6 +84,7 @@ while read -r name rc secs; do
     batched_cuda) result=$(grep -E "^ +[0-9]+ " "$out/$name.txt" | awk '{printf "K=%s %s; ", $1, $4}') ;;
     lira_benchmark_cuda) result=$(grep -E "^paper CNN|paper scale projected" "$out/$name.txt" | tr '\n' ' ') ;;
     d2_plan_cuda) result=$(grep -iE "projected|hours" "$out/$name.txt" | tail -2 | tr '\n' ' ') ;;
+    opacus_anchor_cuda) result=$(grep -E "^(adult_mlp|fashion_mnist_cnn|bayes_paper_cnn) " "$out/$name.txt" | tail -3 | awk '{printf "%s hooks/pb %s ghost/pb %s; ", $1, $4, $5}') ;;
   esac
   echo "| $name | $rc | $secs | ${result:-see $out/$name.txt} |"
 done <"$out/steps.txt"
