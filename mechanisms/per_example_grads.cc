@@ -262,14 +262,19 @@ ClippedGradientSum ClippedGradientSumUnchecked(const DpModel& model, const torch
   torch::Tensor loss = SummedCrossEntropy(model.Forward(x, &trace), y);
   // dL/dz_k for every trainable layer; the weight gradients are not computed.
   std::vector<torch::Tensor> out_grads = torch::autograd::grad({loss}, trace.outputs);
+  // Memory: the layer outputs are not needed any more, and each layer's
+  // input and output gradient is released as soon as its stash has what
+  // the clipped sum needs (materialised layers keep only their gradients).
+  const size_t num_layers = trace.outputs.size();
+  trace.outputs.clear();
 
-  std::vector<LayerStash> stash(trace.outputs.size());
+  std::vector<LayerStash> stash(num_layers);
   torch::Tensor sq = at::zeros({lay.m}, x.options());
   const std::vector<LayerSpec>& layers = model.spec().layers;
-  for (size_t k = 0; k < trace.outputs.size(); ++k) {
+  for (size_t k = 0; k < num_layers; ++k) {
     const LayerSpec& l = layers[model.trainable_layers()[k]];
-    const torch::Tensor& a = trace.inputs[k];
-    const torch::Tensor ds = lay.ScaleRows(out_grads[k]);
+    const torch::Tensor a = std::move(trace.inputs[k]);
+    const torch::Tensor ds = lay.ScaleRows(std::exchange(out_grads[k], torch::Tensor()));
     if (l.kind == LayerKind::kConv2d &&
         !ConvUsesGhostNorm(l, ds.size(2) * ds.size(3), lay.bmax, conv_norms)) {
       sq += ConvMaterialisedSquaredNorms(l, a, ds, lay, &stash[k]);
