@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/flags.h"
+#include "mechanisms/bench_timing.h"
 #include "mechanisms/device.h"
 #include "mechanisms/dpsgd_batched.h"
 #include "mechanisms/math_threads.h"
@@ -39,24 +40,9 @@ struct Options {
   std::string device = "cpu";
 };
 
-double Now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// The 1-minute load average: the machine is shared, so report how busy it
-// was around the measurements.
-std::string LoadAverage() {
-  double load[1];
-  if (getloadavg(load, 1) != 1) return "unknown";
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.2f", load[0]);
-  return buf;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
+double Now() { return bench::Now(/*thread_cpu_clock=*/false); }
+using bench::LoadAverage;
+using bench::Median;
 
 Status Run(const Options& o) {
   SetMathThreads(1);

@@ -56,6 +56,7 @@
 
 #include "core/flags.h"
 #include "core/seeding.h"
+#include "mechanisms/bench_timing.h"
 #include "mechanisms/device.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
@@ -83,50 +84,14 @@ struct Options {
 
 ComputeDevice g_device = ComputeDevice::kCpu;
 
-// The 1-minute load average: the machine is shared, so report how busy it
-// was around the measurements.
-std::string LoadAverage() {
-  double load[1];
-  if (getloadavg(load, 1) != 1) return "unknown";
-  char buf[32];
-  std::snprintf(buf, sizeof(buf), "%.2f", load[0]);
-  return buf;
-}
-
-// Thread CPU time (default with one LibTorch thread: all work runs on the
-// calling thread, and time spent descheduled by the other processes of a
-// shared machine is not counted) or wall-clock time (needed with more
-// threads, whose work the calling thread's CPU clock does not see).
+// The clock: thread CPU time with one thread on the CPU, else wall clock
+// (bench_timing.h).
 bool g_cpu_clock = true;
 
-double Now() {
-  if (g_cpu_clock) {
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-  }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double Seconds(const std::function<void()>& f) {
-  const double start = Now();
-  f();
-  SynchronizeDevice(g_device);
-  return Now() - start;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// The q-quantile (nearest rank) of v.
-double Quantile(std::vector<double> v, double q) {
-  std::sort(v.begin(), v.end());
-  const size_t k = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
-  return v[std::min(k, v.size() - 1)];
-}
+double Seconds(const std::function<void()>& f) { return bench::Seconds(f, g_cpu_clock, g_device); }
+using bench::LoadAverage;
+using bench::Median;
+using bench::Quantile;
 
 // Timings of compared functions: per function, every timed call.
 struct Timings {

@@ -39,6 +39,7 @@
 
 #include "core/flags.h"
 #include "core/seeding.h"
+#include "mechanisms/bench_timing.h"
 #include "mechanisms/device.h"
 #include "mechanisms/dp_model.h"
 #include "mechanisms/dpsgd.h"
@@ -61,27 +62,8 @@ struct Options {
 ComputeDevice g_device = ComputeDevice::kCpu;
 bool g_cpu_clock = true;
 
-double Now() {
-  if (g_cpu_clock) {
-    timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-  }
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-double Seconds(const std::function<void()>& f) {
-  const double start = Now();
-  f();
-  SynchronizeDevice(g_device);
-  return Now() - start;
-}
-
-double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+double Seconds(const std::function<void()>& f) { return bench::Seconds(f, g_cpu_clock, g_device); }
+using bench::Median;
 
 // `fs` timed interleaved call by call after `warmup` untimed rounds; per
 // function, the median of its `repeats` calls.
