@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -51,6 +52,41 @@ inline double Quantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const size_t k = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
   return v[std::min(k, v.size() - 1)];
+}
+
+// Timings of compared functions: per function, every timed call.
+struct Timings {
+  std::vector<std::vector<double>> t;
+  double median(size_t i) const { return Median(t[i]); }
+  // The spread of the ratio t[num] / t[den] over paired samples (the k-th
+  // call of each; pairs are adjacent in time, so they share the machine's
+  // load): "[q25, q75]" of the per-pair ratios.
+  std::string RatioSpread(size_t num, size_t den) const {
+    std::vector<double> r;
+    const size_t n = std::min(t[num].size(), t[den].size());
+    for (size_t k = 0; k < n; ++k) r.push_back(t[num][k] / t[den][k]);
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "[%.2f, %.2f]", Quantile(r, 0.25), Quantile(r, 0.75));
+    return buf;
+  }
+};
+
+// `fs` timed interleaved call by call (f0, f1, f0, f1, ...) after `warmup`
+// untimed rounds, so that each call of one is next to a call of the others
+// and changes in the load hit all alike.
+inline Timings TimeSideBySide(const std::vector<std::function<void()>>& fs, int64_t warmup,
+                              int64_t repeats, bool thread_cpu_clock, ComputeDevice device) {
+  for (int64_t r = 0; r < warmup; ++r) {
+    for (const auto& f : fs) f();
+  }
+  Timings out;
+  out.t.resize(fs.size());
+  for (int64_t r = 0; r < repeats; ++r) {
+    for (size_t i = 0; i < fs.size(); ++i) {
+      out.t[i].push_back(Seconds(fs[i], thread_cpu_clock, device));
+    }
+  }
+  return out;
 }
 
 // The 1-minute load average ("1.02"; "unknown" if unavailable): the machine

@@ -91,39 +91,11 @@ bool g_cpu_clock = true;
 double Seconds(const std::function<void()>& f) { return bench::Seconds(f, g_cpu_clock, g_device); }
 using bench::LoadAverage;
 using bench::Median;
-using bench::Quantile;
 
-// Timings of compared functions: per function, every timed call.
-struct Timings {
-  std::vector<std::vector<double>> t;
-  double median(size_t i) const { return Median(t[i]); }
-  // The spread of the ratio t[num] / t[den] over paired samples (the k-th
-  // call of each; pairs are adjacent in time, so they share the machine's
-  // load): "[q25, q75]" of the per-pair ratios.
-  std::string RatioSpread(size_t num, size_t den) const {
-    std::vector<double> r;
-    const size_t n = std::min(t[num].size(), t[den].size());
-    for (size_t k = 0; k < n; ++k) r.push_back(t[num][k] / t[den][k]);
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), "[%.2f, %.2f]", Quantile(r, 0.25), Quantile(r, 0.75));
-    return buf;
-  }
-};
-
-// `fs` timed interleaved call by call (f0, f1, f0, f1, ...), so that each
-// call of one is next to a call of the others and changes in the load hit
-// all alike.
+using bench::Timings;
 Timings TimeSideBySide(const std::vector<std::function<void()>>& fs, int64_t warmup,
                        int64_t repeats) {
-  for (int64_t r = 0; r < warmup; ++r) {
-    for (const auto& f : fs) f();
-  }
-  Timings out;
-  out.t.resize(fs.size());
-  for (int64_t r = 0; r < repeats; ++r) {
-    for (size_t i = 0; i < fs.size(); ++i) out.t[i].push_back(Seconds(fs[i]));
-  }
-  return out;
+  return bench::TimeSideBySide(fs, warmup, repeats, g_cpu_clock, g_device);
 }
 
 // Medians of `fs` timed in blocks: for each of `rounds` rounds, each f runs

@@ -1,7 +1,8 @@
 // privbench's side of the Opacus anchor benchmark (anchors/opacus/README.md):
 // times one non-private step and one DP-SGD step of privbench's engine on
-// one model and batch, interleaved call by call after a warm-up (as
-// //mechanisms:dpsgd_benchmark's TimeSideBySide), and prints ONE JSON line
+// one model and batch, interleaved call by call after a warm-up
+// (bench::TimeSideBySide, mechanisms/bench_timing.h, which
+// //mechanisms:dpsgd_benchmark uses too), and prints ONE JSON line
 //   {"model": ..., "batch": ..., "threads": ..., "device": ...,
 //    "libtorch": ..., "clock": ..., "keep_freed_memory": ...,
 //    "num_parameters": ..., "nonprivate_s": ..., "dp_s": ..., "repeats": ..., "warmup": ...}
@@ -62,22 +63,13 @@ struct Options {
 ComputeDevice g_device = ComputeDevice::kCpu;
 bool g_cpu_clock = true;
 
-double Seconds(const std::function<void()>& f) { return bench::Seconds(f, g_cpu_clock, g_device); }
-using bench::Median;
-
-// `fs` timed interleaved call by call after `warmup` untimed rounds; per
-// function, the median of its `repeats` calls.
+// `fs` timed interleaved call by call (bench_timing.h); per function, the
+// median of its `repeats` calls.
 std::vector<double> TimeSideBySide(const std::vector<std::function<void()>>& fs, int64_t warmup,
                                    int64_t repeats) {
-  for (int64_t r = 0; r < warmup; ++r) {
-    for (const auto& f : fs) f();
-  }
-  std::vector<std::vector<double>> t(fs.size());
-  for (int64_t r = 0; r < repeats; ++r) {
-    for (size_t i = 0; i < fs.size(); ++i) t[i].push_back(Seconds(fs[i]));
-  }
+  const bench::Timings t = bench::TimeSideBySide(fs, warmup, repeats, g_cpu_clock, g_device);
   std::vector<double> medians;
-  for (const auto& v : t) medians.push_back(Median(v));
+  for (size_t i = 0; i < fs.size(); ++i) medians.push_back(t.median(i));
   return medians;
 }
 
