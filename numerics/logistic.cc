@@ -171,6 +171,13 @@ void SparseGram(const LogisticProblem& p, const std::vector<double>& r, SquareMa
   }
 }
 
+// Whether this CPU runs the AVX2 copies of the kernels below (the same bits
+// as the baseline copies; checked once).
+bool HasAvx2() {
+  static const bool avx2 = __builtin_cpu_supports("avx2");
+  return avx2;
+}
+
 constexpr int64_t kPanelRows = 128;  // rows per block of the dense Gram
 
 // Four doubles (GCC/Clang vector extension): lane-wise IEEE products and
@@ -217,7 +224,6 @@ __attribute__((target("avx2"))) void GramBlockAvx2(const double* xb, const doubl
 // kPanelRows rows are copied with rows padded to a multiple of 8 entries
 // (zeros), next to their copies scaled by r_i, and multiplied tile by tile.
 void DenseGram(const LogisticProblem& p, const std::vector<double>& r, SquareMatrix* h) {
-  static const bool avx2 = __builtin_cpu_supports("avx2");
   const int64_t n = p.n(), m = p.m, mp = (m + 7) / 8 * 8;
   std::vector<double> acc(mp * mp, 0.0), xb(mp * kPanelRows, 0.0), yb(mp * kPanelRows, 0.0);
   for (int64_t i0 = 0; i0 < n; i0 += kPanelRows) {
@@ -229,7 +235,7 @@ void DenseGram(const LogisticProblem& p, const std::vector<double>& r, SquareMat
         yb[k * mp + j] = r[i0 + k] * xi[j];
       }
     }
-    (avx2 ? GramBlockAvx2 : GramBlockGeneric)(xb.data(), yb.data(), rows, mp, acc.data());
+    (HasAvx2() ? GramBlockAvx2 : GramBlockGeneric)(xb.data(), yb.data(), rows, mp, acc.data());
   }
   for (int64_t a = 0; a < m; ++a) {
     for (int64_t s = 0; s <= a; ++s) h->at(a, s) = acc[a * mp + s];
@@ -657,11 +663,6 @@ void BatchCholesky(int64_t m, int64_t lanes, double* acc, bool* ok) {
       }
     }
   }
-}
-
-bool HasAvx2() {
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  return avx2;
 }
 
 // One draw's state in the batch.

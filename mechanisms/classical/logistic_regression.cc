@@ -44,8 +44,12 @@ ObjectiveBudget ObjectivePerturbationBudget(double eps, int64_t n, double lambda
   return b;
 }
 
+// Every draw's stopping rule, one at a time or batched: gradient norm below
+// this (logistic_regression.h).
+constexpr double kDrawTolerance = 1e-8;
+
 Result<LogisticFit> ObjectiveSolver::Solve(const std::vector<double>& b) const {
-  return FitLogisticNear(p, b, start, h0, 1e-8);
+  return FitLogisticNear(p, b, start, h0, kDrawTolerance);
 }
 
 Status ObjectiveSolver::SolveMany(const double* b, int64_t k, double* out,
@@ -53,7 +57,7 @@ Status ObjectiveSolver::SolveMany(const double* b, int64_t k, double* out,
   if (out == nullptr) return Error("SolveMany: out must not be null");
   std::vector<LogisticFit> own;
   std::vector<LogisticFit>* f = fits != nullptr ? fits : &own;
-  PB_RETURN_IF_ERROR(FitLogisticBatch(p, b, k, start, h0, 1e-8, f));
+  PB_RETURN_IF_ERROR(FitLogisticBatch(p, b, k, start, h0, kDrawTolerance, f));
   for (int64_t i = 0; i < k; ++i) std::copy((*f)[i].w.begin(), (*f)[i].w.end(), out + i * p.m);
   return Status::Ok();
 }
