@@ -6,9 +6,12 @@
 
 #include "gtest/gtest.h"
 #include "numerics/logistic.h"
+#include "numerics/logistic_testing.h"
 
 namespace privbench {
 namespace {
+
+using testing::OneHotProblem;
 
 TEST(LinalgTest, CholeskySolvesAndRejectsIndefinite) {
   SquareMatrix a(2);
@@ -74,32 +77,6 @@ TEST(LogisticTest, ChordIterationsReachNewtonsSolution) {
     // within 1e-8 of the minimiser.
     for (int j = 0; j < 2; ++j) EXPECT_NEAR(chord->w[j], newton->w[j], 2e-8) << shift;
   }
-}
-
-// Rows like Adult's after scaling to [-1, 1]: a few continuous columns, one-hot
-// blocks in {-1, +1} and a constant; compressed they become shift + sparse.
-LogisticProblem OneHotProblem(int64_t n, std::mt19937_64& rng) {
-  std::normal_distribution<double> normal;
-  LogisticProblem p;
-  const int64_t numeric = 3, blocks = 4, levels = 5;
-  p.m = numeric + blocks * levels + 1;
-  p.lambda = 1.0 / static_cast<double>(n);
-  for (int64_t i = 0; i < n; ++i) {
-    double margin = 0;
-    for (int64_t j = 0; j < numeric; ++j) {
-      const double v = 0.2 * normal(rng);
-      p.x.push_back(v);
-      margin += v;
-    }
-    for (int64_t k = 0; k < blocks; ++k) {
-      const int64_t hot = static_cast<int64_t>(rng() % levels);
-      for (int64_t l = 0; l < levels; ++l) p.x.push_back(l == hot ? 0.15 : -0.15);
-      margin += hot == 0 ? 0.3 : 0.0;
-    }
-    p.x.push_back(0.7);
-    p.sign.push_back(margin + 0.3 * normal(rng) > 0.1 ? 1.0 : -1.0);
-  }
-  return p;
 }
 
 std::vector<double> RandomLinearTerm(int64_t m, double norm, std::mt19937_64& rng) {

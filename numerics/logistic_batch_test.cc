@@ -10,9 +10,12 @@
 #include "gtest/gtest.h"
 #include "numerics/linalg.h"
 #include "numerics/logistic.h"
+#include "numerics/logistic_testing.h"
 
 namespace privbench {
 namespace {
+
+using testing::OneHotProblem;
 
 // Dense rows: m - 1 features in [-1, 1] and a constant; labels from a noisy
 // linear rule.
@@ -29,31 +32,6 @@ LogisticProblem DenseProblem(int64_t n, int64_t m, std::mt19937_64& rng) {
     }
     p.x.push_back(1 / std::sqrt(2.0));
     p.sign.push_back(margin + 0.3 * unit(rng) > 0 ? 1.0 : -1.0);
-  }
-  return p;
-}
-
-// Adult-like rows: continuous columns, one-hot blocks in {-1, +1}, a
-// constant (compressed: shift + a few nonzeros per row).
-LogisticProblem OneHotProblem(int64_t n, std::mt19937_64& rng) {
-  std::normal_distribution<double> normal;
-  LogisticProblem p;
-  const int64_t numeric = 3, blocks = 4, levels = 5;
-  p.m = numeric + blocks * levels + 1;
-  p.lambda = 1.0 / static_cast<double>(n);
-  for (int64_t i = 0; i < n; ++i) {
-    double margin = 0;
-    for (int64_t j = 0; j < numeric; ++j) {
-      p.x.push_back(0.2 * normal(rng));
-      margin += p.x.back();
-    }
-    for (int64_t k = 0; k < blocks; ++k) {
-      const int64_t hot = static_cast<int64_t>(rng() % levels);
-      for (int64_t l = 0; l < levels; ++l) p.x.push_back(l == hot ? 0.15 : -0.15);
-      margin += hot == 0 ? 0.3 : 0.0;
-    }
-    p.x.push_back(0.7);
-    p.sign.push_back(margin + 0.3 * normal(rng) > 0.1 ? 1.0 : -1.0);
   }
   return p;
 }
