@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <signal.h>
 #include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -71,6 +72,14 @@ constexpr int kMaxGroupDepth = 32;
 
 double NowSeconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// User plus system CPU time of the whole process so far.
+double ProcessCpuSeconds() {
+  rusage usage{};
+  if (getrusage(RUSAGE_SELF, &usage) != 0) return 0.0;
+  auto seconds = [](const timeval& t) { return t.tv_sec + 1e-6 * t.tv_usec; };
+  return seconds(usage.ru_utime) + seconds(usage.ru_stime);
 }
 
 std::string IsoTime(double seconds) {
@@ -342,12 +351,14 @@ Status DigestDataset(hid_t ds, const std::string& path, Sha256& d) {
   return Status::Ok();
 }
 
-// Every group, dataset and attribute under `group`, in name order.
-Status DigestGroup(hid_t group, const std::string& path, int depth, Sha256& d) {
+// Every group, dataset and attribute under `group`, in name order (the
+// /meta group left out when skip_meta).
+Status DigestGroup(hid_t group, const std::string& path, int depth, bool skip_meta, Sha256& d) {
   if (depth > kMaxGroupDepth) return Error("groups nested deeper than 32 at '" + path + "'");
   PB_RETURN_IF_ERROR(DigestAttributes(group, path, d));
   for (const std::string& name : LinkNames(group)) {
     const std::string child = (path == "/" ? "" : path) + "/" + name;
+    if (skip_meta && child == "/meta") continue;
     H5L_info_t link;
     if (H5Lget_info(group, name.c_str(), &link, H5P_DEFAULT) < 0 || link.type != H5L_TYPE_HARD) {
       return Error("'" + child + "' is not a hard link");
@@ -368,7 +379,7 @@ Status DigestGroup(hid_t group, const std::string& path, int depth, Sha256& d) {
     const H5I_type_t type = H5Iget_type(obj.get());
     if (type == H5I_GROUP) {
       d.Field('G', child);
-      PB_RETURN_IF_ERROR(DigestGroup(obj.get(), child, depth + 1, d));
+      PB_RETURN_IF_ERROR(DigestGroup(obj.get(), child, depth + 1, skip_meta, d));
     } else if (type == H5I_DATASET) {
       d.Field('D', child);
       PB_RETURN_IF_ERROR(DigestDataset(obj.get(), child, d));
@@ -380,12 +391,13 @@ Status DigestGroup(hid_t group, const std::string& path, int depth, Sha256& d) {
   return Status::Ok();
 }
 
-// "sha256:<hex>" of the file's whole content except /meta's checksum.
-Result<std::string> ContentDigest(hid_t file) {
+// "sha256:<hex>" of the file's whole content except /meta's checksum (or,
+// with skip_meta, except all of /meta).
+Result<std::string> ContentDigest(hid_t file, bool skip_meta = false) {
   Handle root(H5Gopen2(file, "/", H5P_DEFAULT), H5Gclose);
   if (!root.ok()) return Error("cannot open the root group");
   Sha256 d;
-  PB_RETURN_IF_ERROR(DigestGroup(root.get(), "/", 0, d));
+  PB_RETURN_IF_ERROR(DigestGroup(root.get(), "/", 0, skip_meta, d));
   return d.Hex();
 }
 
@@ -490,6 +502,7 @@ Result<std::unique_ptr<ResultWriter>> ResultWriter::Create(const std::string& fi
   if (file < 0) return Error("cannot create result file '" + temp + "'");
   std::unique_ptr<ResultWriter> w(new ResultWriter(final_path, temp, file));
   w->start_seconds_ = NowSeconds();
+  w->start_cpu_seconds_ = ProcessCpuSeconds();
   const struct {
     const char* name;
     std::string value;
@@ -744,6 +757,10 @@ Status ResultWriter::Commit() {
   const double end = NowSeconds();
   PB_RETURN_IF_ERROR(SetAttribute("/meta", "end_time", IsoTime(end)));
   PB_RETURN_IF_ERROR(SetAttribute("/meta", "duration_seconds", end - start_seconds_));
+  // The whole process's CPU time while the file was open (all its threads;
+  // concurrent sweep parts of one process each count the others' too).
+  PB_RETURN_IF_ERROR(
+      SetAttribute("/meta", "cpu_seconds", ProcessCpuSeconds() - start_cpu_seconds_));
   PB_ASSIGN_OR_RETURN(std::string digest, ContentDigest(file_));
   PB_RETURN_IF_ERROR(SetAttribute("/meta", kChecksumAttribute, digest));
   std::string image;
@@ -811,6 +828,12 @@ Status ResultReader::VerifyChecksum() const {
                  ", content " + *computed + ")");
   }
   return Status::Ok();
+}
+
+Result<std::string> ResultReader::DataDigest() const {
+  auto digest = ContentDigest(file_, /*skip_meta=*/true);
+  if (!digest.ok()) return Error(path_ + ": damaged: " + digest.message());
+  return digest;
 }
 
 ResultReader::~ResultReader() {

@@ -7,7 +7,8 @@
 //                              scale, git_commit, git_dirty (stamped into the
 //                              binary at build time, core/provenance.h),
 //                              command_line, library_versions, start_time,
-//                              end_time, duration_seconds, checksum (below),
+//                              end_time, duration_seconds, cpu_seconds (the
+//                              process's, while the file was open), checksum (below),
 //                              plus any the study adds
 //   /summary/<table>/          one group per summary table: one 1-D dataset per
 //                              column (float64, int64 or UTF-8 strings, equal
@@ -186,6 +187,7 @@ class ResultWriter {
   int64_t file_ = -1;
   bool committed_ = false;
   double start_seconds_ = 0.0;
+  double start_cpu_seconds_ = 0.0;
   bool claims_declared_ = false;
   std::map<std::string, DeclaredClaim> declared_claims_;
 };
@@ -223,6 +225,11 @@ class ResultReader {
   Result<SummaryTable> ReadTable(const std::string& name) const;
   Result<std::vector<SummaryTable>> ReadAllTables() const;
   Result<std::vector<Claim>> ReadAllClaims() const;
+
+  // "sha256:<hex>" of everything in the file except the /meta group (its
+  // times, commit, host and checksum): two runs of the same computation have
+  // the same DataDigest (the paper-scale shelf check compares them).
+  Result<std::string> DataDigest() const;
 
   const std::string& path() const { return path_; }
 

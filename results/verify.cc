@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   std::string raw_dir = root + "/results/raw";
   std::string list = root + "/experiments";  // every experiments/<study>/claims.json
   std::string out_dir = root + "/results/tables";
+  std::string shelf_root = root + "/experiments";  // <study>/paper/<study>.h5: results/shelf.h
   bool allow_missing = false;
   FlagSet flags("verify", "Checks published numbers and claims against results/raw/*.h5.");
   flags.AddString("raw_dir", &raw_dir, "directory of study result files");
@@ -26,6 +27,9 @@ int main(int argc, char** argv) {
                   "directories whose <study>/claims.json files are read");
   flags.AddString("out_dir", &out_dir, "where verify.md and verify.csv are written");
   flags.AddBool("allow_missing", &allow_missing, "do not fail on studies that were not run");
+  flags.AddString("shelf_dir", &shelf_root,
+                  "folder of the paper-scale shelf files <study>/paper/<study>.h5, which judge "
+                  "their study's entries instead of raw_dir (empty: raw_dir only)");
   if (const auto exit_code = flags.ParseForMain(argc, argv)) return *exit_code;
   auto files = FindClaimDeclarations(list);
   if (!files.ok()) {
@@ -52,9 +56,9 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto* entries = &all;
-  const std::vector<Verdict> verdicts = VerifyAll(*entries, raw_dir);
+  const std::vector<Verdict> verdicts = VerifyAll(*entries, raw_dir, shelf_root);
   int failures = 0, findings = 0, reproduced = 0, missing = 0, surrogate = 0, needs_scale = 0,
-      inconclusive = 0;
+      inconclusive = 0, out_of_scope = 0, from_shelf = 0;
   std::printf("%-26s | %-58s | %-10s | %-12s | %s\n", "study", "quantity", "published",
               "reproduced", "verdict");
   for (const Verdict& v : verdicts) {
@@ -66,6 +70,8 @@ int main(int argc, char** argv) {
     if (v.verdict == "missing") ++missing;
     if (v.verdict == "needs paper scale") ++needs_scale;
     if (v.verdict == "inconclusive") ++inconclusive;
+    if (v.verdict == "out of scope") ++out_of_scope;
+    if (v.judged_from.find("/paper/") != std::string::npos) ++from_shelf;
     if (v.failure && !(allow_missing && v.verdict == "missing")) ++failures;
   }
   std::printf(
@@ -73,9 +79,10 @@ int main(int argc, char** argv) {
       "reproduce, with evidence in verify.md), %d inconclusive (a claim that its test on random "
       "data, or the study's data, "
       "decided neither way), %d on surrogate data (not comparable), %d needing paper "
-      "scale (quick-scale evidence in verify.md), %d missing, %d failures\n",
-      verdicts.size(), reproduced, findings, inconclusive, surrogate, needs_scale, missing,
-      failures);
+      "scale (quick-scale evidence in verify.md), %d out of scope, %d missing, %d failures; "
+      "%d judged from paper-scale shelf files\n",
+      verdicts.size(), reproduced, findings, inconclusive, surrogate, needs_scale, out_of_scope,
+      missing, failures, from_shelf);
   Status s = MakeDirs(out_dir);
   if (s.ok()) {
     s = WriteFileAtomic(out_dir + "/verify.md",

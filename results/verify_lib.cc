@@ -14,6 +14,7 @@
 #include "core/json.h"
 #include "core/validate.h"
 #include "results/h5_file.h"
+#include "results/shelf.h"
 
 namespace privbench {
 
@@ -142,6 +143,11 @@ Result<std::vector<PublishedEntry>> ParsePublishedList(const std::string& json_t
     PB_ASSIGN_OR_RETURN(e.lost_parameters, str("lost_parameters", false));
     PB_ASSIGN_OR_RETURN(e.note, str("note", false));
     PB_ASSIGN_OR_RETURN(e.requires_dataset, str("requires_dataset", false));
+    PB_ASSIGN_OR_RETURN(e.dataset_command, str("dataset_command", false));
+    PB_ASSIGN_OR_RETURN(e.out_of_scope, str("out_of_scope", false));
+    if (!e.dataset_command.empty() && e.requires_dataset.empty()) {
+      return Error(at + ": dataset_command needs requires_dataset");
+    }
     PB_ASSIGN_OR_RETURN(std::string scale, str("min_scale", false));
     if (!scale.empty()) e.min_scale = scale;
     if (ScaleRank(e.min_scale) < 1) return Error(at + ": min_scale must be quick or paper");
@@ -289,10 +295,52 @@ bool JudgeClaim(const PublishedEntry& e, const ResultReader& f, const std::strin
 
 }  // namespace
 
+namespace {
+
+// The file that judges a study's entries: its paper-scale shelf file when
+// one exists (refused files are an error naming them), else its file in
+// raw_dir.
+struct StudyFile {
+  std::unique_ptr<ResultReader> reader;
+  std::string judged_from;  // DescribeResultFile
+  std::string error;        // set when there is no reader
+  bool present = false;     // the file exists (an error is then "malformed")
+  bool shelf = false;
+};
+
+StudyFile OpenStudyFile(const std::string& study, const std::string& raw_dir,
+                        const std::string& shelf_root) {
+  StudyFile out;
+  const std::string shelf = shelf_root.empty() ? "" : ShelfPath(shelf_root, study);
+  if (!shelf.empty() && FileExists(shelf)) {
+    out.present = out.shelf = true;
+    auto r = OpenShelfFile(shelf, study);
+    if (!r.ok()) {
+      out.error = r.message();
+      return out;
+    }
+    out.reader = std::move(r).value();
+    out.judged_from =
+        DescribeResultFile("experiments/" + study + "/paper/" + study + ".h5", *out.reader);
+    return out;
+  }
+  const std::string path = raw_dir + "/" + study + ".h5";
+  out.present = FileExists(path);
+  auto r = ResultReader::Open(path);
+  if (!r.ok()) {
+    out.error = r.message();
+    return out;
+  }
+  out.reader = std::move(r).value();
+  out.judged_from = DescribeResultFile("results/raw/" + study + ".h5", *out.reader);
+  return out;
+}
+
+}  // namespace
+
 std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
-                               const std::string& raw_dir) {
-  std::map<std::string, std::unique_ptr<ResultReader>> files;
-  std::map<std::string, std::string> open_errors;
+                               const std::string& raw_dir, const std::string& shelf_root) {
+  std::map<std::string, StudyFile> files;
   std::vector<Verdict> out;
   for (const PublishedEntry& e : entries) {
     if (e.kind == "sensitivity") continue;  // declared for the study's writer, not judged
@@ -303,32 +351,35 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     v.source = e.source;
     v.published = e.kind == "claim" && e.published_text.empty() ? "(claim)" : e.published_text;
     v.lost_parameters = e.lost_parameters;
-    if (!files.count(e.study) && !open_errors.count(e.study)) {
-      auto r = ResultReader::Open(raw_dir + "/" + e.study + ".h5");
-      if (r.ok()) {
-        files[e.study] = std::move(r).value();
-      } else {
-        open_errors[e.study] = r.message();
-      }
+    if (!files.count(e.study)) files[e.study] = OpenStudyFile(e.study, raw_dir, shelf_root);
+    const StudyFile& study_file = files[e.study];
+    if (!e.out_of_scope.empty()) {
+      // Needs what privbench cannot provide (e.g. pretrained weights): said,
+      // never judged.
+      v.verdict = "out of scope";
+      v.detail = e.out_of_scope;
+      out.push_back(v);
+      continue;
     }
-    const std::string file_path = raw_dir + "/" + e.study + ".h5";
-    if (open_errors.count(e.study) && FileExists(file_path)) {
+    if (!study_file.reader && study_file.present) {
       // There but unreadable (damaged, checksum mismatch, not a regular
-      // file): an error, never "missing" (which --allow_missing forgives).
+      // file, a refused shelf file): an error, never "missing" (which
+      // --allow_missing forgives).
       v.verdict = "malformed";
-      v.detail = open_errors[e.study];
+      v.detail = study_file.error;
       v.failure = true;
       out.push_back(v);
       continue;
     }
-    if (open_errors.count(e.study)) {
+    if (!study_file.reader) {
       v.verdict = "missing";
-      v.detail = "run `bazel run //experiments/" + e.study + "` (" + open_errors[e.study] + ")";
+      v.detail = "run `bazel run //experiments/" + e.study + "` (" + study_file.error + ")";
       v.failure = true;
       out.push_back(v);
       continue;
     }
-    const ResultReader& f = *files[e.study];
+    v.judged_from = study_file.judged_from;
+    const ResultReader& f = *study_file.reader;
     // A file without a valid /meta scale cannot be judged at all (it used to
     // turn every claim into "needs paper scale").
     auto checked_scale = f.Scale();
@@ -350,6 +401,9 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
       verdict.detail = "the published value is about " + e.requires_dataset + "; this run used " +
                        (provenance.empty() ? std::string("unrecorded data") : provenance) +
                        ", so it is shown, not compared" +
+                       (e.dataset_command.empty() ? ""
+                                                  : " (to judge it on " + e.requires_dataset +
+                                                        ": " + e.dataset_command + ")") +
                        (verdict.detail.empty() ? "" : "; " + verdict.detail);
     };
     if (e.kind == "claim") {
@@ -391,31 +445,37 @@ std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
     if (other_data) other_data_verdict(v);
     out.push_back(v);
   }
+  for (Verdict& v : out) {
+    if (v.verdict != "needs paper scale") continue;
+    v.detail += "; no paper-scale shelf file: `tools/shelve.sh " + v.study +
+                "` produces experiments/" + v.study + "/paper/" + v.study + ".h5";
+  }
   return out;
 }
 
 std::string VerdictsMarkdown(const std::vector<Verdict>& verdicts) {
   std::ostringstream out;
   out << "| study | quantity | source | published | reproduced | verdict | detail | "
-         "parameters the paper lost (our choice) |\n";
-  out << "|---|---|---|---|---|---|---|---|\n";
+         "parameters the paper lost (our choice) | judged from |\n";
+  out << "|---|---|---|---|---|---|---|---|---|\n";
   for (const Verdict& v : verdicts) {
     out << "| " << MdField(v.study) << " | " << MdField(v.quantity) << " | " << MdField(v.source)
         << " | " << MdField(v.published) << " | " << MdField(v.reproduced) << " | "
         << MdField(v.verdict) << " | " << MdField(v.detail) << " | " << MdField(v.lost_parameters)
-        << " |\n";
+        << " | " << MdField(v.judged_from) << " |\n";
   }
   return out.str();
 }
 
 std::string VerdictsCsv(const std::vector<Verdict>& verdicts) {
   std::ostringstream out;
-  out << "id,study,quantity,source,published,reproduced,verdict,detail,lost_parameters\n";
+  out << "id,study,quantity,source,published,reproduced,verdict,detail,lost_parameters,"
+         "judged_from\n";
   for (const Verdict& v : verdicts) {
     out << CsvField(v.entry_id) << "," << CsvField(v.study) << "," << CsvField(v.quantity) << ","
         << CsvField(v.source) << "," << CsvField(v.published) << "," << CsvField(v.reproduced)
         << "," << CsvField(v.verdict) << "," << CsvField(v.detail) << ","
-        << CsvField(v.lost_parameters) << "\n";
+        << CsvField(v.lost_parameters) << "," << CsvField(v.judged_from) << "\n";
   }
   return out.str();
 }

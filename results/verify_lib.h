@@ -21,14 +21,16 @@
 // paper scale", with what the smaller run showed in the detail), "requires_dataset" (e.g.
 // "purchase100": the number is about that real dataset; a study run on other data — its /meta
 // attribute "dataset_provenance", e.g. "purchase100-surrogate" — gets the verdict "surrogate data"
-// with its own value shown, never a pass or a failure), "note".
+// with its own value shown, never a pass or a failure; "dataset_command" says how to get that
+// dataset), "out_of_scope" (why privbench cannot judge the entry, e.g. it needs pretrained
+// weights: verdict "out of scope", never a failure), "note".
 //
 // Verdicts: reproduced | FINDING | MISMATCH | not reproduced (claims: a
 // finding, never a failure) | inconclusive (a claim on random data whose
 // /claims/<id> group has the attribute inconclusive = 1: its test at the
 // study's replicates decided neither way; holds_fraction = the fraction of
 // replicates or seeds on which it held; never a failure) | missing | needs
-// paper scale | surrogate data |
+// paper scale | surrogate data | out of scope |
 // malformed (the file lacks a valid /meta scale, or a claim's "holds" is not
 // an integer 0 or 1; a damaged file fails to open and is "missing"). The run
 // fails (exit 1) on MISMATCH, malformed, or on missing when the study should
@@ -58,6 +60,8 @@ struct PublishedEntry {
   std::string lost_parameters;
   std::string min_scale = "quick";
   std::string requires_dataset;
+  std::string dataset_command;  // how to get requires_dataset (shown with "surrogate data")
+  std::string out_of_scope;     // why privbench cannot judge it (verdict "out of scope")
   std::string note;
 };
 
@@ -81,6 +85,7 @@ struct Verdict {
   std::string verdict;     // see above
   std::string detail;      // tolerance used, finding text, evidence
   std::string lost_parameters;
+  std::string judged_from;  // the file, its scale, commit and date (shelf.h)
   bool failure = false;
 };
 
@@ -94,9 +99,13 @@ Result<std::vector<std::string>> FindClaimDeclarations(const std::string& spec);
 // Ids must be unique across all lists.
 Status CheckUniqueIds(const std::vector<PublishedEntry>& entries);
 
-// Checks every entry against the files in `raw_dir` (<study>.h5).
+// Checks every entry against its study's file: the paper-scale shelf file
+// <shelf_root>/<study>/paper/<study>.h5 when it exists (results/shelf.h;
+// every entry of that study is then judged from it, and a refused shelf
+// file makes them "malformed"), else <raw_dir>/<study>.h5. An empty
+// shelf_root reads raw_dir only.
 std::vector<Verdict> VerifyAll(const std::vector<PublishedEntry>& entries,
-                               const std::string& raw_dir);
+                               const std::string& raw_dir, const std::string& shelf_root = "");
 
 // Markdown and CSV renderings of the verdict table.
 std::string VerdictsMarkdown(const std::vector<Verdict>& verdicts);

@@ -88,7 +88,12 @@ TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
   auto v = VerifyAll(entries, dir);
   ASSERT_EQ(v.size(), 8u);
   EXPECT_EQ(v[5].verdict, "needs paper scale");  // holds at quick scale: not judged
-  EXPECT_EQ(v[5].detail, "holds at scale quick: 1 < 2");
+  // What the smaller run showed, then how to produce the paper-scale file.
+  EXPECT_EQ(v[5].detail,
+            "holds at scale quick: 1 < 2; no paper-scale shelf file: `tools/shelve.sh s` "
+            "produces experiments/s/paper/s.h5");
+  EXPECT_EQ(v[5].judged_from.find("results/raw/s.h5 (quick scale, commit "), 0u)
+      << v[5].judged_from;
   v.erase(v.begin() + 5);
   EXPECT_EQ(v[6].verdict, "surrogate data");
   EXPECT_FALSE(v[6].failure);
@@ -113,6 +118,60 @@ TEST(VerifyTest, VerdictsForNumbersFindingsClaimsAndMissingStudies) {
   const std::string md = StudyMarkdown(*reader.value()).value();
   EXPECT_NE(md.find("| v |"), std::string::npos);
   EXPECT_NE(md.find("not reproduced"), std::string::npos);
+}
+
+// A study with a paper-scale shelf file (experiments/<study>/paper/<study>.h5)
+// has every entry judged from it, with the file named; a shelf file that is
+// refused (here: another scale) makes them malformed, a failure naming the
+// file; "out of scope" entries are said, never judged; a surrogate-data row
+// names the command that gets the real dataset.
+TEST(VerifyTest, ShelfFilesJudgeTheirStudyAndAreCheckedFirst) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/shelf_case";
+  const std::string raw = dir + "/raw", shelf_root = dir + "/experiments";
+  ASSERT_TRUE(MakeDirs(raw).ok());
+  ASSERT_TRUE(MakeDirs(shelf_root + "/s/paper").ok());
+  ASSERT_TRUE(MakeDirs(shelf_root + "/t/paper").ok());
+  auto write = [](const std::string& path, const std::string& study, const std::string& scale,
+                  double value) {
+    RunMeta meta;
+    meta.study = study;
+    meta.scale = scale;
+    meta.command_line = "/bin/" + study + " --scale=" + scale + " --threads=2";
+    auto w = ResultWriter::Create(path, meta);
+    ASSERT_TRUE(w.ok()) << w.message();
+    ASSERT_TRUE(w.value()->WriteScalar("/n", value).ok());
+    ASSERT_TRUE(w.value()->Commit().ok());
+  };
+  write(raw + "/s.h5", "s", "quick", 9.0);
+  write(shelf_root + "/s/paper/s.h5", "s", "paper", 6.25);
+  write(raw + "/t.h5", "t", "quick", 6.25);
+  write(shelf_root + "/t/paper/t.h5", "t", "quick", 6.25);  // not paper scale: refused
+  const auto entries = ParsePublishedList(R"([
+    {"id":"s1","study":"s","quantity":"q","source":"p","kind":"number","published":"6.25","h5":"/n","min_scale":"paper"},
+    {"id":"t1","study":"t","quantity":"q","source":"p","kind":"number","published":"6.25","h5":"/n"},
+    {"id":"o1","study":"s","quantity":"q","source":"p","kind":"number","published":"6.25","h5":"/n","out_of_scope":"needs RoBERTa weights"},
+    {"id":"d1","study":"s","quantity":"q","source":"p","kind":"number","published":"6.25","h5":"/n","requires_dataset":"cifar10","dataset_command":"python3 get.py DIR"}
+  ])")
+                           .value();
+  const auto v = VerifyAll(entries, raw, shelf_root);
+  ASSERT_EQ(v.size(), 4u);
+  EXPECT_EQ(v[0].verdict, "reproduced");  // the shelf's 6.25, not the quick file's 9
+  EXPECT_EQ(v[0].judged_from.find("experiments/s/paper/s.h5 (paper scale, commit "), 0u)
+      << v[0].judged_from;
+  EXPECT_EQ(v[1].verdict, "malformed");
+  EXPECT_TRUE(v[1].failure);
+  EXPECT_NE(v[1].detail.find(shelf_root + "/t/paper/t.h5 refused: its scale is quick"),
+            std::string::npos)
+      << v[1].detail;
+  EXPECT_EQ(v[2].verdict, "out of scope");
+  EXPECT_FALSE(v[2].failure);
+  EXPECT_EQ(v[2].detail, "needs RoBERTa weights");
+  EXPECT_EQ(v[3].verdict, "surrogate data");
+  EXPECT_NE(v[3].detail.find("(to judge it on cifar10: python3 get.py DIR)"), std::string::npos)
+      << v[3].detail;
+  EXPECT_NE(VerdictsCsv(v).find(",judged_from\n"), std::string::npos);
+  // Without a shelf root only the raw files judge.
+  EXPECT_EQ(VerifyAll(entries, raw)[0].verdict, "needs paper scale");
 }
 
 // A reproduced number that is NaN (or infinite against a finite published
@@ -228,7 +287,8 @@ TEST(VerifyTest, InconclusiveClaim) {
   EXPECT_EQ(w[0].verdict, "needs paper scale");
   EXPECT_FALSE(w[0].failure);
   EXPECT_EQ(w[0].reproduced, "holds on 25% of replicates");
-  EXPECT_EQ(w[0].detail, "inconclusive at scale quick: 5 of 20");
+  EXPECT_EQ(w[0].detail.find("inconclusive at scale quick: 5 of 20; no paper-scale shelf"), 0u)
+      << w[0].detail;
 }
 
 // The inconclusive attributes are read with their values checked: NaN or 0.5

@@ -23,6 +23,11 @@ The macro declares
   :seed_verdicts_test   (seed_stable = True) its claims' verdicts at quick
                         scale are the same at the default seed and at
                         second_seed
+  :shelf_test           (when paper/<study>.h5 exists: the study's
+                        paper-scale shelf, results/shelf.h) the shelf file is
+                        accepted, the paper-scale configuration is unchanged,
+                        and the sample units paper/units/*.h5 re-run today
+                        give the same data (results/shelf_check.py)
 results/ never lists a study: it reads experiments/*/claims.json,
 experiments/*/figures.py and results/raw/*.h5.
 """
@@ -44,6 +49,28 @@ def _declared_claims(name):
         alwayslink = 1,
     )
 
+def _shelf_test(name, size):
+    shelf = native.glob(["paper/%s.h5" % name])
+    if not shelf:
+        return
+    native.sh_test(
+        name = "shelf_test",
+        size = size,
+        srcs = ["//tests:run_python_test.sh"],
+        args = [
+            "$(location //results:shelf_check.py)",
+            "--study=" + name,
+            "--binary=$(location :%s)" % name,
+            "--shelf_tool=$(location //results:shelf_tool)",
+            "--shelf_file=$(location %s)" % shelf[0],
+        ],
+        data = [
+            ":" + name,
+            "//results:shelf_check.py",
+            "//results:shelf_tool",
+        ] + shelf + native.glob(["paper/units/*.h5"]),
+    )
+
 def privbench_study(
         name,
         deps,
@@ -55,7 +82,8 @@ def privbench_study(
         figures = True,
         figures_data = [],
         seed_stable = False,
-        second_seed = 1):
+        second_seed = 1,
+        shelf_size = "large"):
     """One study: binary, declared claims, smoke, results and seed tests.
 
     Args:
@@ -73,6 +101,7 @@ def privbench_study(
         use 1; the trained-model studies 7, the seed of their acceptance
         criterion, see docs/studies.md "Verdicts that do not depend on the
         seed").
+      shelf_size: size of :shelf_test (when the study has a shelf).
     """
     native.exports_files(
         ["claims.json"] + (["figures.py"] if figures else []),
@@ -119,6 +148,7 @@ def privbench_study(
             "//tests:smoke",
         ] + (["figures.py"] + figures_data if figures else []),
     )
+    _shelf_test(name, shelf_size)
     if seed_stable:
         native.sh_test(
             name = "seed_verdicts_test",

@@ -77,6 +77,10 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   flags.AddString("output_dir", &output_dir, "directory for <study>.h5").NonEmpty();
   flags.AddInt("threads", &threads, "worker threads").Min(1);
   flags.AddBool("quiet", &quiet, "no progress lines on stderr");
+  bool print_config = false;
+  flags.AddBool("print_config", &print_config,
+                "print the effective configuration (as /meta config records it) and exit; "
+                "runs and writes nothing");
   hooks.register_flags(flags);
   // A study's *_dir parameter without a declared directory rule names an
   // input directory: empty or existing, checked before any work (exit 2).
@@ -95,6 +99,10 @@ int RunStudyMainImpl(const StudyInfo& info, const StudyHooks& hooks, int argc,
   // Each parameter's own constraints, then the study's rules across fields.
   if (Status s = flags.Validate(); !s.ok()) return usage_error(s.message());
   if (Status s = hooks.validate(); !s.ok()) return usage_error(s.message());
+  if (print_config) {
+    std::printf("%s", flags.ConfigText().c_str());
+    return 0;
+  }
 
   if (output_dir == DefaultResultsDir()) {
     if (Status s = MakeDirs(output_dir); !s.ok()) return usage_error(s.message());

@@ -10,6 +10,8 @@
 //      --help prints every parameter with its current value (exit 0); an
 //      unknown parameter or malformed value is an error (exit 2);
 //   3. validates the config (a bad value is an error naming it, exit 2);
+//      with --print_config, prints the configuration text /meta would
+//      record and exits 0 (the paper-scale shelf check compares it);
 //   4. opens <output_dir>/<study>.h5 atomically (an unwritable directory is
 //      exit 2) and logs config, seed and git commit on stderr;
 //   5. runs the study (a failure is exit 1, and no file is left behind);

@@ -4,10 +4,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <mutex>
+#include <sstream>
 
 #include "core/files.h"
 #include "core/flags.h"
@@ -76,10 +78,18 @@ std::string VersionText(const std::string& commit, bool dirty) {
 // cannot tell which edits were made, so refusing there would block every
 // resume while developing (such edits are the user's to track). A part or a
 // binary whose commit is unknown (built outside git) is not checked.
+// --accept_parts_from=<c> names the one other commit whose parts are
+// reused (a prefix of at least 7 hex digits of it).
+bool AcceptedCommit(const SweepOptions& o, const std::string& theirs) {
+  const std::string& accepted = o.accept_parts_from;
+  return accepted.size() >= 7 && theirs.compare(0, accepted.size(), accepted) == 0;
+}
+
 Status CheckPartVersion(const SweepOptions& o, const std::string& path, const ResultReader& part) {
   const std::string ours = BuildCommit();
   auto theirs = part.ReadStringAttribute("/meta", "git_commit");
-  if (!theirs.ok() || *theirs == "unknown" || ours == "unknown" || *theirs == ours) {
+  if (!theirs.ok() || *theirs == "unknown" || ours == "unknown" || *theirs == ours ||
+      AcceptedCommit(o, *theirs)) {
     return Status::Ok();
   }
   const bool dirty = part.ReadIntAttribute("/meta", "git_dirty").value_or(0) != 0;
@@ -88,9 +98,10 @@ Status CheckPartVersion(const SweepOptions& o, const std::string& path, const Re
                ": parts are keyed by the sweep configuration, not the code, and a part of "
                "another code version may hold other datasets or numbers. Remove " +
                PartsDirectory(o) +
-               " (or choose another --parts_dir) to rerun the sweep with this code, or finish it "
+               " (or choose another --parts_dir) to rerun the sweep with this code, finish it "
                "with a binary built at commit " +
-               *theirs);
+               *theirs + ", or pass --accept_parts_from=" + *theirs +
+               " if this code makes the same parts (the paper-scale shelf check tests that)");
 }
 
 // A part is complete if it exists, opens, carries our configuration and was
@@ -150,6 +161,38 @@ PartVersions DescribeCommits(const std::vector<std::unique_ptr<ResultReader>>& p
   return out;
 }
 
+// The units this run owns: its shard's, or exactly those --units names
+// (an id the plan lacks is an error naming it).
+Result<std::vector<bool>> SelectedUnits(const std::vector<SweepUnit>& units,
+                                        const SweepOptions& o) {
+  std::vector<bool> selected(units.size(), false);
+  if (o.only_units.empty()) {
+    for (size_t k = 0; k < units.size(); ++k) selected[k] = o.shard.Owns(static_cast<int64_t>(k));
+    return selected;
+  }
+  for (const std::string& id : o.only_units) {
+    const auto it =
+        std::find_if(units.begin(), units.end(), [&](const SweepUnit& u) { return u.id == id; });
+    if (it == units.end()) {
+      return Error("--units: '" + id + "' is not a unit of this sweep (" +
+                   std::to_string(units.size()) + " units, e.g. '" +
+                   (units.empty() ? std::string() : units.front().id) + "')");
+    }
+    selected[it - units.begin()] = true;
+  }
+  return selected;
+}
+
+// "; units' wall time 812 s in all (sum over parts)".
+std::string DescribeUnitTime(const std::vector<std::unique_ptr<ResultReader>>& parts) {
+  double wall = 0.0;
+  for (const auto& p : parts)
+    wall += p->ReadDoubleAttribute("/meta", "duration_seconds").value_or(0);
+  char text[96];
+  std::snprintf(text, sizeof(text), "; units' wall time %.0f s in all (sum over parts)", wall);
+  return text;
+}
+
 }  // namespace
 
 Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOptions& o,
@@ -168,9 +211,10 @@ Result<SweepReport> RunSweep(const std::vector<SweepUnit>& units, const SweepOpt
 
   SweepReport report;
   report.total = static_cast<int64_t>(units.size());
+  PB_ASSIGN_OR_RETURN(const std::vector<bool> selected, SelectedUnits(units, o));
   std::vector<int64_t> todo;
   for (int64_t k = 0; k < report.total; ++k) {
-    if (!o.shard.Owns(k)) continue;
+    if (!selected[k]) continue;
     ++report.owned;
     PB_ASSIGN_OR_RETURN(bool done, PartComplete(o, units[k]));
     if (done) {
@@ -284,7 +328,7 @@ PartVersions DescribePartVersions(const std::vector<std::unique_ptr<ResultReader
   for (const auto& [o, n] : origins) {
     made += (made.empty() ? "; made by " : ", ") + o + ": " + std::to_string(n) + " parts";
   }
-  out.description += made;
+  out.description += made + DescribeUnitTime(parts);
   return out;
 }
 
@@ -304,7 +348,38 @@ void RegisterSweepFlags(FlagSet& flags, SweepFlags* sweep) {
       });
   flags.AddBool("merge_only", &sweep->merge_only,
                 "assemble the study file from existing parts only; run nothing");
+  flags
+      .AddString("units", &sweep->units,
+                 "comma-separated unit ids: run only these units into the parts directory and "
+                 "write no study file (e.g. the paper-scale shelf check); empty: this shard's")
+      .Satisfies("not with --merge_only", [sweep](const std::string& units) {
+        if (units.empty() || !sweep->merge_only) return Status::Ok();
+        return Status(Error("--units runs units, --merge_only runs none: pass one of them"));
+      });
+  flags
+      .AddString("accept_parts_from", &sweep->accept_parts_from,
+                 "a git commit (at least 7 hex digits) whose parts are reused as if this "
+                 "binary made them, e.g. to resume a paper-scale run from committed parts")
+      .Satisfies("empty or at least 7 hex digits", [](const std::string& commit) {
+        const bool hex = std::all_of(commit.begin(), commit.end(), [](char c) {
+          return std::isxdigit(static_cast<unsigned char>(c));
+        });
+        if (commit.empty() || (commit.size() >= 7 && hex)) return Status::Ok();
+        return Status(Error("'" + commit + "' is not a commit of at least 7 hex digits"));
+      });
 }
+
+namespace {
+std::vector<std::string> SplitUnitList(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string id;
+  while (std::getline(in, id, ',')) {
+    if (!id.empty()) out.push_back(id);
+  }
+  return out;
+}
+}  // namespace
 
 Result<SweepOptions> MakeSweepOptions(const std::string& study, const SweepPlan& plan,
                                       const SweepFlags& flags, const StudyContext& ctx) {
@@ -317,6 +392,8 @@ Result<SweepOptions> MakeSweepOptions(const std::string& study, const SweepPlan&
   o.quiet = ctx.quiet();
   o.scale = ScaleName(ctx.scale());
   o.seed = ctx.seed();
+  o.only_units = SplitUnitList(flags.units);
+  o.accept_parts_from = flags.accept_parts_from;
   return o;
 }
 
@@ -333,6 +410,11 @@ Status RunSweepStudy(const std::string& study, const SweepPlan& plan, const Swee
   PB_ASSIGN_OR_RETURN(SweepOptions o, MakeSweepOptions(study, plan, flags, ctx));
   if (!flags.merge_only) {
     PB_ASSIGN_OR_RETURN(SweepReport report, RunSweep(plan.run_order, o, run_unit));
+    if (!o.only_units.empty()) {
+      ctx.SkipOutput("ran the " + std::to_string(o.only_units.size()) +
+                     " unit(s) --units names into " + PartsDirectory(o) + "; no study file");
+      return Status::Ok();
+    }
     if (!report.all_complete()) {
       ctx.SkipOutput(std::to_string(report.total - report.complete) + " of " +
                      std::to_string(report.total) +

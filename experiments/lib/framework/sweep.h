@@ -66,6 +66,14 @@ struct SweepOptions {
   bool quiet = false;
   std::string scale;  // recorded in each part's /meta with the seed, the shard, the
   uint64_t seed = 0;  // host and the Slurm job (SLURM_ARRAY_JOB_ID_TASK_ID or SLURM_JOB_ID)
+  // Non-empty: run exactly these units (ids of the plan, any shard) and
+  // nothing else, e.g. the paper-scale shelf check re-running a stored unit.
+  std::vector<std::string> only_units;
+  // Non-empty: parts made by this commit (a prefix of at least 7 hex digits
+  // of it) are reused as if made by ours, e.g. a long run resumed from the
+  // parts a previous commit made and committed; the merge records the mixed
+  // versions and the shelf check re-runs a sample of units with this code.
+  std::string accept_parts_from;
 };
 
 struct SweepReport {
@@ -96,7 +104,8 @@ Result<std::vector<std::unique_ptr<ResultReader>>> OpenSweepParts(
 // The code versions (git commit, uncommitted changes) that made the parts:
 // "52 parts, all from commit <c>", or, when they differ, each version with
 // its count; then, for parts that recorded it, where they were made: "; made
-// by shard 0/32 on node17 (Slurm job 4711_0): 2 parts, ...". Parts of
+// by shard 0/32 on node17 (Slurm job 4711_0): 2 parts, ..."; then the
+// units' time in all: "; units' wall time 812 s in all (sum over parts)". Parts of
 // another commit are refused (RunSweep, OpenSweepParts), so versions mix only
 // in their uncommitted-changes flag (or in parts read without those checks):
 // OpenSweepParts then warns on stderr, and the studies record the
@@ -120,9 +129,11 @@ std::string PartPath(const SweepOptions& options, const SweepUnit& unit);
 // The flags every sweep study shares; a study's config holds one and
 // registers it with RegisterSweepFlags (constraints included).
 struct SweepFlags {
-  std::string shard = "0/1";  // --shard=i/n
-  std::string parts_dir;      // empty: DefaultPartsDir()
-  bool merge_only = false;    // assemble from existing parts, run nothing
+  std::string shard = "0/1";      // --shard=i/n
+  std::string parts_dir;          // empty: DefaultPartsDir()
+  bool merge_only = false;        // assemble from existing parts, run nothing
+  std::string units;              // --units=id,...: run only these units, write no study file
+  std::string accept_parts_from;  // --accept_parts_from=<commit>: reuse that commit's parts
 };
 void RegisterSweepFlags(FlagSet& flags, SweepFlags* sweep);
 

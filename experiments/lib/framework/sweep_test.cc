@@ -93,7 +93,11 @@ TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {
   // The versions, then where the parts were made (shard, host, Slurm job if any).
   const std::string made = "2 parts, all from commit aaa; made by shard 0/1 on ";
   EXPECT_EQ(same.description.substr(0, made.size()), made) << same.description;
-  EXPECT_EQ(same.description.substr(same.description.size() - 9), ": 2 parts");
+  const std::string time = ": 2 parts; units' wall time ";
+  EXPECT_NE(same.description.find(time), std::string::npos) << same.description;
+  const std::string tail = " s in all (sum over parts)";
+  EXPECT_EQ(same.description.substr(same.description.size() - tail.size()), tail)
+      << same.description;
   auto part = ResultReader::Open(PartPath(o, units[0]));
   ASSERT_TRUE(part.ok()) << part.message();
   EXPECT_EQ((*part)->ReadStringAttribute("/meta", "shard").value_or(""), "0/1");
@@ -115,6 +119,29 @@ TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {
 // another commit is now refused on resume and on merge, naming the part, both
 // commits and the fix; parts of this commit are reused, whatever their
 // uncommitted-changes flag (a rebuild, or work in a dirty tree).
+// --units runs exactly the named units, whatever the shard, and names an id
+// the plan lacks.
+TEST(SweepTest, UnitsSelectsTheNamedUnitsOnly) {
+  const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/selected";
+  const std::vector<SweepUnit> units = {{"u=1"}, {"u=2"}, {"u=3"}};
+  SweepOptions o{"s", dir, "config\n", Shard{0, 2}, 1, true, "test", 7};
+  o.only_units = {"u=2"};  // shard 0/2 would own u=1 and u=3
+  std::vector<int64_t> ran;
+  auto fn = [&](int64_t k, const SweepUnit&, ResultWriter&) -> Status {
+    ran.push_back(k);
+    return Status::Ok();
+  };
+  auto report = RunSweep(units, o, fn);
+  ASSERT_TRUE(report.ok()) << report.message();
+  EXPECT_EQ(ran, std::vector<int64_t>{1});
+  EXPECT_EQ(report->complete, 1);
+  o.only_units = {"u=9"};
+  auto unknown = RunSweep(units, o, fn);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_NE(unknown.message().find("--units: 'u=9' is not a unit of this sweep"), std::string::npos)
+      << unknown.message();
+}
+
 TEST(SweepTest, RefusesPartsOfAnotherCommit) {
   const std::string ours = BuildCommit();
   if (ours == "unknown") GTEST_SKIP() << "binary built outside git: no commit to compare";
@@ -145,6 +172,20 @@ TEST(SweepTest, RefusesPartsOfAnotherCommit) {
   auto merged = OpenSweepParts({units[0]}, o);
   ASSERT_FALSE(merged.ok());
   EXPECT_EQ(merged.message().rfind(expected, 0), 0u) << merged.message();
+  EXPECT_NE(merged.message().find("--accept_parts_from=" + old_commit), std::string::npos);
+
+  // Named with --accept_parts_from (a prefix of 7 or more digits), the old
+  // commit's part is reused: only the missing unit runs; a 6-digit prefix
+  // names nothing.
+  o.accept_parts_from = old_commit.substr(0, 6);
+  EXPECT_FALSE(RunSweep(units, o, fn).ok());
+  o.accept_parts_from = old_commit.substr(0, 7);
+  auto accepted = RunSweep(units, o, fn);
+  ASSERT_TRUE(accepted.ok()) << accepted.message();
+  EXPECT_EQ(accepted->skipped, 1);
+  EXPECT_EQ(ran, 1);
+  EXPECT_TRUE(OpenSweepParts(units, o).ok());
+  o.accept_parts_from.clear();
 
   // This commit, with or without uncommitted changes, and an unknown commit
   // (a binary built outside git): reused.

@@ -1,0 +1,75 @@
+#!/bin/bash
+# Produces or refreshes a study's paper-scale shelf (results/shelf.h):
+#
+#   tools/shelve.sh <study> [--threads=N] [--accept_parts_from=COMMIT]
+#
+# runs `<study> --scale=paper` (nice'd) with its sweep parts under
+# experiments/<study>/paper/parts/ and its file written to
+# experiments/<study>/paper/<study>.h5; for a sweep study it then keeps the
+# part that took least time as the sample unit the study's :shelf_test
+# re-runs (experiments/<study>/paper/units/<unit>.h5) and removes the other
+# parts. Resumable: killed at any point, the same command continues from the
+# parts present. A long run can be committed as it goes (git add
+# experiments/<study>/paper/parts) and continued on another machine or at
+# another commit with --accept_parts_from=<the commit that made the parts>
+# (the shelf test then checks that this code makes the same numbers).
+# Each study's README gives its shelf's refresh time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+study="${1:-}"
+if [ -z "$study" ] || [ "${study#-}" != "$study" ]; then
+  sed -n '2,17p' "$0" >&2
+  exit 2
+fi
+shift
+if [ ! -f "experiments/$study/claims.json" ]; then
+  echo "shelve.sh: '$study' is not a study (no experiments/$study/claims.json)" >&2
+  exit 2
+fi
+extra=()
+threads=2
+for arg in "$@"; do
+  case "$arg" in
+    --threads=*) threads="${arg#--threads=}" ;;
+    --accept_parts_from=*) extra+=("$arg") ;;
+    *) echo "shelve.sh: unknown argument '$arg'" >&2; exit 2 ;;
+  esac
+done
+
+read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
+bazel build "${bazel_flags[@]}" //experiments/"$study":"$study" >&2
+binary="bazel-bin/experiments/$study/$study"
+shelf="experiments/$study/paper"
+mkdir -p "$shelf"
+sweep=0
+if "$binary" --help | grep -q -- '--parts_dir'; then
+  sweep=1
+  mkdir -p "$shelf/parts"
+  extra+=("--parts_dir=$shelf/parts")
+fi
+start=$(date +%s)
+nice -n 10 "$binary" --scale=paper --threads="$threads" --output_dir="$shelf" "${extra[@]}"
+if [ ! -f "$shelf/$study.h5" ]; then
+  echo "shelve.sh: $study wrote no file yet (units pending); rerun the same command" >&2
+  exit 1
+fi
+if [ "$sweep" = 1 ]; then
+  # The cheapest unit becomes the sample the shelf test re-runs.
+  sample=$(/usr/bin/python3 - "$shelf/parts" <<'PY'
+import glob, os, sys, h5py
+parts = glob.glob(os.path.join(sys.argv[1], "*", "*.h5"))
+def seconds(p):
+    with h5py.File(p, "r") as f:
+        return float(f["meta"].attrs["duration_seconds"])
+print(min(parts, key=lambda p: (seconds(p), p)))
+PY
+)
+  rm -rf "$shelf/units"
+  mkdir -p "$shelf/units"
+  cp "$sample" "$shelf/units/"
+  rm -rf "$shelf/parts"
+  echo "shelve.sh: sample unit $(basename "$sample" .h5) kept in $shelf/units" >&2
+fi
+echo "shelve.sh: $shelf/$study.h5 written ($(du -h "$shelf/$study.h5" | cut -f1)) in $(( $(date +%s) - start )) s" >&2
+echo "shelve.sh: check it with: bazel test //experiments/$study:shelf_test" >&2
