@@ -43,7 +43,10 @@ binary="bazel-bin/experiments/$study/$study"
 shelf="experiments/$study/paper"
 mkdir -p "$shelf"
 sweep=0
-if "$binary" --help | grep -q -- '--parts_dir'; then
+# (The help is read whole first: `grep -q` on a pipe would stop reading
+# early and, under pipefail, fail the test with the binary's SIGPIPE.)
+help=$("$binary" --help)
+if grep -q -- '--parts_dir' <<<"$help"; then
   sweep=1
   mkdir -p "$shelf/parts"
   extra+=("--parts_dir=$shelf/parts")
