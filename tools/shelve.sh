@@ -5,9 +5,10 @@
 #
 # runs `<study> --scale=paper` (nice'd) with its sweep parts under
 # experiments/<study>/paper/parts/ and its file written to
-# experiments/<study>/paper/<study>.h5; for a sweep study it then keeps the
-# part that took least time as the sample unit the study's :shelf_test
-# re-runs (experiments/<study>/paper/units/<unit>.h5) and removes the other
+# experiments/<study>/paper/<study>.h5; for a sweep study it then keeps, of
+# each kind of unit (the unit id's first word: "baseline", "dp", ...), the
+# part that took least time as a sample unit the study's :shelf_test
+# re-runs (experiments/<study>/paper/units/<unit>.h5), and removes the other
 # parts. Resumable: killed at any point, the same command continues from the
 # parts present. A long run can be committed as it goes (git add
 # experiments/<study>/paper/parts) and continued on another machine or at
@@ -58,21 +59,23 @@ if [ ! -f "$shelf/$study.h5" ]; then
   exit 1
 fi
 if [ "$sweep" = 1 ]; then
-  # The cheapest unit becomes the sample the shelf test re-runs.
-  sample=$(/usr/bin/python3 - "$shelf/parts" <<'PY'
-import glob, os, sys, h5py
-parts = glob.glob(os.path.join(sys.argv[1], "*", "*.h5"))
-def seconds(p):
-    with h5py.File(p, "r") as f:
-        return float(f["meta"].attrs["duration_seconds"])
-print(min(parts, key=lambda p: (seconds(p), p)))
-PY
-)
+  # The cheapest unit of each kind becomes a sample the shelf test re-runs.
   rm -rf "$shelf/units"
   mkdir -p "$shelf/units"
-  cp "$sample" "$shelf/units/"
+  /usr/bin/python3 - "$shelf/parts" "$shelf/units" <<'PY'
+import glob, os, re, shutil, sys, h5py
+cheapest = {}
+for path in glob.glob(os.path.join(sys.argv[1], "*", "*.h5")):
+    with h5py.File(path, "r") as f:
+        seconds = float(f["meta"].attrs["duration_seconds"])
+    kind = re.split(r"[_=]", os.path.basename(path))[0]
+    cheapest[kind] = min(cheapest.get(kind, (seconds, path)), (seconds, path))
+for kind, (seconds, path) in sorted(cheapest.items()):
+    shutil.copy(path, sys.argv[2])
+    print(f"shelve.sh: sample unit {os.path.basename(path)[:-3]} ({seconds:.1f} s) kept",
+          file=sys.stderr)
+PY
   rm -rf "$shelf/parts"
-  echo "shelve.sh: sample unit $(basename "$sample" .h5) kept in $shelf/units" >&2
 fi
 echo "shelve.sh: $shelf/$study.h5 written ($(du -h "$shelf/$study.h5" | cut -f1)) in $(( $(date +%s) - start )) s" >&2
 echo "shelve.sh: check it with: bazel test //experiments/$study:shelf_test" >&2
