@@ -8,6 +8,11 @@ file by an HTML comment right after it (invisible when rendered):
 
     the Bayesian interval is (0.338<!-- h5: f("numbers/x_lower")[0] -->, ...)
 
+A number from the study's paper-scale shelf file (experiments/<study>/paper/
+<study>.h5, README "The paper-scale shelf") is tied the same way with
+`shelf:` instead of `h5:`; that file is in the repository, so its ties are
+always checked (its scale must be paper).
+
 The expression is Python over `f(path)` (the dataset at `path` of
 results/raw/<study>.h5 as a numpy array), `row(table, column, key=value,
 ...)` (the one value of a summary table's column on the row matching the
@@ -28,7 +33,7 @@ import sys
 import h5py
 import numpy as np
 
-TIE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)(%?)<!-- h5: (.+?) -->")
+TIE = re.compile(r"(-?\d[\d,]*(?:\.\d+)?)(%?)<!-- (h5|shelf): (.+?) -->")
 REFERENCE_RUN = ("quick", "20231121")
 
 
@@ -64,15 +69,25 @@ def evaluate(expression, h5):
     return float(eval(expression, scope))  # expressions are the repository's own docs
 
 
-def check_readme(path, raw_dir):
-    """(checked, drifted, notes) of one study README."""
-    study = os.path.basename(os.path.dirname(path))
-    with open(path, encoding="utf-8") as fh:
-        lines = fh.read().split("\n")
-    ties = [(n + 1, m) for n, line in enumerate(lines) for m in TIE.finditer(line)]
-    if not ties:
-        return 0, [], []
-    raw = os.path.join(raw_dir, f"{study}.h5")
+def check_ties(path, ties, h5):
+    """The drifted ties of one README against one open result file."""
+    drifted = []
+    for line_no, m in ties:
+        printed, percent, expression = m.group(1).replace(",", ""), m.group(2), m.group(4)
+        try:
+            value = evaluate(expression, h5)
+        except Exception as e:  # a malformed tie is the docs' error: name it
+            raise SystemExit(f"{path}:{line_no}: cannot evaluate '{expression}': {e}")
+        if percent:
+            value *= 100.0
+        if not (math.isfinite(value) and abs(value - float(printed)) <= half_unit(printed) + 1e-12):
+            drifted.append(f"{path}:{line_no}: quoted {m.group(1)}{percent}, the file gives "
+                           f"{value:.6g} ({expression})")
+    return drifted
+
+
+def check_quick_ties(path, ties, raw):
+    """(checked, drifted, notes) of the h5: ties against the reference run."""
     if not os.path.exists(raw):
         return 0, [], [f"{path}: {len(ties)} tied numbers unchecked (no {raw})"]
     with h5py.File(raw, "r") as h5:
@@ -80,19 +95,37 @@ def check_readme(path, raw_dir):
         if run != REFERENCE_RUN:
             return 0, [], [f"{path}: skipped ({raw} is scale {run[0]}, seed {run[1]}; the docs "
                            f"quote scale {REFERENCE_RUN[0]}, seed {REFERENCE_RUN[1]})"]
-        drifted = []
-        for line_no, m in ties:
-            printed, percent, expression = m.group(1).replace(",", ""), m.group(2), m.group(3)
-            try:
-                value = evaluate(expression, h5)
-            except Exception as e:  # a malformed tie is the docs' error: name it
-                raise SystemExit(f"{path}:{line_no}: cannot evaluate '{expression}': {e}")
-            if percent:
-                value *= 100.0
-            if not (math.isfinite(value) and abs(value - float(printed)) <= half_unit(printed) + 1e-12):
-                drifted.append(f"{path}:{line_no}: quoted {m.group(1)}{percent}, the file gives "
-                               f"{value:.6g} ({expression})")
-    return len(ties), drifted, []
+        return len(ties), check_ties(path, ties, h5), []
+
+
+def check_shelf_ties(path, ties, shelf):
+    """(checked, drifted, notes) of the shelf: ties against the shelf file."""
+    if not os.path.exists(shelf):
+        raise SystemExit(f"{path}: {len(ties)} numbers tied to {shelf}, which does not exist")
+    with h5py.File(shelf, "r") as h5:
+        scale = text(h5["meta"].attrs.get("scale", ""))
+        if scale != "paper":
+            raise SystemExit(f"{path}: {shelf} is scale {scale}, not a paper-scale shelf file")
+        return len(ties), check_ties(path, ties, h5), []
+
+
+def check_readme(path, raw_dir):
+    """(checked, drifted, notes) of one study README."""
+    study = os.path.basename(os.path.dirname(path))
+    with open(path, encoding="utf-8") as fh:
+        lines = fh.read().split("\n")
+    ties = [(n + 1, m) for n, line in enumerate(lines) for m in TIE.finditer(line)]
+    quick = [t for t in ties if t[1].group(3) == "h5"]
+    shelf = [t for t in ties if t[1].group(3) == "shelf"]
+    checked, drifted, notes = 0, [], []
+    if quick:
+        c, d, n = check_quick_ties(path, quick, os.path.join(raw_dir, f"{study}.h5"))
+        checked, drifted, notes = checked + c, drifted + d, notes + n
+    if shelf:
+        c, d, n = check_shelf_ties(
+            path, shelf, os.path.join(os.path.dirname(path), "paper", f"{study}.h5"))
+        checked, drifted, notes = checked + c, drifted + d, notes + n
+    return checked, drifted, notes
 
 
 def main():

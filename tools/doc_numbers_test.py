@@ -46,6 +46,22 @@ def main():
     bad = run(make_root('x is 0.385<!-- h5: f("numbers/nope")[0] -->.'))
     if bad.returncode == 0 or "cannot evaluate" not in bad.stderr:
         failures.append(f"malformed tie: exit {bad.returncode}: {bad.stderr}")
+    # A shelf: tie reads experiments/<study>/paper/<study>.h5 (scale paper),
+    # checked whatever results/raw holds.
+    root = make_root('at paper scale x is 0.91<!-- shelf: f("numbers/x")[0] -->.', seed="7")
+    os.makedirs(os.path.join(root, "experiments", "toy", "paper"))
+    shelf_file = os.path.join(root, "experiments", "toy", "paper", "toy.h5")
+    with h5py.File(shelf_file, "w") as f:
+        f["numbers/x"] = np.array([0.9104])
+        f.create_group("meta").attrs.update({"scale": "paper", "seed": "20231121"})
+    shelf = run(root)
+    if shelf.returncode != 0 or "1 quoted numbers checked" not in shelf.stdout:
+        failures.append(f"shelf tie: exit {shelf.returncode}: {shelf.stdout} {shelf.stderr}")
+    with h5py.File(shelf_file, "r+") as f:
+        f["numbers/x"][0] = 0.95
+    moved = run(root)
+    if moved.returncode != 1 or "quoted 0.91" not in moved.stderr:
+        failures.append(f"drifted shelf number: exit {moved.returncode}: {moved.stderr}")
     for f in failures:
         print("FAIL:", f, file=sys.stderr)
     sys.exit(1 if failures else 0)
