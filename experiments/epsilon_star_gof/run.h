@@ -38,8 +38,9 @@
 //       active_components, floored_components; /gof/fit_size [M x R x S x I]
 //   /models/<field> [M x R] (accuracies, AUROC, membership AUC, eps, noise,
 //       transform min/max, timings); /models/<model>/loss_per_epoch [R x E]
-//   /losses/<model>/{train,population}[_transformed] [R x n]: per-example
-//       cross-entropy losses and their App. B transform
+//   /losses/<model>/{train,population}[_transformed] [1 x n]: per-example
+//       cross-entropy losses and their App. B transform, of the first
+//       repetition (the figures' histograms; no claim reads them)
 //   /numbers, /summary/{gof_by_n_eval, gof_by_components, models}, /claims
 //       (report.h).
 // Variance floors: EM needs a lower bound on component variances; its value

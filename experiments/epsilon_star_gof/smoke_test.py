@@ -86,7 +86,7 @@ for mdl in models:
     for s, n in (("train", 2000), ("population", 1000)):
         for suffix in ("", "_transformed"):
             ds = f"losses/{mdl}/{s}{suffix}"
-            check(ds in f and f[ds].shape == (R, n), f"{ds} shape")
+            check(ds in f and f[ds].shape == (1, n), f"{ds} shape (first repetition)")
     t = f[f"losses/{mdl}/train_transformed"][...]
     check(np.all((t >= -1.8546) & (t <= -0.5413)), f"{mdl}: transformed values in the App. B range")
 eps = f["models/eps"][...]
