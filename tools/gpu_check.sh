@@ -35,7 +35,20 @@ torch_lib=${PRIVBENCH_TORCH_LIB:-$(ls -d /opt/torch/.venv/lib/python3*/site-pack
 [ -n "$torch_lib" ] && [ -f "$torch_lib/libtorch_cuda.so" ] ||
   { echo "gpu_check: no CUDA LibTorch found (set PRIVBENCH_TORCH_LIB to a torch/lib with libtorch_cuda.so)"; exit 2; }
 export LD_LIBRARY_PATH="$torch_lib:$PWD/$bundle/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-export PRIVBENCH_DATA_DIR="$PWD/$bundle/data"
+# Fashion-MNIST travels as .xz (gpu_bundle.sh); the loader reads .gz and
+# checks the decompressed payload's digests, so re-gzipped files load.
+export PRIVBENCH_DATA_DIR=/tmp/gpu_check_data
+mkdir -p "$PRIVBENCH_DATA_DIR/fashion-mnist"
+for xz_file in "$bundle"/data/fashion-mnist/*.xz; do
+  gz_file="$PRIVBENCH_DATA_DIR/fashion-mnist/$(basename "$xz_file" .xz).gz"
+  [ -f "$gz_file" ] && continue
+  if ! python3 -c 'import gzip, lzma, shutil, sys
+with lzma.open(sys.argv[1]) as src, gzip.open(sys.argv[2], "wb", compresslevel=1) as dst:
+    shutil.copyfileobj(src, dst)' "$xz_file" "$gz_file.part" || ! mv "$gz_file.part" "$gz_file"; then
+    echo "gpu_check: cannot unpack $xz_file"
+    exit 2
+  fi
+done
 {
   echo "commit of the binaries: $(cat "$bundle/COMMIT" 2>/dev/null)"
   echo "torch/lib: $torch_lib"
