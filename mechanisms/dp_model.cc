@@ -146,13 +146,16 @@ ModelSpec FashionMnistCnnSpec(Activation activation) {
   return spec;
 }
 
-ModelSpec BayesPaperCnnSpec(int64_t num_classes) {
+ModelSpec BayesPaperCnnSpec(int64_t num_classes, int64_t input_channels, int64_t input_side) {
+  // Spatial sides after each layer (the comments give them for 1 x 28 x 28).
+  const int64_t conv1 = (input_side + 2 * 3 - 8) / 2 + 1;
+  const int64_t pooled = (conv1 - 2 - 2 - 2) / 2;
   ModelSpec spec;
   spec.name = "bayes_paper_cnn";
-  spec.input_shape = {1, 28, 28};
+  spec.input_shape = {input_channels, input_side, input_side};
   spec.num_classes = num_classes;
   const LayerSpec tanh = LayerSpec::Act(Activation::kTanh);
-  spec.layers = {LayerSpec::Conv2d(1, 128, 8, 2, 3),  // -> 128 x 14 x 14
+  spec.layers = {LayerSpec::Conv2d(input_channels, 128, 8, 2, 3),  // -> 128 x 14 x 14
                  tanh,
                  LayerSpec::MaxPool2d(3, 1),            // -> 128 x 12 x 12
                  LayerSpec::Conv2d(128, 256, 3, 1, 0),  // -> 256 x 10 x 10
@@ -161,7 +164,7 @@ ModelSpec BayesPaperCnnSpec(int64_t num_classes) {
                  tanh,
                  LayerSpec::AvgPool2d(2, 2),  // -> 256 x 4 x 4
                  LayerSpec::Flatten(),
-                 LayerSpec::Linear(4096, num_classes)};
+                 LayerSpec::Linear(256 * pooled * pooled, num_classes)};
   return spec;
 }
 

@@ -47,7 +47,13 @@
 //      Conv2d(256 -> 256, 3x3), tanh                   -> 256x8x8
 //      AvgPool2d(2, stride 2), Flatten                 -> 4,096
 //      Linear(4096 -> K)
-//    934,538 parameters for K = 10.
+//    934,538 parameters for K = 10. BayesPaperCnnSpec(K, C, S) takes C x S x
+//    S inputs (defaults 1 x 28 x 28: the layers above): the paper's own
+//    CIFAR-10 model is BayesPaperCnnSpec(10, 3, 32), as its public code
+//    (Conv2d(3 -> 128, ...), ..., Linear(6400 -> 10)): 128x16x16, 128x14x14,
+//    256x12x12, 256x10x10, 256x5x5 -> Linear(6400 -> K), 973,962 parameters
+//    for K = 10. The spatial sizes are floor divisions, as LibTorch's; a side
+//    too small for the layers gives a spec DpModel::Create refuses.
 //
 // Initialisation (deterministic, independent of LibTorch's global RNG and
 // thread-safe): Keras defaults, since the papers trained with TF/Keras:
@@ -111,7 +117,8 @@ ModelSpec MlpSpec(std::string name, int64_t input_dim, const std::vector<int64_t
 ModelSpec AdultMlpSpec(int64_t input_dim, int64_t hidden = 128);
 ModelSpec PurchaseMlpSpec(int64_t input_dim = 600, int64_t num_classes = 100);
 ModelSpec FashionMnistCnnSpec(Activation activation = Activation::kTanh);
-ModelSpec BayesPaperCnnSpec(int64_t num_classes = 10);
+ModelSpec BayesPaperCnnSpec(int64_t num_classes = 10, int64_t input_channels = 1,
+                            int64_t input_side = 28);
 
 // Each layer's per-example output shape (index = layer index), after
 // validating the spec as DpModel::Create does.

@@ -14,8 +14,12 @@ namespace lira_bayes_audit {
 inline constexpr const char* kStudy = "lira_bayes_audit";
 
 struct Config {
-  std::string data_dir;       // Fashion-MNIST (empty: PRIVBENCH_DATA_DIR, Debian's path)
-  int64_t pool_size = 1024;   // candidate points D, drawn from the 60,000 training images
+  // fashion_mnist (the offline stand-in) | cifar10 (the paper's data, fetched by
+  // data_scripts/download_cifar10.py).
+  std::string dataset = "fashion_mnist";
+  std::string data_dir;       // the dataset's files (empty: PRIVBENCH_DATA_DIR, then
+                              // Debian's Fashion-MNIST; CIFAR-10 has no default place)
+  int64_t pool_size = 1024;   // candidate points D, drawn from the training images
   int64_t test_size = 1000;   // accuracy rows, drawn from the 10,000 test images
   int64_t shadows = 32;       // M, each on a balanced random half of the pool
   int64_t trials = 256;       // N: one target model per challenge point

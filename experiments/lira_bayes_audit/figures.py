@@ -1,6 +1,7 @@
 """Figures of study lira_bayes_audit (README.md): the Bayesian
 paper's Fig. 1 and Table 2 analogues (Zanella-Beguelin et al., ICML 2023,
-Sec. 1 and 4.2) on the Fashion-MNIST stand-in.
+Sec. 1 and 4.2) on the Fashion-MNIST stand-in, or on CIFAR-10 when the run
+used --dataset=cifar10 (its /meta dataset_provenance says which).
 
 Reads only results/raw/lira_bayes_audit.h5; writes
 lira_bayes_audit_posterior.png/.svg: per setting (no DP, DP-SGD at eps = 8),
@@ -23,6 +24,13 @@ plt = plotting.plt
 STAND_IN = "Fashion-MNIST stand-in (the paper: CIFAR-10 / SST-2)"
 
 
+def data_label(f):
+    """The data the run used, for the titles."""
+    if plotting.text(f["meta"].attrs["dataset_provenance"]) == "cifar10":
+        return "CIFAR-10 (the paper's data)"
+    return STAND_IN
+
+
 def posterior(f, out_dir):
     order = plotting.strings(f["summary/accuracy/setting"])
     settings = [s for s in order if s in f["figure"]]
@@ -43,8 +51,8 @@ def posterior(f, out_dir):
         ax.set_xlabel("eps")
         ax.set_ylabel("density")
         ax.legend(fontsize=7)
-    fig.suptitle(f"Posterior of eps at the Bayesian method's selected threshold — {STAND_IN}",
-                 fontsize=10, y=1.08)
+    fig.suptitle("Posterior of eps at the Bayesian method's selected threshold — "
+                 f"{data_label(f)}", fontsize=10, y=1.08)
     plotting.save(fig, out_dir, "lira_bayes_audit_posterior", f)
 
 
@@ -81,7 +89,7 @@ def intervals(f, out_dir):
         ax.set_ylabel("eps interval (dotted: upper end infinite)")
         ax.set_title(s, fontsize=9)
         ax.legend(fontsize=7, title="threshold selection", title_fontsize=7)
-    fig.suptitle(f"Table 2 analogue: eps intervals by method and selection — {STAND_IN}",
+    fig.suptitle(f"Table 2 analogue: eps intervals by method and selection — {data_label(f)}",
                  fontsize=10, y=1.04)
     plotting.save(fig, out_dir, "lira_bayes_audit_intervals", f)
 

@@ -1,6 +1,6 @@
 // The study file of lira_bayes_audit (README.md), written by WriteReport:
-//   /meta                 lost_parameters, stand_in, dataset provenance, source and
-//                         checksums, architecture, num_parameters, torch_version,
+//   /meta                 lost_parameters, stand_in, dataset provenance, source,
+//                         checksums and preprocessing, architecture, num_parameters, torch_version,
 //                         part versions, seconds per shadow / target model
 //   /accounting           attributes accountant, sigma, q, steps, epsilon, delta, n_train
 //   /pool_rows, /shadow_is_in
@@ -15,8 +15,8 @@
 //                         confusion counts, so anyone can recompute the interval
 //   /summary/width_reduction, /summary/accuracy
 //   /numbers/...          the numbers the published list shows beside Table 2
-//                         (CIFAR-10 / SST-2 there, Fashion-MNIST here: shown,
-//                         not compared)
+//                         (CIFAR-10 / SST-2 there; Fashion-MNIST here: shown,
+//                         not compared; or CIFAR-10 with --dataset=cifar10)
 //   /settings/<setting>/population/{shadow_prob [M x Z], target_prob
 //                         [trials x Z]}  true-class probabilities of the Z
 //                         population points (test images, /population_rows)
@@ -66,11 +66,11 @@ struct SettingResult {
 struct AuditResult {
   Accounting accounting;
   std::vector<SettingResult> settings;
-  std::vector<int64_t> pool_rows;        // Fashion-MNIST training-image index of each pool point
+  std::vector<int64_t> pool_rows;        // training-image index of each pool point
   std::vector<int64_t> population_rows;  // test-image index of each population point z
   std::string architecture;
   int64_t num_parameters = 0;
-  std::string dataset_provenance, dataset_source, dataset_checksums;
+  std::string dataset_provenance, dataset_source, dataset_checksums, dataset_preprocessing;
   std::string shadow_part_versions, target_part_versions;
   double seconds_per_shadow = 0.0, seconds_per_target = 0.0;  // training wall time per model
 };

@@ -9,6 +9,7 @@
 
 #include "core/format.h"
 #include "core/seeding.h"
+#include "data_scripts/cifar10.h"
 #include "data_scripts/fashion_mnist.h"
 #include "experiments/lib/framework/sweep.h"
 #include "experiments/lira_bayes_audit/compute.h"
@@ -32,24 +33,79 @@ std::vector<float> CopyRows(const std::vector<float>& x, int64_t features,
 
 }  // namespace
 
-Result<LoadedData> LoadAuditData(const Config& c, uint64_t seed) {
+int64_t TrainImages(const std::string& dataset) {
+  return dataset == "cifar10" ? kCifar10TrainRows : kFashionMnistTrainRows;
+}
+
+namespace {
+
+Cifar10Options Cifar10OptionsFor(const Config& c) {
+  Cifar10Options o;
+  o.data_dir = c.data_dir;
+  o.data_dir_flag = "--data_dir";
+  return o;
+}
+
+Result<Dataset> LoadDataset(const Config& c) {
+  if (c.dataset == "cifar10") return LoadCifar10(Cifar10OptionsFor(c));
   FashionMnistOptions o;
   o.data_dir = c.data_dir;
   o.data_dir_flag = "data_dir";
-  PB_ASSIGN_OR_RETURN(Dataset d, LoadFashionMnist(o));
+  return LoadFashionMnist(o);
+}
+
+// The images as the model sees them: CIFAR-10 standardised per channel as
+// the paper's public code (run.h); Fashion-MNIST as loaded (pixels / 255).
+Status Preprocess(const Config& c, LoadedData* l) {
+  if (c.dataset != "cifar10") {
+    l->data.input_shape = {1, kFashionMnistSide, kFashionMnistSide};
+    return Status::Ok();
+  }
+  l->data.input_shape = {kCifar10Channels, kCifar10Side, kCifar10Side};
+  PB_RETURN_IF_ERROR(StandardizeCifar10Channels(&l->data.pool_x));
+  PB_RETURN_IF_ERROR(StandardizeCifar10Channels(&l->data.test_x));
+  l->preprocessing =
+      "pixels / 255, then (x - mean_c) / std_c per channel with mean (" +
+      FormatDouble(kCifar10ChannelMean[0]) + ", " + FormatDouble(kCifar10ChannelMean[1]) + ", " +
+      FormatDouble(kCifar10ChannelMean[2]) + ") and std (" + FormatDouble(kCifar10ChannelStd[0]) +
+      ", " + FormatDouble(kCifar10ChannelStd[1]) + ", " + FormatDouble(kCifar10ChannelStd[2]) +
+      "), as the Bayesian paper's public code (CIFAR10Normalized); no augmentation";
+  return Status::Ok();
+}
+
+}  // namespace
+
+Status CheckDatasetFound(const Config& c) {
+  if (c.dataset != "cifar10") return Status::Ok();
+  return FindCifar10Dir(Cifar10OptionsFor(c)).status();
+}
+
+Result<LoadedData> LoadAuditData(const Config& c, uint64_t seed) {
+  PB_ASSIGN_OR_RETURN(const Dataset d, LoadDataset(c));
+  return PrepareAuditData(d, c, seed);
+}
+
+Result<LoadedData> PrepareAuditData(const Dataset& d, const Config& c, uint64_t seed) {
+  if (c.pool_size > d.n_train() || c.test_size > d.n_population()) {
+    return Error("pool_size " + std::to_string(c.pool_size) + " and test_size " +
+                 std::to_string(c.test_size) + " must be at most the " + d.name + " data's " +
+                 std::to_string(d.n_train()) + " training and " + std::to_string(d.n_population()) +
+                 " test images");
+  }
   LoadedData l;
   l.provenance = d.provenance;
   l.source = d.source;
   l.checksums = d.checksums;
+  l.preprocessing = "pixels / 255";
   l.pool_rows = DrawRows(d.n_train(), c.pool_size, DeriveSeed(seed, {1}));
   l.test_rows = DrawRows(d.n_population(), c.test_size, DeriveSeed(seed, {2}));
-  const std::vector<int64_t>& test_rows = l.test_rows;
   l.data.num_features = d.num_features;
   l.data.num_classes = d.num_classes;
   l.data.pool_x = CopyRows(d.train_x, d.num_features, l.pool_rows);
-  l.data.test_x = CopyRows(d.population_x, d.num_features, test_rows);
+  l.data.test_x = CopyRows(d.population_x, d.num_features, l.test_rows);
   for (int64_t r : l.pool_rows) l.data.pool_y.push_back(d.train_y[static_cast<size_t>(r)]);
-  for (int64_t r : test_rows) l.data.test_y.push_back(d.population_y[static_cast<size_t>(r)]);
+  for (int64_t r : l.test_rows) l.data.test_y.push_back(d.population_y[static_cast<size_t>(r)]);
+  PB_RETURN_IF_ERROR(Preprocess(c, &l));
   return l;
 }
 
@@ -76,7 +132,9 @@ std::string ShadowConfigText(const Config& c, uint64_t seed, const LoadedData& l
   auto add = [&](const std::string& k, const std::string& v) { t += k + " = " + v + "\n"; };
   add("study", kStudy);
   add("part_format", "2");  // bump when a part's layout changes (2: /test_prob)
-  add("data", l.provenance);
+  // Fashion-MNIST keeps its key of before --dataset; CIFAR-10 names its
+  // preprocessing too.
+  add("data", l.provenance + (c.dataset == "cifar10" ? ", " + l.preprocessing : ""));
   add("seed", std::to_string(seed));
   add("pool_size", std::to_string(c.pool_size));
   add("test_size", std::to_string(c.test_size));
@@ -364,6 +422,7 @@ Status RunAudit(const Config& c, StudyContext& ctx) {
   r.dataset_provenance = l.provenance;
   r.dataset_source = l.source;
   r.dataset_checksums = l.checksums;
+  r.dataset_preprocessing = l.preprocessing;
   r.shadow_part_versions = shadows.versions;
   r.target_part_versions = targets.versions;
   r.seconds_per_shadow = shadows.seconds_per_model;

@@ -21,8 +21,12 @@ Result<ModelSpec> MakeSpec(const AuditData& data, const TrainSpec& spec) {
                    data.num_classes);
   }
   if (spec.model == "paper_cnn") {
-    if (data.num_features != 784) return Error("paper_cnn needs 1x28x28 inputs");
-    return BayesPaperCnnSpec(data.num_classes);  // dp_model.h
+    const std::vector<int64_t>& s = data.input_shape;
+    if (s.size() != 3 || s[1] != s[2] || s[0] * s[1] * s[2] != data.num_features) {
+      return Error("paper_cnn needs square images C x S x S of num_features = " +
+                   std::to_string(data.num_features) + " values (input_shape)");
+    }
+    return BayesPaperCnnSpec(data.num_classes, s[0], s[1]);  // dp_model.h
   }
   return Error("model must be mlp or paper_cnn, got \"" + spec.model + "\"");
 }

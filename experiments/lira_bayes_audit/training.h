@@ -27,10 +27,15 @@ namespace privbench {
 namespace lira_bayes_audit {
 
 // The audit's data: the pool (candidate points) and the accuracy rows,
-// row-major float features in [0, 1].
+// row-major float features as the model sees them (run.h: Fashion-MNIST in
+// [0, 1], CIFAR-10 standardised per channel).
 struct AuditData {
   int64_t num_features = 0;
   int64_t num_classes = 0;
+  // One image as C x H x W (num_features = C H W): {1, 28, 28} Fashion-MNIST,
+  // {3, 32, 32} CIFAR-10; the paper_cnn model is built for it. Empty: flat
+  // features (the mlp model only).
+  std::vector<int64_t> input_shape;
   std::vector<float> pool_x;
   std::vector<int64_t> pool_y;
   std::vector<float> test_x;
@@ -39,7 +44,7 @@ struct AuditData {
 };
 
 struct TrainSpec {
-  std::string model = "mlp";  // mlp | paper_cnn
+  std::string model = "mlp";  // mlp | paper_cnn (BayesPaperCnnSpec on data.input_shape)
   int64_t hidden = 32;
   bool private_training = false;
   double noise_multiplier = 0.0;
@@ -66,7 +71,8 @@ Result<ModelScores> TrainAndScore(const AuditData& data, const std::vector<int64
                                   const std::vector<int64_t>& score_rows, const TrainSpec& spec,
                                   uint64_t init_seed, uint64_t train_seed);
 
-// "Linear(784->32) Tanh Linear(32->10)" and the parameter count of the spec.
+// "Linear(784->32) Tanh Linear(32->10)" and the parameter count of the spec
+// on this data (an mlp takes num_features inputs, paper_cnn input_shape).
 Result<std::pair<std::string, int64_t>> DescribeArchitecture(const AuditData& data,
                                                              const TrainSpec& spec);
 
