@@ -157,9 +157,11 @@ def privbench_study(
             args = [
                 "$(location //results:seed_verdicts_test.py)",
                 "--second_seed=%d" % second_seed,
+                "--claims=$(location claims.json)",
                 "$(location :%s)" % name,
             ],
             data = [
+                "claims.json",
                 "//results:seed_verdicts_test.py",
                 ":" + name,
                 "//python:privbench",  # privbench.results, the reader of the result files
