@@ -351,14 +351,19 @@ Status DigestDataset(hid_t ds, const std::string& path, Sha256& d) {
   return Status::Ok();
 }
 
+// A wall-clock measurement (a dataset or table column whose name contains
+// "seconds": train_seconds, gof_seconds, a table's seconds column), which
+// no rerun repeats.
+bool IsTiming(const std::string& name) { return name.find("seconds") != std::string::npos; }
+
 // Every group, dataset and attribute under `group`, in name order (the
-// /meta group left out when skip_meta).
+// /meta group and the timings left out when skip_meta).
 Status DigestGroup(hid_t group, const std::string& path, int depth, bool skip_meta, Sha256& d) {
   if (depth > kMaxGroupDepth) return Error("groups nested deeper than 32 at '" + path + "'");
   PB_RETURN_IF_ERROR(DigestAttributes(group, path, d));
   for (const std::string& name : LinkNames(group)) {
     const std::string child = (path == "/" ? "" : path) + "/" + name;
-    if (skip_meta && child == "/meta") continue;
+    if (skip_meta && (child == "/meta" || IsTiming(name))) continue;
     H5L_info_t link;
     if (H5Lget_info(group, name.c_str(), &link, H5P_DEFAULT) < 0 || link.type != H5L_TYPE_HARD) {
       return Error("'" + child + "' is not a hard link");

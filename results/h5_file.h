@@ -227,8 +227,10 @@ class ResultReader {
   Result<std::vector<Claim>> ReadAllClaims() const;
 
   // "sha256:<hex>" of everything in the file except the /meta group (its
-  // times, commit, host and checksum): two runs of the same computation have
-  // the same DataDigest (the paper-scale shelf check compares them).
+  // times, commit, host and checksum) and wall-clock timings (datasets whose
+  // name contains "seconds", e.g. train_seconds): two runs of the same
+  // computation have the same DataDigest (the paper-scale shelf check
+  // compares them).
   Result<std::string> DataDigest() const;
 
   const std::string& path() const { return path_; }
