@@ -60,6 +60,17 @@ SettingResult Setting(const std::string& name, bool priv, std::pair<double, doub
   return s;
 }
 
+// The valid-selection rows at `per_side` trials per side (same rates): the
+// validity check judges only rows whose lower end could exceed eps = 8 at
+// their trials (about 10 at 10^5 per side, about 3 at 100).
+SettingResult WithValidTrials(SettingResult s, int64_t per_side) {
+  const int64_t k = per_side / 100;
+  for (IntervalRow& r : s.rows) {
+    if (r.selection != "max_lower") r.counts = {60 * k, 40 * k, 20 * k, 80 * k};
+  }
+  return s;
+}
+
 std::map<std::string, bool> Claims(const AuditResult& r, const std::string& name) {
   const char* tmp = std::getenv("TEST_TMPDIR");
   const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name + ".h5";
@@ -92,10 +103,11 @@ AuditResult Audit(SettingResult a, SettingResult b) {
 }
 
 TEST(Claims, HoldWhenThePaperIsRight) {
-  const auto c =
-      Claims(Audit(Setting("no_dp", false, {2.2, 4.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.8),
-                   Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 0.5, 0.7)),
-             "right");
+  const auto c = Claims(
+      Audit(Setting("no_dp", false, {2.2, 4.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.8),
+            WithValidTrials(
+                Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 0.5, 0.7), 100000)),
+      "right");
   ASSERT_EQ(c.size(), ClaimIds().size());
   for (const std::string& id : ClaimIds()) {
     if (id != kRmiaClaim) {
@@ -152,15 +164,35 @@ TEST(Claims, RmiaClaimIsJudgedBySignTestsOverBlocks) {
 TEST(Claims, FailWhenTheNumbersSayOtherwise) {
   // Bayesian wider than Jeffreys; DP leaks more; a valid lower bound above 8;
   // DP more accurate.
-  const auto c =
-      Claims(Audit(Setting("no_dp", false, {0.2, 6.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.6),
-                   Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 8.5, 0.7)),
-             "wrong");
+  const auto c = Claims(
+      Audit(Setting("no_dp", false, {0.2, 6.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.6),
+            WithValidTrials(
+                Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 8.5, 0.7), 100000)),
+      "wrong");
   EXPECT_FALSE(c.at("lira_bayes_audit_width_order"));
   EXPECT_FALSE(c.at("lira_bayes_audit_nodp_leaks_more"));
   EXPECT_FALSE(c.at("lira_bayes_audit_valid_below_eps"));
   EXPECT_FALSE(c.at("lira_bayes_audit_dp_accuracy_lower"));
   EXPECT_TRUE(c.at("lira_bayes_audit_bayes_finite"));  // CP (0, inf) at point 0, Bayesian finite
+}
+
+// At 100 trials per side no valid row's lower end can exceed eps = 8 (its
+// method's lower end at perfect counts is about 3): the validity check
+// cannot fail, so it is undecidable (verify: inconclusive), never a pass.
+TEST(Claims, ValidityThatCannotFailIsUndecidable) {
+  const AuditResult r =
+      Audit(Setting("no_dp", false, {2.2, 4.5}, {1.9, 5.0}, {1.8, 5.3}, 1.5, 0.8),
+            Setting("dp_eps8", true, {1.1, 5.0}, {0.43, 6.0}, {0.23, 7.7}, 0.5, 0.7));
+  const auto c = Claims(r, "vacuous");
+  EXPECT_FALSE(c.at("lira_bayes_audit_valid_below_eps"));
+  const char* tmp = std::getenv("TEST_TMPDIR");
+  auto reader = ResultReader::Open(std::string(tmp ? tmp : "/tmp") + "/vacuous.h5");
+  ASSERT_TRUE(reader.ok());
+  const std::string g = "/claims/lira_bayes_audit_valid_below_eps";
+  EXPECT_EQ((*reader)->ReadIntAttribute(g, "undecidable").value_or(0), 1);
+  const std::string evidence = (*reader)->ReadStringAttribute(g, "evidence").value_or("");
+  EXPECT_NE(evidence.find("0 of 6 rows could exceed the theoretical eps 8"), std::string::npos)
+      << evidence;
 }
 
 // The tie rule: where Jeffreys' and CP's lower ends are 0 at every
@@ -188,7 +220,7 @@ TEST(Claims, WidthOrderPickedByTheTieRuleAloneIsUndecidable) {
   EXPECT_EQ((*reader)->ReadIntAttribute(g, "undecidable").value(), 1);
   EXPECT_FALSE((*reader)->ReadClaimHolds(g).value());
   const std::string evidence = (*reader)->ReadStringAttribute(g, "evidence").value();
-  EXPECT_NE(evidence.find("0 finite pairs decided by the paper's selection, 2 decided by the "
+  EXPECT_NE(evidence.find("0 finite pairs decided by the paper's selection, 3 decided by the "
                           "tie rule alone"),
             std::string::npos)
       << evidence;

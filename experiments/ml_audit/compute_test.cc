@@ -76,6 +76,7 @@ TEST(MlAuditStudyTest, ValidityClaimFailsBeyondTheAllowance) {
     AuditCell cell;
     cell.eps = 1;
     cell.guarantee = 1;
+    cell.n = 1000;  // Katz-log ceiling 5.0 at N = 1000: every audit could exceed 1
     cell.eps_lb = i < 9 ? 1.5 : 0.2;  // 9 exceedances > the allowance 8
     u.cells.push_back(cell);
   }
@@ -85,6 +86,15 @@ TEST(MlAuditStudyTest, ValidityClaimFailsBeyondTheAllowance) {
   u.cells[8].eps_lb = 0.2;
   claims = AuditClaims(UnitRows(u), c);
   EXPECT_TRUE(claims[0].holds) << claims[0].evidence;
+  // At N = 20 per side the ceiling (ln 20 - 1.96 sqrt(0.95) = 1.1) is below guarantee 2: no
+  // audit of a correct mechanism can fail, so validity is undecidable, not a
+  // pass.
+  for (AuditCell& cell : u.cells) cell.n = 20, cell.guarantee = 2, cell.eps_lb = 0.2;
+  claims = AuditClaims(UnitRows(u), c);
+  EXPECT_FALSE(claims[0].holds);
+  EXPECT_NE(claims[0].evidence.find("0 of 100 audits of correct mechanisms could have exceeded"),
+            std::string::npos)
+      << claims[0].evidence;
 }
 
 // Issue item 5, "an auditor must catch bugs nobody tuned it to", at the

@@ -72,25 +72,55 @@ std::string AuditText(const View& v, size_t r) {
                     << v.I("fresh_n1", r) << "/" << v.I("fresh_n0", r) << ")";
 }
 
-Claim ValidityClaim(const View& v, const Config& c) {
-  const std::vector<size_t> rows = Rows(v.t, [&](size_t r) { return v.Correct(r); });
+// Whether audit row r could report eps_lb above its guarantee at all: its
+// per-copy bound is at most the Katz-log ceiling at its n trials over k.
+bool CanExceedGuarantee(const View& v, size_t r, const Config& c) {
+  const double ceiling =
+      KatzLogCeiling(v.I("n", r), c.alpha).value_or(0) / static_cast<double>(v.I("k", r));
+  return v.D("guarantee", r) < ceiling;
+}
+
+// Validity over the audits of correct mechanisms that could have failed
+// (CanExceedGuarantee, or that did exceed): with none it is undecidable on
+// these data (ValidityUndecidable), never a pass.
+struct ValidityCount {
+  int64_t correct = 0, judged = 0, exceed = 0;
   std::string list;
-  int64_t exceed = 0;
-  for (size_t r : rows) {
-    if (v.D("eps_lb", r) > v.D("guarantee", r) + 1e-12) {
-      ++exceed;
-      if (exceed <= 6) {
-        list += Evidence() << "; " << AuditText(v, r) << " > guarantee " << v.D("guarantee", r);
-      }
+};
+
+ValidityCount CountValidity(const View& v, const Config& c) {
+  ValidityCount n;
+  for (size_t r : Rows(v.t, [&](size_t r) { return v.Correct(r); })) {
+    ++n.correct;
+    const bool exceeds = v.D("eps_lb", r) > v.D("guarantee", r) + 1e-12;
+    if (!exceeds && !CanExceedGuarantee(v, r, c)) continue;
+    ++n.judged;
+    if (exceeds && ++n.exceed <= 6) {
+      n.list += Evidence() << "; " << AuditText(v, r) << " > guarantee " << v.D("guarantee", r);
     }
   }
-  const int64_t m = static_cast<int64_t>(rows.size());
-  const int64_t allowed = AllowedExceedances(m, c.alpha / 2, c.false_failure);
-  return ClaimEvidence("ml_audit_validity", m > 0 && exceed <= allowed,
-                       Evidence() << m << " audits of correct mechanisms, each exceeding with "
-                                  << "probability <= alpha/2 = " << c.alpha / 2 << "; " << exceed
-                                  << " exceed; allowed " << allowed << " (Bin(" << m << ", "
-                                  << c.alpha / 2 << ") at 1 - " << c.false_failure << ")" << list);
+  return n;
+}
+
+bool ValidityUndecidable(const AuditTable& table, const Config& c) {
+  return CountValidity(View{table}, c).judged == 0;
+}
+
+Claim ValidityClaim(const View& v, const Config& c) {
+  const ValidityCount n = CountValidity(v, c);
+  const int64_t allowed = AllowedExceedances(n.judged, c.alpha / 2, c.false_failure);
+  Evidence ev;
+  ev << n.judged << " of " << n.correct
+     << " audits of correct mechanisms could have exceeded their guarantee at all (the "
+        "Katz-log ceiling at their n trials, over k, above it; the others cannot fail)";
+  if (n.judged == 0) {
+    ev << ": none, so validity is not tested on these data (undecidable)";
+  } else {
+    ev << ", each exceeding with probability <= alpha/2 = " << c.alpha / 2 << "; " << n.exceed
+       << " exceed; allowed " << allowed << " (Bin(" << n.judged << ", " << c.alpha / 2
+       << ") at 1 - " << c.false_failure << ")" << n.list;
+  }
+  return ClaimEvidence("ml_audit_validity", n.judged > 0 && n.exceed <= allowed, ev);
 }
 
 Claim Bug1Claim(const View& v, const Config& c) {
@@ -633,6 +663,9 @@ Status WriteReport(const Config& config, const Results& results, ResultWriter& o
     PB_RETURN_IF_ERROR(claim.id == "ml_audit_nb_prior_beats_mean"
                            ? WriteJudgedClaim(NbPriorBeatsMeanClaim(audits), out)
                            : out.WriteClaim(claim));
+  }
+  if (ValidityUndecidable(audits, config)) {
+    PB_RETURN_IF_ERROR(SetAttributes(out, "/claims/ml_audit_validity", {{"undecidable", 1}}));
   }
   return Status::Ok();
 }

@@ -229,6 +229,10 @@ TEST(RunAudits, FlipReplaceDividesByTwoK) {
       EXPECT_GT(r.result.eps_lb_raw, 1.0) << r.attack;
     }
   }
+  // The claims below need an audit that can exceed eps_th at all: with the
+  // pair's group 2, 2 eps_th must be below the Katz-log ceiling at n trials
+  // (1.97 at Small()'s 50).
+  c.n = 100000;
   AuditRow r;
   r.eps_th = 1, r.attack = "clipbkd", r.k = 1, r.group = 2, r.pair = "flip_replace";
   r.result.eps_lb_raw = 1.5, r.result.eps_lb = 0.75;  // raw above k eps_th, below 2k eps_th
@@ -280,6 +284,7 @@ TEST(Claims, Criteria) {
 TEST(Claims, ReplicatesMediansAndValidity) {
   Config c = Small();
   c.replicates = 3;
+  c.n = 100000;  // a Katz-log ceiling above eps_th = 8: every audit could exceed
   auto row = [](double eps, const char* attack, int64_t rep, double lb) {
     AuditRow r;
     r.eps_th = eps, r.attack = attack, r.k = 1, r.replicate = rep;
@@ -320,6 +325,32 @@ TEST(Claims, ReplicatesMediansAndValidity) {
   EXPECT_FALSE(claims[0].claim.holds) << claims[0].claim.evidence;
   rows[9].result.eps_lb = 0;  // three exceed: allowed
   EXPECT_TRUE(AuditClaims(c, rows)[0].claim.holds);
+}
+
+// An audit whose bound cannot exceed eps_th at n trials (group x eps_th at
+// or above the Katz-log ceiling) cannot fail validity: such audits are not
+// judged, and with only such audits the claim is undecidable, never a
+// pass; an exceedance counts wherever it is.
+TEST(Claims, ValidityJudgesOnlyAuditsThatCouldFail) {
+  Config c = Small();  // n = 50: ceiling 1.97
+  auto row = [](double eps, int64_t group, double lb) {
+    AuditRow r;
+    r.eps_th = eps, r.attack = "clipbkd", r.k = group, r.group = group;
+    r.result.eps_lb = lb;
+    return r;
+  };
+  const std::vector<AuditRow> vacuous = {row(2, 1, 0.5), row(8, 1, 1.9), row(1, 2, 0.9)};
+  std::vector<JudgedClaim> claims = AuditClaims(c, vacuous);
+  EXPECT_FALSE(claims[0].claim.holds);
+  EXPECT_NE(claims[0].claim.evidence.find("0 of 3 audits could have exceeded eps_th at all"),
+            std::string::npos)
+      << claims[0].claim.evidence;
+  EXPECT_NE(claims[0].claim.evidence.find("undecidable"), std::string::npos);
+  const std::vector<AuditRow> mixed = {row(2, 1, 0.5), row(1, 1, 0.4)};
+  claims = AuditClaims(c, mixed);
+  EXPECT_TRUE(claims[0].claim.holds) << claims[0].claim.evidence;
+  EXPECT_NE(claims[0].claim.evidence.find("1 of 2 audits could have exceeded"), std::string::npos)
+      << claims[0].claim.evidence;
 }
 
 // With enough cells the sign tests decide: six k values at two eps_th,

@@ -67,19 +67,39 @@ double GroupDelta(const Config& c, const std::vector<AuditRow>& rows, double cei
   return group_delta;
 }
 
-Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
+// Whether an audit could report eps_lb > eps_th at all: its bound is at
+// most the Katz-log ceiling at n trials, divided by its group size g, so
+// only audits with g eps_th below the ceiling can fail the validity check.
+bool CanExceed(const AuditRow& r, double ceiling) {
+  return static_cast<double>(r.group) * r.eps_th < ceiling;
+}
+
+// The validity claim over the audits that could have failed (CanExceed, or
+// that did): with none, it is undecidable on these data, never a pass.
+struct ValidityVerdict {
+  Claim claim;
+  bool undecidable = false;
+};
+
+ValidityVerdict ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
   // Cells (eps_th, poison, k, replicate) have their own models:
   // independent. The audits of one cell (clipbkd and clipbkd_vec) share
-  // theirs.
+  // theirs. Only audits that could exceed eps_th (CanExceed) are judged.
+  const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
   using Key = std::tuple<double, std::string, int64_t, int64_t>;
   std::map<Key, int64_t> cells;
   std::set<Key> exceeded;
   std::string list;
-  int64_t exceed = 0, g = 0;
+  int64_t exceed = 0, g = 0, testable = 0;
   for (const AuditRow& r : rows) {
+    // An exceedance counts wherever it is (above the ceiling it would be a
+    // bug of the bound itself); otherwise only audits that could exceed.
+    const bool exceeds = r.result.eps_lb > r.eps_th + 1e-12;
+    if (!CanExceed(r, ceiling) && !exceeds) continue;
+    ++testable;
     const Key key = std::make_tuple(r.eps_th, PoisonOf(r.attack), r.k, r.replicate);
     g = std::max(g, ++cells[key]);
-    if (r.result.eps_lb > r.eps_th + 1e-12) {
+    if (exceeds) {
       ++exceed;
       exceeded.insert(key);
       list += "; " + AuditText(r);
@@ -92,25 +112,31 @@ Claim ValidityClaim(const Config& c, const std::vector<AuditRow>& rows) {
   // e^{(g-1) eps_th} delta) by group privacy, and eps_lb is the bound / g,
   // so it is compared with eps_th. The check treats eps_th as pure: say how
   // much probability delta adds where an audit can exceed eps_th at all.
-  const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
   const int64_t allowed = AllowedExceedances(m, p, c.false_failure);
-  return ClaimEvidence(
-      "ml_audit_dpsgd_validity", m > 0 && static_cast<int64_t>(exceeded.size()) <= allowed,
-      Evidence()
-          << rows.size() << " audits in " << m
-          << " independent (eps_th, poison, k, replicate) cells of at most " << g
-          << " audits; a cell exceeds with probability <= " << p << " (alpha/2 = " << c.alpha / 2
-          << " per audit); cells with an exceedance: " << exceeded.size() << " (audits: " << exceed
-          << "); allowed " << allowed << " (Bin(" << m << ", " << p << ") at 1 - "
-          << c.false_failure << "); eps_lb = bound / g, g the add/remove distance of D and D' "
-          << "(ClipBKD pair " << c.clipbkd_pair
-          << ": g = " << (c.clipbkd_pair == "flip_replace" ? "2k" : "k")
-          << "; shadow: g = k); delta = " << c.delta
-          << " is not in this count: by group privacy it adds g e^{(g-1) eps_th} delta, at most "
-          << GroupDelta(c, rows, ceiling)
-          << ", to an output set's probability where eps_lb can exceed eps_th (g eps_th "
-             "below the ceiling "
-          << ceiling << ")" << list);
+  ValidityVerdict v;
+  v.undecidable = testable == 0;
+  Evidence ev;
+  ev << testable << " of " << rows.size()
+     << " audits could have exceeded eps_th at all (g eps_th below the Katz-log ceiling " << ceiling
+     << " at " << c.n << " trials; the others cannot fail whatever the models do)";
+  if (v.undecidable) {
+    ev << ": none, so validity is not tested on these data (undecidable)";
+  } else {
+    ev << ", in " << m << " independent (eps_th, poison, k, replicate) cells of at most " << g
+       << " audits; a cell exceeds with probability <= " << p << " (alpha/2 = " << c.alpha / 2
+       << " per audit); cells with an exceedance: " << exceeded.size() << " (audits: " << exceed
+       << "); allowed " << allowed << " (Bin(" << m << ", " << p << ") at 1 - " << c.false_failure
+       << ")";
+  }
+  ev << "; eps_lb = bound / g, g the add/remove distance of D and D' (ClipBKD pair "
+     << c.clipbkd_pair << ": g = " << (c.clipbkd_pair == "flip_replace" ? "2k" : "k")
+     << "; shadow: g = k); delta = " << c.delta
+     << " is not in this count: by group privacy it adds g e^{(g-1) eps_th} delta, at most "
+     << GroupDelta(c, rows, ceiling)
+     << ", to an output set's probability where eps_lb can exceed eps_th" << list;
+  v.claim = ClaimEvidence("ml_audit_dpsgd_validity",
+                          !v.undecidable && static_cast<int64_t>(exceeded.size()) <= allowed, ev);
+  return v;
 }
 
 // The level of the sign tests that judge the comparative claims.
@@ -402,7 +428,7 @@ std::vector<JudgedClaim> AuditClaims(const Config& c, const std::vector<AuditRow
   const std::string note = "; ClipBKD: " + c.clipbkd_pair + " pair (group " +
                            (c.clipbkd_pair == "flip_replace" ? "2k" : "k") + "), y* from " +
                            c.clipbkd_label_from + " models; shadow: appended (group k)";
-  const Claim validity = ValidityClaim(c, rows);
+  const Claim validity = ValidityClaim(c, rows).claim;
   return {JudgedClaim{validity, false, validity.holds ? 1.0 : 0.0}, GrowsClaim(c, medians, note),
           CompareClaim(medians, "shadow", "clipbkd", "ml_audit_dpsgd_shadow_beats_clipbkd", note),
           CompareClaim(medians, "clipbkd_vec", "clipbkd", "ml_audit_dpsgd_vector_tau_helps", note)};
@@ -424,6 +450,9 @@ Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteAudits(out, results.rows));
   for (const JudgedClaim& claim : AuditClaims(c, results.rows)) {
     PB_RETURN_IF_ERROR(WriteJudgedClaim(claim, out));
+  }
+  if (ValidityClaim(c, results.rows).undecidable) {
+    PB_RETURN_IF_ERROR(SetAttributes(out, "/claims/ml_audit_dpsgd_validity", {{"undecidable", 1}}));
   }
   return Status::Ok();
 }
