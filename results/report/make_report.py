@@ -12,7 +12,9 @@ saying so). The page has
     (a click filters the table), and one row per study with its provenance;
   - the verify table (results/tables/verify.csv): sortable (click a column
     header), filterable by study, verdict and text; long evidence and the
-    lost parameters sit behind a "details" toggle;
+    lost parameters sit behind a "details" toggle; each row names the file
+    that judged it (results/raw/<study>.h5 or the study's paper-scale shelf
+    file, with scale, commit and date);
   - one section per study: what it reproduces, the provenance of its file
     (/meta: commit, uncommitted changes, scale, seed, start and end time,
     command line, library versions, and for sweeps the versions of the
@@ -42,6 +44,7 @@ VERDICT_COLOURS = {  # background, text
     "needs paper scale": ("#2e6da4", "#fff"),
     "surrogate data": ("#7d5ba6", "#fff"),
     "inconclusive": ("#888", "#fff"),
+    "out of scope": ("#5d6d7e", "#fff"),
 }
 OTHER_COLOUR = ("#555", "#fff")
 SHORT_TEXT = 90  # longer cells show a prefix and the whole text behind "details"
@@ -249,6 +252,9 @@ def render_verify_table(rows, studies):
         detail = r.get("detail", "")
         lost = r.get("lost_parameters", "")
         evidence = short_or_details(detail)
+        judged_from = r.get("judged_from", "")
+        if judged_from:  # the file, scale, commit and date that judged the row
+            evidence += f'<div class="judged-from">judged from {esc(judged_from)}</div>'
         if lost:
             evidence += (f'<details><summary>lost parameters</summary><div class="long">'
                          f'{esc(lost)}</div></details>')
@@ -369,6 +375,7 @@ table.sortable th.asc::after{content:" \\25B2"} table.sortable th.desc::after{co
 .filters{margin:.5em 0;position:sticky;top:0;background:#fff;padding:.4em 0;z-index:2}
 .filters label{margin-right:1em}
 details .long,pre{white-space:pre-wrap;font-size:.9em;background:#f8f8f8;padding:.4em}
+.judged-from{font-size:.8em;color:#555}
 .figures{display:flex;flex-wrap:wrap;gap:1em}
 figure{margin:0;max-width:100%} figure img{max-width:680px;width:100%;border:1px solid #eee}
 figcaption{font-size:.8em;color:#555}
