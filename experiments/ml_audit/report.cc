@@ -102,8 +102,11 @@ ValidityCount CountValidity(const View& v, const Config& c) {
   return n;
 }
 
+// No outcome can fail the check: no audit could exceed, or the binomial
+// allowance admits every judged audit exceeding.
 bool ValidityUndecidable(const AuditTable& table, const Config& c) {
-  return CountValidity(View{table}, c).judged == 0;
+  const int64_t judged = CountValidity(View{table}, c).judged;
+  return judged == 0 || AllowedExceedances(judged, c.alpha / 2, c.false_failure) >= judged;
 }
 
 Claim ValidityClaim(const View& v, const Config& c) {
@@ -115,12 +118,15 @@ Claim ValidityClaim(const View& v, const Config& c) {
         "Katz-log ceiling at their n trials, over k, above it; the others cannot fail)";
   if (n.judged == 0) {
     ev << ": none, so validity is not tested on these data (undecidable)";
+  } else if (allowed >= n.judged) {
+    ev << "; the allowance " << allowed << " admits all " << n.judged
+       << " exceeding, so validity is not tested on these data (undecidable)";
   } else {
     ev << ", each exceeding with probability <= alpha/2 = " << c.alpha / 2 << "; " << n.exceed
        << " exceed; allowed " << allowed << " (Bin(" << n.judged << ", " << c.alpha / 2
        << ") at 1 - " << c.false_failure << ")" << n.list;
   }
-  return ClaimEvidence("ml_audit_validity", n.judged > 0 && n.exceed <= allowed, ev);
+  return ClaimEvidence("ml_audit_validity", n.judged > allowed && n.exceed <= allowed, ev);
 }
 
 Claim Bug1Claim(const View& v, const Config& c) {

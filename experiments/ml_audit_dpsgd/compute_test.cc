@@ -244,7 +244,8 @@ TEST(RunAudits, FlipReplaceDividesByTwoK) {
 }
 
 TEST(Claims, Criteria) {
-  const Config c = Small();
+  Config c = Small();
+  c.n = 100000;  // every audit below could exceed eps_th (Katz-log ceiling above 8)
   auto row = [](double eps, const char* attack, int64_t k, double lb) {
     AuditRow r;
     r.eps_th = eps;
@@ -346,10 +347,22 @@ TEST(Claims, ValidityJudgesOnlyAuditsThatCouldFail) {
             std::string::npos)
       << claims[0].claim.evidence;
   EXPECT_NE(claims[0].claim.evidence.find("undecidable"), std::string::npos);
-  const std::vector<AuditRow> mixed = {row(2, 1, 0.5), row(1, 1, 0.4)};
+  // One testable cell: Bin(1, 0.025)'s allowance at 1 - 0.001 is 1, so even
+  // its exceedance would pass: still undecidable.
+  claims = AuditClaims(c, {row(2, 1, 0.5), row(1, 1, 0.4)});
+  EXPECT_FALSE(claims[0].claim.holds);
+  EXPECT_NE(claims[0].claim.evidence.find("within the allowance 1 even if all exceed"),
+            std::string::npos)
+      << claims[0].claim.evidence;
+  // Twelve testable cells (replicates) beside an untestable audit: judged.
+  std::vector<AuditRow> mixed = {row(2, 1, 0.5)};
+  for (int i = 0; i < 12; ++i) {
+    mixed.push_back(row(1, 1, 0.4));
+    mixed.back().replicate = i;
+  }
   claims = AuditClaims(c, mixed);
   EXPECT_TRUE(claims[0].claim.holds) << claims[0].claim.evidence;
-  EXPECT_NE(claims[0].claim.evidence.find("1 of 2 audits could have exceeded"), std::string::npos)
+  EXPECT_NE(claims[0].claim.evidence.find("12 of 13 audits could have exceeded"), std::string::npos)
       << claims[0].claim.evidence;
 }
 

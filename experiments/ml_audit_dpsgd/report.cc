@@ -114,14 +114,20 @@ ValidityVerdict ValidityClaim(const Config& c, const std::vector<AuditRow>& rows
   // much probability delta adds where an audit can exceed eps_th at all.
   const int64_t allowed = AllowedExceedances(m, p, c.false_failure);
   ValidityVerdict v;
-  v.undecidable = testable == 0;
+  // With no judged cell, or an allowance that admits every judged cell
+  // exceeding, no outcome can fail the check.
+  v.undecidable = testable == 0 || allowed >= m;
   Evidence ev;
   ev << testable << " of " << rows.size()
      << " audits could have exceeded eps_th at all (g eps_th below the Katz-log ceiling " << ceiling
      << " at " << c.n << " trials; the others cannot fail whatever the models do)";
-  if (v.undecidable) {
+  if (testable == 0) {
     ev << ": none, so validity is not tested on these data (undecidable)";
   } else {
+    if (v.undecidable) {
+      ev << "; their " << m << " cells are within the allowance " << allowed
+         << " even if all exceed, so validity is not tested on these data (undecidable)";
+    }
     ev << ", in " << m << " independent (eps_th, poison, k, replicate) cells of at most " << g
        << " audits; a cell exceeds with probability <= " << p << " (alpha/2 = " << c.alpha / 2
        << " per audit); cells with an exceedance: " << exceeded.size() << " (audits: " << exceed
