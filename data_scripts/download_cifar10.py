@@ -58,7 +58,6 @@ import hashlib
 import io
 import os
 import pickle
-import re
 import sys
 import tarfile
 import tempfile
@@ -173,26 +172,6 @@ def check_archive(where, n, md5, sha256, recorded):
                               f"({basis}), got {sha256}; the download was deleted")
             return f"verified against the SHA-256 {basis}"
     return "computed on this first fetch (no published SHA-256 exists) and recorded"
-
-
-def read_manifest(path):
-    """{file name: sha256} from a sha256sum-format file; {} if absent."""
-    try:
-        with open(path, encoding="ascii") as f:
-            text = f.read()
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as e:
-        raise Refused(f"cannot read {path}: {e}") from None
-    out = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        m = re.fullmatch(r"([0-9a-f]{64}) [ *](.+)", line)
-        if not m:
-            raise Refused(f"{path} line {n}: expected '<64 hex digits>  <file name>'")
-        out[m.group(2)] = m.group(1)
-    return out
 
 
 # ------------------------------------------------------ restricted unpickling
@@ -399,7 +378,7 @@ def already_verified(target):
     """True if SHA256SUMS lists the archive and every converted file, and
     each file matches its record."""
     try:
-        recorded = read_manifest(os.path.join(target, MANIFEST))
+        recorded = downloads.read_manifest(os.path.join(target, MANIFEST))
     except Refused:
         return False
     names = [f"{b}.bin" for b in BATCH_MD5] + [LABEL_NAMES, ARCHIVE]
@@ -443,7 +422,7 @@ def parse_args(argv):
 def fetch_and_convert(args, target):
     """Stages, verifies and converts the archive, then writes everything;
     returns the provenance text."""
-    recorded = read_manifest(os.path.join(target, MANIFEST))
+    recorded = downloads.read_manifest(os.path.join(target, MANIFEST))
     tmp, where, n, md5, sha256 = stage_archive(target, args.source_file, args.url, args.timeout)
     try:
         basis = check_archive(where, n, md5, sha256, recorded)

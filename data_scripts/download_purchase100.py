@@ -63,26 +63,6 @@ def fetch(source_file, urls, timeout):
     return downloads.download(ARCHIVE, urls, timeout, MAX_ARCHIVE_BYTES)
 
 
-def read_manifest(path):
-    """{file name: sha256} from a sha256sum-format file, {} if absent."""
-    try:
-        with open(path, encoding="ascii") as f:
-            text = f.read()
-    except FileNotFoundError:
-        return {}
-    except (OSError, UnicodeDecodeError) as e:
-        raise Refused(f"cannot read {path}: {e}") from None
-    out = {}
-    for n, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        m = re.fullmatch(r"([0-9a-f]{64}) [ *](.+)", line)
-        if not m:
-            raise Refused(f"{path} line {n}: expected '<64 hex digits>  <file name>'")
-        out[m.group(2)] = m.group(1)
-    return out
-
-
 def extract_member(archive, where):
     try:
         with tarfile.open(fileobj=io.BytesIO(archive), mode="r:*") as tar:
@@ -152,7 +132,7 @@ def main(argv):
     target = downloads.target_dir(parser, args.target_dir, "purchase100")
 
     try:
-        recorded = read_manifest(os.path.join(target, MANIFEST))
+        recorded = downloads.read_manifest(os.path.join(target, MANIFEST))
         archive, where = fetch(args.source_file, args.url or URLS, args.timeout)
         digest = hashlib.sha256(archive).hexdigest()
         if args.expected_sha256:

@@ -12,6 +12,7 @@ target directory, fsynced, and only then renamed over the final names
 
 import hashlib
 import os
+import re
 import sys
 import tempfile
 import urllib.error
@@ -96,6 +97,26 @@ def write_atomically(target, files):
                 os.unlink(tmp)
             except OSError:
                 pass
+
+
+def read_manifest(path):
+    """{file name: sha256} from a sha256sum-format file (SHA256SUMS); {} if absent."""
+    try:
+        with open(path, encoding="ascii") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as e:
+        raise Refused(f"cannot read {path}: {e}") from None
+    out = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        m = re.fullmatch(r"([0-9a-f]{64}) [ *](.+)", line)
+        if not m:
+            raise Refused(f"{path} line {n}: expected '<64 hex digits>  <file name>'")
+        out[m.group(2)] = m.group(1)
+    return out
 
 
 def add_fetch_args(parser, base_url):
