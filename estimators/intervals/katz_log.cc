@@ -73,6 +73,17 @@ Result<double> KatzLogCeiling(int64_t n, double alpha) {
   return std::log(N) - ZUpper(alpha / 2) * std::sqrt(1.0 - 1.0 / N);
 }
 
+Result<double> KatzLogLargestLowerBound(int64_t n, double alpha) {
+  PB_RETURN_IF_ERROR(CheckPositiveCount("n", n));
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  const double z = ZUpper(alpha / 2);
+  double largest = 0.0;
+  for (int64_t n0 = 0; n0 <= n; ++n0) {
+    largest = std::max(largest, KatzLogInterval(n, n, n0, n, z).lo);
+  }
+  return largest;
+}
+
 namespace {
 
 // Two-sided eps interval at confidence 1 - alpha, delta = 0. The eps of a

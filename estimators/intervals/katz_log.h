@@ -45,8 +45,19 @@ LogRatioInterval KatzLogInterval(int64_t n1, int64_t N1, int64_t n0, int64_t N0,
 Result<double> KatzLogEpsLowerBound(int64_t n1, int64_t n0, int64_t n, double alpha);
 
 // ML-Audit Corollary 4.0.1: the largest lower bound N samples can show,
-// ln(N) - z_{alpha/2} sqrt(1 - 1/N).
+// ln(N) - z_{alpha/2} sqrt(1 - 1/N). It is the n1 = N, n0 = 0 value, the
+// maximum of KatzLogEpsLowerBound only for alpha in about [0.019, 0.094]
+// (checked exhaustively at N = 100, 1,000, 10,000): outside, n0 = 0 with
+// the Haldane rule (larger alpha) or a small n0 > 0 (smaller alpha) gives
+// more. Use KatzLogLargestLowerBound where an upper bound is needed.
 Result<double> KatzLogCeiling(int64_t n, double alpha);
+
+// The largest eps lower bound KatzLogEpsLowerBound reports with n samples
+// per side at significance alpha, whatever the counts: its maximum over
+// n0 in [0, n] at n1 = n (for a fixed n0 the lower end rises with n1). An
+// audit whose guarantee is at or above it cannot exceed that guarantee.
+// O(n) evaluations.
+Result<double> KatzLogLargestLowerBound(int64_t n, double alpha);
 
 }  // namespace privbench
 

@@ -14,6 +14,29 @@ namespace {
 // ML-Audit Corollary 4.0.1: with N = 10000 samples and alpha = 0.05 the
 // highest detectable eps is ln(N) - z_{alpha/2} sqrt(1 - 1/N) = 7.25
 // (+-0.002 on the printed 7.25).
+// The largest lower end over all counts: the paper's ceiling at alpha =
+// 0.05, more than it at alpha = 0.001 (a small n0 > 0) and at alpha = 0.1
+// (n0 = 0 with the Haldane rule), never less than any count's lower end.
+TEST(KatzLogLargest, IsTheMaximumOverCounts) {
+  EXPECT_NEAR(KatzLogLargestLowerBound(10000, 0.05).value(), KatzLogCeiling(10000, 0.05).value(),
+              1e-12);
+  EXPECT_NEAR(KatzLogLargestLowerBound(1000, 0.05).value(), KatzLogCeiling(1000, 0.05).value(),
+              1e-12);
+  EXPECT_GT(KatzLogLargestLowerBound(10000, 0.001).value(),
+            KatzLogCeiling(10000, 0.001).value() + 0.2);
+  EXPECT_GT(KatzLogLargestLowerBound(1000, 0.1).value(), KatzLogCeiling(1000, 0.1).value());
+  for (const double alpha : {0.001, 0.05, 0.1, 0.5}) {
+    const double largest = KatzLogLargestLowerBound(200, alpha).value();
+    for (int64_t n1 = 0; n1 <= 200; n1 += 7) {
+      for (int64_t n0 = 0; n0 <= 200; n0 += 3) {
+        EXPECT_LE(KatzLogEpsLowerBound(n1, n0, 200, alpha).value(), largest + 1e-12);
+      }
+    }
+  }
+  EXPECT_FALSE(KatzLogLargestLowerBound(0, 0.05).ok());
+  EXPECT_FALSE(KatzLogLargestLowerBound(10, 0).ok());
+}
+
 TEST(KatzLogTest, CorollaryCeiling) {
   EXPECT_NEAR(KatzLogCeiling(10000, 0.05).value(), 7.25, 0.002);
   // The ceiling is the lower bound at n1 = N, n0 = 1.

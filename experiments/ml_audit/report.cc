@@ -73,11 +73,13 @@ std::string AuditText(const View& v, size_t r) {
 }
 
 // Whether audit row r could report eps_lb above its guarantee at all: its
-// per-copy bound is at most the Katz-log ceiling at its n trials over k.
+// per-copy bound is at most the largest Katz-log lower end at its n trials
+// (KatzLogLargestLowerBound; the paper's ceiling is that only for alpha
+// near 0.05) over k. An unreadable row counts as able to exceed.
 bool CanExceedGuarantee(const View& v, size_t r, const Config& c) {
-  const double ceiling =
-      KatzLogCeiling(v.I("n", r), c.alpha).value_or(0) / static_cast<double>(v.I("k", r));
-  return v.D("guarantee", r) < ceiling;
+  const auto largest = KatzLogLargestLowerBound(v.I("n", r), c.alpha);
+  if (!largest.ok()) return true;
+  return v.D("guarantee", r) < *largest / static_cast<double>(v.I("k", r));
 }
 
 // Validity over the audits of correct mechanisms that could have failed
@@ -115,7 +117,8 @@ Claim ValidityClaim(const View& v, const Config& c) {
   Evidence ev;
   ev << n.judged << " of " << n.correct
      << " audits of correct mechanisms could have exceeded their guarantee at all (the "
-        "Katz-log ceiling at their n trials, over k, above it; the others cannot fail)";
+        "largest Katz-log lower end at their n trials, over k, above it; the others cannot "
+        "fail)";
   if (n.judged == 0) {
     ev << ": none, so validity is not tested on these data (undecidable)";
   } else if (allowed >= n.judged) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/math/distributions/binomial.hpp>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <string>
@@ -68,10 +69,11 @@ double GroupDelta(const Config& c, const std::vector<AuditRow>& rows, double cei
 }
 
 // Whether an audit could report eps_lb > eps_th at all: its bound is at
-// most the Katz-log ceiling at n trials, divided by its group size g, so
-// only audits with g eps_th below the ceiling can fail the validity check.
-bool CanExceed(const AuditRow& r, double ceiling) {
-  return static_cast<double>(r.group) * r.eps_th < ceiling;
+// most the largest Katz-log lower end at n trials (KatzLogLargestLowerBound)
+// divided by its group size g, so only audits with g eps_th below it can
+// fail the validity check.
+bool CanExceed(const AuditRow& r, double largest) {
+  return static_cast<double>(r.group) * r.eps_th < largest;
 }
 
 // The validity claim over the audits that could have failed (CanExceed, or
@@ -86,6 +88,8 @@ ValidityVerdict ValidityClaim(const Config& c, const std::vector<AuditRow>& rows
   // independent. The audits of one cell (clipbkd and clipbkd_vec) share
   // theirs. Only audits that could exceed eps_th (CanExceed) are judged.
   const double ceiling = KatzLogCeiling(c.n, c.alpha).value_or(0);
+  const double largest =
+      KatzLogLargestLowerBound(c.n, c.alpha).value_or(std::numeric_limits<double>::infinity());
   using Key = std::tuple<double, std::string, int64_t, int64_t>;
   std::map<Key, int64_t> cells;
   std::set<Key> exceeded;
@@ -95,7 +99,7 @@ ValidityVerdict ValidityClaim(const Config& c, const std::vector<AuditRow>& rows
     // An exceedance counts wherever it is (above the ceiling it would be a
     // bug of the bound itself); otherwise only audits that could exceed.
     const bool exceeds = r.result.eps_lb > r.eps_th + 1e-12;
-    if (!CanExceed(r, ceiling) && !exceeds) continue;
+    if (!CanExceed(r, largest) && !exceeds) continue;
     ++testable;
     const Key key = std::make_tuple(r.eps_th, PoisonOf(r.attack), r.k, r.replicate);
     g = std::max(g, ++cells[key]);
@@ -119,8 +123,8 @@ ValidityVerdict ValidityClaim(const Config& c, const std::vector<AuditRow>& rows
   v.undecidable = testable == 0 || allowed >= m;
   Evidence ev;
   ev << testable << " of " << rows.size()
-     << " audits could have exceeded eps_th at all (g eps_th below the Katz-log ceiling " << ceiling
-     << " at " << c.n << " trials; the others cannot fail whatever the models do)";
+     << " audits could have exceeded eps_th at all (g eps_th below the largest Katz-log lower end "
+     << largest << " at " << c.n << " trials; the others cannot fail whatever the models do)";
   if (testable == 0) {
     ev << ": none, so validity is not tested on these data (undecidable)";
   } else {
