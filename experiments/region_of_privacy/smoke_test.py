@@ -34,7 +34,7 @@ check, text = smoke.check, smoke.text
 BIN = sys.argv[1]
 STUDY = "region_of_privacy"
 TMP = smoke.out_dir()
-TIMES = ("start_time", "end_time", "duration_seconds")
+TIMES = ("start_time", "end_time", "duration_seconds", "cpu_seconds")
 
 
 def run(args, out_dir, parts_dir, quiet=True):

@@ -26,7 +26,7 @@ TEST(ShardTest, ParsesAndRefuses) {
 TEST(SweepTest, RunsOnceSkipsAfterwardsAndKeysPartsByConfiguration) {
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/sweep";
   std::vector<SweepUnit> units = {{"a=1"}, {"a=2"}, {"a=3"}};
-  SweepOptions o{"s", dir, "config 1\n", Shard{}, 2, true, "test", 7};
+  SweepOptions o{"s", dir, "config 1\n", Shard{}, 2, true, "test", 7, {}, {}};
   int calls = 0;
   auto fn = [&](int64_t k, const SweepUnit&, ResultWriter& part) {
     ++calls;
@@ -80,7 +80,7 @@ SweepParts ReadParts(const std::vector<SweepUnit>& units, const SweepOptions& o)
 TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/versions";
   const std::vector<SweepUnit> units = {{"a=1"}, {"a=2"}, {"a=3"}};
-  SweepOptions o{"s", dir, "config\n", Shard{}, 1, true, "test", 7};
+  SweepOptions o{"s", dir, "config\n", Shard{}, 1, true, "test", 7, {}, {}};
   // Units 0 and 1 as if made by commit aaa, unit 2 by bbb with local edits.
   auto fn = [](int64_t k, const SweepUnit&, ResultWriter& part) -> Status {
     PB_RETURN_IF_ERROR(part.SetAttribute("/meta", "git_commit", k < 2 ? "aaa" : "bbb"));
@@ -124,7 +124,7 @@ TEST(SweepTest, NamesTheCodeVersionsThatMadeTheParts) {
 TEST(SweepTest, UnitsSelectsTheNamedUnitsOnly) {
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/selected";
   const std::vector<SweepUnit> units = {{"u=1"}, {"u=2"}, {"u=3"}};
-  SweepOptions o{"s", dir, "config\n", Shard{0, 2}, 1, true, "test", 7};
+  SweepOptions o{"s", dir, "config\n", Shard{0, 2}, 1, true, "test", 7, {}, {}};
   o.only_units = {"u=2"};  // shard 0/2 would own u=1 and u=3
   std::vector<int64_t> ran;
   auto fn = [&](int64_t k, const SweepUnit&, ResultWriter&) -> Status {
@@ -147,7 +147,7 @@ TEST(SweepTest, RefusesPartsOfAnotherCommit) {
   if (ours == "unknown") GTEST_SKIP() << "binary built outside git: no commit to compare";
   const std::string dir = std::string(std::getenv("TEST_TMPDIR")) + "/stale";
   const std::vector<SweepUnit> units = {{"u=1"}, {"u=2"}};
-  SweepOptions o{"s", dir, "config\n", Shard{}, 1, true, "test", 7};
+  SweepOptions o{"s", dir, "config\n", Shard{}, 1, true, "test", 7, {}, {}};
   const std::string old_commit(40, 'a');
   auto old_binary = [&](int64_t, const SweepUnit&, ResultWriter& part) -> Status {
     PB_RETURN_IF_ERROR(part.SetAttribute("/meta", "git_commit", old_commit));
