@@ -12,6 +12,7 @@
 #include "core/flags.h"
 #include "core/format.h"
 #include "core/progress.h"
+#include "core/quote.h"
 #include "core/result.h"
 #include "core/seeding.h"
 #include "core/stats.h"
@@ -302,6 +303,55 @@ TEST(FlagsTest, DirectoryRulesRefuseMissingPathsAndFilesNamingTheParameter) {
   EXPECT_NE(flags.Help().find("empty (the default) or an existing directory"), std::string::npos);
   EXPECT_TRUE(CheckExistingDirectory("").ok());
   EXPECT_TRUE(CheckCreatableDirectory("relative/new/dir").ok());
+}
+
+// Issue 37, item 16: --synthesizers=mst,mst and --epsilons=4,4 ran every case
+// twice; a list's entries are distinct unless the list says otherwise.
+TEST(FlagsTest, ListEntriesMustBeDistinct) {
+  std::vector<std::string> names = {"a"};
+  std::vector<double> eps = {1}, p1 = {0.5}, p0 = {0.1}, boxes = {0, 1};
+  std::vector<int64_t> k = {1};
+  FlagSet flags("prog", "test");
+  flags.AddStringList("names", &names, "names");
+  flags.AddDoubleList("eps", &eps, "eps");
+  flags.AddDoubleList("p1", &p1, "p1").PairedWith("p0");
+  flags.AddDoubleList("p0", &p0, "p0");
+  flags.AddDoubleList("boxes", &boxes, "pairs").DistinctGroupsOf(2);
+  flags.AddIntList("k", &k, "k").EntriesMayRepeat();
+  const auto error = [&](std::vector<const char*> argv) {
+    names = {"a"};
+    eps = {1};
+    p1 = {0.5};
+    p0 = {0.1};
+    boxes = {0, 1};
+    k = {1};
+    argv.insert(argv.begin(), "prog");
+    EXPECT_EQ(flags.Parse(static_cast<int>(argv.size()), argv.data()), ParseOutcome::kOk);
+    return flags.Validate().message();
+  };
+  EXPECT_EQ(error({"--names=mst,a,mst"}),
+            "names lists 'mst' twice (positions 0 and 2); each entry must be distinct");
+  EXPECT_EQ(error({"--eps=4,4.0"}),
+            "eps lists '4' twice (positions 0 and 1); each entry must be distinct");
+  EXPECT_EQ(error({"--p1=0.5,0.5,0.5", "--p0=0.1,0.2,0.1"}),
+            "p1 and p0 give the pair (0.5, 0.1) twice (positions 0 and 2); each pair must be "
+            "distinct");
+  EXPECT_EQ(error({"--p1=0.5,0.5", "--p0=0.1,0.2", "--boxes=0,1,0,2,0,1"}),
+            "boxes repeats the group (0, 1) (positions 0 and 2); each group of 2 must be "
+            "distinct");
+  EXPECT_EQ(error({"--p1=0.5,0.5", "--p0=0.1,0.2", "--boxes=0,0,1,1", "--k=3,3"}), "");
+  EXPECT_NE(flags.Help().find("[entries distinct]"), std::string::npos);
+  EXPECT_NE(flags.Help().find("[pairs with --p0 distinct]"), std::string::npos);
+  EXPECT_NE(flags.Help().find("[pairs with --p1 distinct]"), std::string::npos);
+}
+
+// Untrusted text in messages: bounded, escaped, valid UTF-8.
+TEST(QuoteTest, BoundedEscapedValidUtf8) {
+  EXPECT_EQ(QuoteText(std::string("a\0b", 3)), "'a\\x00b'");
+  EXPECT_EQ(QuoteText("it's"), "'it\\'s'");
+  EXPECT_EQ(QuoteText("caf\xc3\xa9 \xff"), "'caf\xc3\xa9 \\xff'");
+  EXPECT_EQ(QuoteText(std::string(100, 'x'), 3), "'xxx'... (100 bytes)");
+  EXPECT_LT(QuoteText(std::string(1 << 20, '\0')).size(), 400u);
 }
 
 TEST(ProgressTest, LineShowsDoneTotal) {

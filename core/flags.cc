@@ -261,9 +261,75 @@ FlagRules& FlagRules::NonEmpty() {
   return *this;
 }
 
+FlagRules& FlagRules::EntriesMayRepeat() {
+  flags_->flags_[index_].entries_may_repeat = true;
+  return *this;
+}
+
+FlagRules& FlagRules::PairedWith(const std::string& other) {
+  flags_->flags_[index_].paired_with = other;
+  return *this;
+}
+
+FlagRules& FlagRules::DistinctGroupsOf(size_t k) {
+  flags_->flags_[index_].group = std::max<size_t>(k, 1);
+  return *this;
+}
+
+namespace {
+std::string Tuple(const std::vector<std::string>& parts) {
+  std::string out = "(";
+  for (size_t i = 0; i < parts.size(); ++i) out += (i ? ", " : "") + parts[i];
+  return out + ")";
+}
+}  // namespace
+
+// A list's repeated entry (or group, or pair with its partner list) is an
+// error naming the parameter and the two positions.
+Status FlagSet::CheckDistinct(const Flag& f) const {
+  if (!f.is_list || f.entries_may_repeat) return Status::Ok();
+  for (const Flag& g : flags_) {
+    if (g.paired_with == f.name) return Status::Ok();  // g checks the pairs
+  }
+  std::vector<std::vector<std::string>> keys;
+  const std::vector<std::string> xs = f.texts();
+  const Flag* partner = nullptr;
+  if (!f.paired_with.empty()) {
+    const auto it = index_.find(f.paired_with);
+    if (it == index_.end()) return Error(f.name + " is paired with unknown --" + f.paired_with);
+    partner = &flags_[it->second];
+    const std::vector<std::string> ys = partner->texts();
+    for (size_t i = 0; i < std::min(xs.size(), ys.size()); ++i) keys.push_back({xs[i], ys[i]});
+  } else {
+    for (size_t i = 0; i + f.group <= xs.size(); i += f.group) {
+      keys.emplace_back(xs.begin() + static_cast<std::ptrdiff_t>(i),
+                        xs.begin() + static_cast<std::ptrdiff_t>(i + f.group));
+    }
+  }
+  std::map<std::vector<std::string>, size_t> first;
+  for (size_t i = 0; i < keys.size(); ++i) {
+    const auto [it, fresh] = first.emplace(keys[i], i);
+    if (fresh) continue;
+    const std::string where =
+        " (positions " + std::to_string(it->second) + " and " + std::to_string(i) + ")";
+    if (partner != nullptr) {
+      return Error(f.name + " and " + partner->name + " give the pair " + Tuple(keys[i]) +
+                   " twice" + where + "; each pair must be distinct");
+    }
+    if (f.group > 1) {
+      return Error(f.name + " repeats the group " + Tuple(keys[i]) + where + "; each group of " +
+                   std::to_string(f.group) + " must be distinct");
+    }
+    return Error(f.name + " lists '" + keys[i][0] + "' twice" + where +
+                 "; each entry must be distinct");
+  }
+  return Status::Ok();
+}
+
 Status FlagSet::Validate() const {
   for (const auto& f : flags_) {
     for (const auto& check : f.checks) PB_RETURN_IF_ERROR(check());
+    PB_RETURN_IF_ERROR(CheckDistinct(f));
   }
   return Status::Ok();
 }
@@ -475,10 +541,20 @@ std::string FlagSet::Help() const {
   for (const auto& f : flags_) {
     out << "  --" << f.name << "=<" << f.type << ">  (current: " << f.get() << ")\n      "
         << f.help;
-    for (size_t i = 0; i < f.constraint_text.size(); ++i) {
-      out << (i ? ", " : " [") << f.constraint_text[i];
+    std::vector<std::string> constraints = f.constraint_text;
+    std::string partner = f.paired_with;
+    for (const auto& g : flags_) {
+      if (g.paired_with == f.name) partner = g.name;
     }
-    out << (f.constraint_text.empty() ? "" : "]") << "\n";
+    if (f.is_list && !f.entries_may_repeat) {
+      constraints.push_back(!partner.empty() ? "pairs with --" + partner + " distinct"
+                            : f.group > 1    ? "groups of " + std::to_string(f.group) + " distinct"
+                                             : "entries distinct");
+    }
+    for (size_t i = 0; i < constraints.size(); ++i) {
+      out << (i ? ", " : " [") << constraints[i];
+    }
+    out << (constraints.empty() ? "" : "]") << "\n";
   }
   out << "  --help\n      print this message\n";
   return out.str();

@@ -16,6 +16,13 @@
 // the scale's defaults and the command line) with messages that name the
 // parameter ("alpha must be in (0, 1), got 1.5"), and --help shows them. A
 // study's own Validate() then holds only rules across several fields.
+//
+// The entries of every list parameter must be distinct (--epsilons=4,4 would
+// run the same case twice): Validate() refuses a repeated entry, naming the
+// parameter and both positions, unless the parameter declares otherwise:
+// PairedWith() for two lists read position by position (their pairs must be
+// distinct), DistinctGroupsOf(k) for a list read k entries at a time (its
+// groups must be distinct), EntriesMayRepeat() where repeats mean something.
 #ifndef PRIVBENCH_CORE_FLAGS_H_
 #define PRIVBENCH_CORE_FLAGS_H_
 
@@ -53,6 +60,15 @@ class FlagRules {
   FlagRules& OneOf(std::vector<std::string> allowed);
   // Strings and lists: not empty.
   FlagRules& NonEmpty();
+  // Lists: entries may repeat (opts out of the default distinct-entries
+  // check; say in the help why repeats are meaningful).
+  FlagRules& EntriesMayRepeat();
+  // Lists: this list and list `other` are read position by position; the
+  // pairs (this[i], other[i]) must be distinct, the entries of each list may
+  // repeat. Declared on one of the two.
+  FlagRules& PairedWith(const std::string& other);
+  // Lists: read k entries at a time; the groups must be distinct.
+  FlagRules& DistinctGroupsOf(size_t k);
   // Strings: `check(text)` is Ok (e.g. a parser's status); `description`
   // goes into --help. Its error, prefixed with the parameter's name, is the
   // parameter's error (exit 2 before any work).
@@ -140,6 +156,12 @@ class FlagSet {
     std::function<std::vector<std::string>()> texts;
     bool is_list = false;
     bool has_directory_rule = false;
+    // Distinct entries (lists): groups of `group` entries must differ, or,
+    // with `paired_with`, the pairs with that list; none when
+    // entries_may_repeat (or when the partner list checks the pairs).
+    bool entries_may_repeat = false;
+    size_t group = 1;
+    std::string paired_with;
     std::vector<std::string> constraint_text;  // for --help
     std::vector<std::function<Status()>> checks;
   };
@@ -147,6 +169,7 @@ class FlagSet {
                        std::function<Status(const std::string&)> set,
                        std::function<std::string()> get);
   FlagRules Add(Flag flag);
+  Status CheckDistinct(const Flag& f) const;
 
   std::string program_;
   std::string description_;

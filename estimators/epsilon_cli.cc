@@ -14,6 +14,7 @@
 #include <string>
 
 #include "core/json.h"
+#include "core/quote.h"
 #include "core/result.h"
 #include "core/validate.h"
 #include "estimators/accountants/accountant.h"
@@ -97,12 +98,22 @@ ops:
       confidence statements) and "max_over_thresholds" (NOT valid: the
       threshold is chosen on the same data; marked in every row). Each side
       inline or from a file: "member_scores_path" / "nonmember_scores_path"
-      (.npy float64/float32 1-D, .csv/.txt one number per line, or a 1-D
-      float dataset of an HDF5 file as "file.h5:/group/name"). Optional:
-      "seed" (the split, default 0), "selections", "bonferroni_grid" (your
+      (.npy float64/float32 1-D; .csv/.txt with one number per line, or one
+      named column of a CSV with a header as "file.csv:column"; or a 1-D
+      float dataset of an HDF5 file as "file.h5:/group/name"; see
+      estimators/score_audit/score_files.h). Only the named file is read: a
+      path with a NUL byte is refused, the path is resolved and must still
+      end in the format's extension (a link to another kind of file is
+      refused), the file must be a regular file and is read only up to its
+      size when opened; errors quote at most a short prefix of a path or a
+      line. Optional: "seed" (the split, an integer in [0, 2^64), default
+      0), "selections" (a non-empty list), "bonferroni_grid" (your
       thresholds, else "bonferroni_quantiles" quantiles of the selection
-      half, default 16), "methods" (default: every registered one that
-      applies at delta).
+      half, default 16), "methods" (a non-empty list; omitted: every
+      registered one that applies at delta, skipping, with the reason in
+      "skipped_methods", those that refuse alpha or, for bonferroni only,
+      alpha / G). The split is by position: the same scores in another
+      order give another (equally valid) split.
 
 Work bounds (every request is answered in bounded time; beyond a bound the
 request is refused with an error naming the argument):
@@ -119,8 +130,17 @@ Accuracy ranges (beyond them the request is refused, naming the argument):
       computed to ~1e-9, so smaller tail masses are not resolved).
   one_run: m <= 2^53.
   audit_scores: at most 1000 bonferroni thresholds (bonferroni_grid length,
-      bonferroni_quantiles); score files at most 1 GiB (HDF5: a dataset of
-      at most 2^27 values and 16x the file's size).
+      bonferroni_quantiles), and alpha / G >= 1e-300; split and
+      max_over_thresholds evaluate each method at most at 1025 candidate
+      thresholds (every ROC point up to 1025 points, else the corners of the
+      ROC's steps, which give the same largest lower end for the rate-box
+      methods and gaussian_dp, else the 1025 corners with the largest
+      approximate lower end), so a whole audit with every method takes
+      about 7 s plus sorting the scores; score files at most 1 GiB and 2^27
+      scores (text: lines of at most 64 KiB; HDF5: a dataset within 16x the
+      file's size, chunks of at most 64 MiB, gzip, lzf, shuffle and
+      fletcher32 filters only, every compressed chunk checked before it is
+      decompressed).
 )";
 
 std::string JoinNames(const std::vector<std::string>& names) {
@@ -142,6 +162,21 @@ std::string HelpText() {
   return h;
 }
 
+// A JSON value as an error message shows it: at most 80 bytes of its text.
+std::string Shown(const Json& v) {
+  const std::string text = v.dump(-1, ' ', false, Json::error_handler_t::replace);
+  if (text.size() <= 80) return text;
+  return text.substr(0, 77) + "... (" + std::to_string(text.size()) + " bytes)";
+}
+
+// Every error line is bounded, whatever a message quotes (a backstop: the
+// library's messages quote at most short prefixes already).
+std::string Bounded(const std::string& message) {
+  constexpr size_t kMax = 2048;
+  if (message.size() <= kMax) return message;
+  return message.substr(0, kMax) + "... (" + std::to_string(message.size()) + " bytes)";
+}
+
 Json Number(double x) {
   if (std::isinf(x)) return x > 0 ? Json("inf") : Json("-inf");
   return Json(x);
@@ -159,7 +194,8 @@ class Request {
     for (auto it = j_.begin(); it != j_.end(); ++it) {
       const std::string& k = it.key();
       if (k == "id" || k == "op" || required.count(k) || optional.count(k)) continue;
-      return Error("unknown field '" + k + "' for op '" + j_["op"].get<std::string>() + "'");
+      return Error("unknown field " + QuoteText(k) + " for op " +
+                   QuoteText(j_["op"].get<std::string>()));
     }
     return Status::Ok();
   }
@@ -167,7 +203,7 @@ class Request {
 
   Result<double> Double(const std::string& name) const {
     const Json& v = j_.at(name);
-    if (!v.is_number()) return Error(name + " must be a number, got " + v.dump());
+    if (!v.is_number()) return Error(name + " must be a number, got " + Shown(v));
     return v.get<double>();
   }
   Result<int64_t> Int(const std::string& name) const {
@@ -175,7 +211,7 @@ class Request {
     // JSON integers above 2^63 - 1 parse as unsigned: they do not fit.
     if (v.is_number_unsigned() &&
         v.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-      return Error(name + " must be an integer below 2^63, got " + v.dump());
+      return Error(name + " must be an integer below 2^63, got " + Shown(v));
     }
     if (v.is_number_integer()) return v.get<int64_t>();
     if (v.is_number_float()) {
@@ -184,11 +220,23 @@ class Request {
         return static_cast<int64_t>(d);
       }
     }
-    return Error(name + " must be an integer, got " + v.dump());
+    return Error(name + " must be an integer, got " + Shown(v));
+  }
+  // An integer in [0, 2^64) (seeds).
+  Result<uint64_t> Uint64(const std::string& name) const {
+    const Json& v = j_.at(name);
+    if (v.is_number_unsigned()) return v.get<uint64_t>();
+    if (v.is_number_integer() && v.get<int64_t>() >= 0)
+      return static_cast<uint64_t>(v.get<int64_t>());
+    if (v.is_number_float()) {
+      const double d = v.get<double>();
+      if (d >= 0 && d < 9e15 && d == std::floor(d)) return static_cast<uint64_t>(d);
+    }
+    return Error(name + " must be an integer in [0, 2^64), got " + Shown(v));
   }
   Result<std::string> String(const std::string& name) const {
     const Json& v = j_.at(name);
-    if (!v.is_string()) return Error(name + " must be a string, got " + v.dump());
+    if (!v.is_string()) return Error(name + " must be a string, got " + Shown(v));
     return v.get<std::string>();
   }
   Result<std::vector<std::string>> Strings(const std::string& name) const {
@@ -197,7 +245,7 @@ class Request {
     std::vector<std::string> out;
     for (size_t i = 0; i < v.size(); ++i) {
       if (!v[i].is_string()) {
-        return Error(name + "[" + std::to_string(i) + "] must be a string, got " + v[i].dump());
+        return Error(name + "[" + std::to_string(i) + "] must be a string, got " + Shown(v[i]));
       }
       out.push_back(v[i].get<std::string>());
     }
@@ -210,7 +258,7 @@ class Request {
     out.reserve(v.size());
     for (size_t i = 0; i < v.size(); ++i) {
       if (!v[i].is_number()) {
-        return Error(name + "[" + std::to_string(i) + "] must be a number, got " + v[i].dump());
+        return Error(name + "[" + std::to_string(i) + "] must be a number, got " + Shown(v[i]));
       }
       out.push_back(v[i].get<double>());
     }
@@ -377,9 +425,7 @@ Result<ScoreAuditOptions> AuditOptions(Request& r) {
   PB_ASSIGN_OR_RETURN(o.alpha, r.Double("alpha"));
   PB_ASSIGN_OR_RETURN(o.delta, r.Double("delta"));
   if (r.Has("seed")) {
-    PB_ASSIGN_OR_RETURN(const int64_t seed, r.Int("seed"));
-    if (seed < 0) return Error("seed must be >= 0, got " + std::to_string(seed));
-    o.seed = static_cast<uint64_t>(seed);
+    PB_ASSIGN_OR_RETURN(o.seed, r.Uint64("seed"));
   }
   if (r.Has("selections")) {
     PB_ASSIGN_OR_RETURN(const std::vector<std::string> names, r.Strings("selections"));
@@ -397,6 +443,11 @@ Result<ScoreAuditOptions> AuditOptions(Request& r) {
   }
   if (r.Has("methods")) {
     PB_ASSIGN_OR_RETURN(o.methods, r.Strings("methods"));
+    // The library reads an empty list as "every method"; a request names
+    // that by leaving the field out, as for selections.
+    if (o.methods.empty()) {
+      return Error("methods must be non-empty (leave it out for every applicable method)");
+    }
   }
   return o;
 }
@@ -517,7 +568,7 @@ Result<Json> Dispatch(const Json& request) {
   if (op == "calibrate") return Calibrate(r);
   if (op == "one_run") return OneRun(r);
   if (op == "audit_scores") return AuditScoresOp(r);
-  return Error("unknown op '" + op + "' (see epsilon_cli --help)");
+  return Error("unknown op " + QuoteText(op) + " (see epsilon_cli --help)");
 }
 
 // The raw text of the top-level "id" value of a line that is not valid JSON
@@ -619,13 +670,13 @@ Json Serve(const std::string& line, int64_t line_number) {
   } catch (const std::exception& e) {
     response["id"] = RecoveredId(line);
     if (!EchoableId(response["id"], line)) response["id"] = nullptr;
-    response["error"] = where + "invalid JSON: " + e.what();
+    response["error"] = Bounded(where + "invalid JSON: " + e.what());
     return response;
   }
   response["id"] = request.is_object() && request.contains("id") ? request["id"] : Json(nullptr);
   if (!EchoableId(response["id"], line)) {
     response["error"] =
-        where + "id must be a string or an integer within 64 bits, got " + response["id"].dump();
+        where + "id must be a string or an integer within 64 bits, got " + Shown(response["id"]);
     response["id"] = nullptr;
     return response;
   }
@@ -641,11 +692,11 @@ Json Serve(const std::string& line, int64_t line_number) {
     // it is accurate); if a numerical routine still throws, the answer says
     // which op and that it is ours, not the request's.
     const Json& op = request.contains("op") ? request["op"] : Json(nullptr);
-    result = Error("internal error in op " + op.dump() +
+    result = Error("internal error in op " + Shown(op) +
                    " (please report it with this line): " + e.what());
   }
   if (!result.ok()) {
-    response["error"] = result.message();
+    response["error"] = Bounded(result.message());
     return response;
   }
   for (auto it = result->begin(); it != result->end(); ++it) response[it.key()] = it.value();

@@ -183,5 +183,45 @@ TEST(EpsilonCli, AuditScoresAnswersAndNamesBadFields) {
             "selections must name split, bonferroni or max_over_thresholds, got 'best'");
 }
 
+// Issue 37, item 1: a NUL byte in a path opened another file (the extension
+// was checked on the whole string, the file opened up to the NUL).
+TEST(EpsilonCli, APathWithANulByteIsRefusedNamingTheField) {
+  const std::string e = ErrorOf(
+      R"({"op":"audit_scores","alpha":0.05,"delta":0,"member_scores_path":"/etc/passwd\u0000.csv",)"
+      R"("nonmember_scores":[0,1]})");
+  EXPECT_EQ(e.find("member_scores_path must not contain a NUL byte"), 0u) << e;
+  EXPECT_EQ(e.find("root:"), std::string::npos) << e;
+}
+
+// Issue 37, items 5 and 13: messages quote bounded prefixes of what they
+// echo; seeds take the whole uint64 range; methods: [] is refused as
+// selections: [] is (it meant "every method").
+TEST(EpsilonCli, AuditScoresFieldsAreConsistentAndMessagesBounded) {
+  const std::string base =
+      R"({"op":"audit_scores","member_scores":[3,4,5,6],"nonmember_scores":[0,1,2,3.5],)"
+      R"("alpha":0.1,"delta":0,"methods":["clopper_pearson"],"selections":["split"],)";
+  const nlohmann::json a = Answer(base + R"("seed":18446744073709551615})");
+  EXPECT_FALSE(a.contains("error")) << a.dump();
+  EXPECT_EQ(ErrorOf(base + R"("seed":-1})"), "seed must be an integer in [0, 2^64), got -1");
+  EXPECT_EQ(ErrorOf(R"({"op":"audit_scores","member_scores":[3,4],"nonmember_scores":[0,1],)"
+                    R"("alpha":0.1,"delta":0,"methods":[]})"),
+            "methods must be non-empty (leave it out for every applicable method)");
+  const std::string huge(1 << 20, 'x');
+  EXPECT_LT(ErrorOf(base + "\"" + huge + "\":1}").size(), 300u);
+  EXPECT_LT(ErrorOf(R"({"op":"audit_scores","member_scores":[3,4],"nonmember_scores":[0,1],)"
+                    R"("alpha":0.1,"delta":0,"selections":[")" +
+                    huge + R"("]})")
+                .size(),
+            300u);
+  EXPECT_LT(ErrorOf(R"({"op":"audit_scores","member_scores":[")" + huge +
+                    R"("],"nonmember_scores":[0,1],"alpha":0.1,"delta":0})")
+                .size(),
+            300u);
+  EXPECT_LT(ErrorOf(R"({"op":"interval","method":")" + huge +
+                    R"(","tp":1,"fn":1,"fp":1,"tn":1,"delta":0,"alpha":0.1})")
+                .size(),
+            2200u);
+}
+
 }  // namespace
 }  // namespace privbench

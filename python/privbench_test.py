@@ -455,7 +455,7 @@ class PythonSide(unittest.TestCase):
             (f32,) = cli([dict(base, member_scores_path=m_npy, nonmember_scores_path=n32)])
             self.assertNotIn("error", f32)
             want = {"text.npy": "is not a .npy file", "two_d.npy": "must be a 1-D array",
-                    "header.csv": "'score' is not a number", "nan.csv": "score 1 is not finite",
+                    "header.csv": "'score' is not a number", "nan.csv": "line 2: 'nan' is not finite",
                     "scores.json": "must end in .npy, .csv or .txt"}
             for name, message in want.items():
                 (r,) = cli([dict(base, member_scores_path=os.path.join(d, name),
@@ -597,6 +597,50 @@ class PythonSide(unittest.TestCase):
                 self.assertIn(message, r.get("error", ""), suffix)
                 e = module_error(privbench.audit, path + suffix, non)
                 self.assertEqual(e, r["error"])
+
+    def test_audit_arguments_read_as_the_cli_reads_them(self):
+        """Issue 37, items 1 and 13: one name is one name, not its letters; an
+        int is an error naming the argument; methods=[] is refused like
+        selections=[]; bonferroni_grid is 1-D; seeds take the uint64 range;
+        any bytes path reaches the reader, which refuses a NUL byte."""
+        rng = np.random.default_rng(13)
+        members, non = rng.normal(1.0, 1.0, 30), rng.normal(0.0, 1.0, 30)
+        a = privbench.audit(members, non, selections="split", methods="clopper_pearson")
+        self.assertEqual([(r["method"], r["selection"]) for r in a["intervals"]],
+                         [("clopper_pearson", "split")])
+        for bad in (5, 1.5, b"split"):
+            self.assertIn("selections must be a name or a list of names",
+                          module_error(privbench.audit, members, non, selections=bad))
+        self.assertIn("methods must be non-empty",
+                      module_error(privbench.audit, members, non, methods=[]))
+        self.assertIn("selections must be non-empty",
+                      module_error(privbench.audit, members, non, selections=[]))
+        for grid in (0.5, [[0.0, 1.0]]):
+            self.assertIn("bonferroni_grid must be a 1-D array",
+                          module_error(privbench.audit, members, non, bonferroni_grid=grid))
+        seed = 2**64 - 1
+        mine = privbench.audit(members, non, seed=seed, methods=["clopper_pearson"])
+        (theirs,) = cli([{"op": "audit_scores", "member_scores": members.tolist(),
+                          "nonmember_scores": non.tolist(), "alpha": 0.05, "delta": 0.0,
+                          "seed": seed, "methods": ["clopper_pearson"]}])
+        self.assertEqual([r["lower"] for r in mine["intervals"]],
+                         [number(r["lower"]) for r in theirs["intervals"]])
+        for bad in (2**64, -1, 1.5):
+            self.assertIn("seed must be an integer in [0, 2^64)",
+                          module_error(privbench.audit, members, non, seed=bad))
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(os.fsencode(d), b"s\xff.csv")
+            with open(path, "wb") as f:
+                f.write(b"0.5\n1.5\n")
+            a = privbench.audit(path, non, methods=["clopper_pearson"])
+            self.assertEqual(a["auc"], privbench.audit([0.5, 1.5], non,
+                                                       methods=["clopper_pearson"])["auc"])
+            e = module_error(privbench.audit, os.path.join(os.fsencode(d), b"n\xff.txt"), non)
+            self.assertIn("member_scores_path '%s/n\\xff.txt': cannot read it" % d, e)
+            with open(os.path.join(d, "secret.dat"), "w") as f:
+                f.write("1\n2\n")
+            e = module_error(privbench.audit, os.path.join(d, "secret.dat\x00.csv"), non)
+            self.assertIn("member_scores_path must not contain a NUL byte", e)
 
 
 if __name__ == "__main__":

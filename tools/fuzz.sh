@@ -10,10 +10,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds="${1:-10}"
-bazel build --config=fuzz //tests/fuzz:cli_line_fuzzer //tests/fuzz:result_reader_fuzzer
+bazel build --config=fuzz //tests/fuzz:cli_line_fuzzer //tests/fuzz:result_reader_fuzzer \
+  //tests/fuzz:score_file_fuzzer
 bin="$(bazel info --config=fuzz bazel-bin 2>/dev/null)/tests/fuzz"
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/privbench_fuzz.XXXXXX")"
-for name in cli_line result_reader; do
+for name in cli_line result_reader score_file; do
   mkdir -p "$scratch/$name"
   cp tests/fuzz/corpus/"$name"/* "$scratch/$name/"
   echo "fuzz: $name for ${seconds}s (scratch: $scratch/$name)"

@@ -11,10 +11,11 @@
 #include <numeric>
 #include <utility>
 
+#include "core/quote.h"
 #include "core/seeding.h"
-#include "core/stats.h"
 #include "core/validate.h"
 #include "estimators/accountants/gaussian_dp.h"
+#include "estimators/eps_from_rates.h"
 #include "estimators/interval_registry.h"
 #include "estimators/rate_intervals.h"
 
@@ -32,13 +33,15 @@ struct Interval {
 using Scorer = std::function<Result<Interval>(const ConfusionCounts&, double level_alpha)>;
 
 // What a selection chose: the threshold, the counts and interval of the data
-// the interval is computed on, its level, and how many thresholds it weighed.
+// the interval is computed on, its level, how many thresholds it weighed and,
+// when those were not every ROC point, which ones.
 struct Chosen {
   double threshold = 0.0;
   ConfusionCounts counts;
   Interval interval;
   double level_alpha = 0.0;
   int64_t considered = 0;
+  std::string candidates_note;
 };
 
 constexpr char kSplitNote[] =
@@ -81,15 +84,95 @@ Result<std::pair<size_t, Interval>> BestOf(
   return std::make_pair(best, best_iv);
 }
 
-Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha) {
+// ---- The candidate thresholds of a ROC (the work bound; score_audit.h) ----
+
+// Point i lies strictly inside a run of ROC steps that change only fn
+// (member scores alone) or only fp (non-member scores alone).
+bool InsideARun(const RocCurve& roc, size_t i) {
+  if (i == 0 || i + 1 >= roc.points.size()) return false;
+  const ConfusionCounts& a = roc.points[i - 1].counts;
+  const ConfusionCounts& b = roc.points[i].counts;
+  const ConfusionCounts& c = roc.points[i + 1].counts;
+  return (a.fp == b.fp && b.fp == c.fp) || (a.fn == b.fn && b.fn == c.fn);
+}
+
+// The Wilson score interval of k/n at normal quantile z (O(1): the ranking
+// proxy's rate bounds).
+RateInterval WilsonRate(int64_t k, int64_t n, double z) {
+  const double nd = static_cast<double>(n), p = static_cast<double>(k) / nd, z2 = z * z;
+  const double center = (p + z2 / (2 * nd)) / (1 + z2 / nd);
+  const double half = z / (1 + z2 / nd) * std::sqrt(p * (1 - p) / nd + z2 / (4 * nd * nd));
+  return RateInterval{std::max(0.0, center - half), std::min(1.0, center + half)};
+}
+
+// An O(1) stand-in for a method's lower end: the rate box of Wilson
+// intervals at per-rate tail alpha / 2.
+double ProxyLowerEnd(const ConfusionCounts& c, double z, double delta) {
+  const RateInterval fnr = WilsonRate(c.fn, c.positives(), z);
+  const RateInterval fpr = WilsonRate(c.fp, c.negatives(), z);
+  return MinEpsOverBox(RateBox{fnr.lo, fnr.hi, fpr.lo, fpr.hi}, delta);
+}
+
+struct Candidates {
+  std::vector<size_t> points;  // ascending (ROC order)
+  std::string note;            // empty when every point is a candidate
+};
+
+// The kMaxCandidateThresholds corners with the largest proxy lower end
+// (ties: the earlier point), always with point 0; ascending.
+std::vector<size_t> TopByProxy(const RocCurve& roc, const std::vector<size_t>& corners,
+                               double alpha, double delta) {
+  const double z = boost::math::quantile(boost::math::complement(boost::math::normal(), alpha / 2));
+  std::vector<std::pair<double, size_t>> ranked;
+  for (size_t i : corners) {
+    if (i != 0) ranked.emplace_back(-ProxyLowerEnd(roc.points[i].counts, z, delta), i);
+  }
+  const size_t keep = static_cast<size_t>(kMaxCandidateThresholds) - 1;
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep),
+                    ranked.end());
+  std::vector<size_t> out = {0};
+  for (size_t j = 0; j < keep; ++j) out.push_back(ranked[j].second);
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta) {
+  const size_t k = roc.points.size(), cap = static_cast<size_t>(kMaxCandidateThresholds);
+  Candidates out;
+  if (k <= cap) {
+    out.points.resize(k);
+    std::iota(out.points.begin(), out.points.end(), size_t{0});
+    return out;
+  }
+  std::vector<size_t> corners;
+  for (size_t i = 0; i < k; ++i) {
+    if (!InsideARun(roc, i)) corners.push_back(i);
+  }
+  const std::string of = " of the ROC's " + std::to_string(k) + " thresholds";
+  if (corners.size() <= cap) {
+    out.points = std::move(corners);
+    out.note = "candidates: the " + std::to_string(out.points.size()) + " corners" + of;
+    return out;
+  }
+  out.points = TopByProxy(roc, corners, alpha, delta);
+  out.note = "candidates: " + std::to_string(cap) + " of the " + std::to_string(corners.size()) +
+             " corners" + of + ", those with the largest approximate lower end (work bound)";
+  return out;
+}
+
+Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha, double delta) {
   if (roc.points.empty()) return Error("roc must have at least one point");
-  PB_ASSIGN_OR_RETURN(
-      auto best,
-      BestOf(
-          roc.points.size(),
-          [&](size_t i) -> Result<ConfusionCounts> { return roc.points[i].counts; }, score, alpha));
-  const OperatingPoint& p = roc.points[best.first];
-  return Chosen{p.threshold, p.counts, best.second, alpha, static_cast<int64_t>(roc.points.size())};
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  const Candidates c = CandidatePoints(roc, alpha, delta);
+  PB_ASSIGN_OR_RETURN(auto best, BestOf(
+                                     c.points.size(),
+                                     [&](size_t i) -> Result<ConfusionCounts> {
+                                       return roc.points[c.points[i]].counts;
+                                     },
+                                     score, alpha));
+  const OperatingPoint& p = roc.points[c.points[best.first]];
+  return Chosen{p.threshold, p.counts, best.second, alpha, static_cast<int64_t>(c.points.size()),
+                c.note};
 }
 
 Status CheckHalves(const ScoreHalves& h) {
@@ -99,14 +182,15 @@ Status CheckHalves(const ScoreHalves& h) {
   return CheckFiniteSamples("halves.audit_nonmember", h.audit_nonmember);
 }
 
-Result<Chosen> ChooseSplit(const ScoreHalves& h, const Scorer& score, double alpha) {
+Result<Chosen> ChooseSplit(const ScoreHalves& h, const Scorer& score, double alpha, double delta) {
   PB_RETURN_IF_ERROR(CheckHalves(h));
   PB_ASSIGN_OR_RETURN(RocCurve roc, ComputeRoc(h.select_member, h.select_nonmember));
-  PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseOverRoc(roc, score, alpha));
+  PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseOverRoc(roc, score, alpha, delta));
   PB_ASSIGN_OR_RETURN(OperatingPoint at_audit,
                       AtThreshold(h.audit_member, h.audit_nonmember, on_select.threshold));
   PB_ASSIGN_OR_RETURN(Interval iv, score(at_audit.counts, alpha));
-  return Chosen{on_select.threshold, at_audit.counts, iv, alpha, on_select.considered};
+  return Chosen{on_select.threshold,  at_audit.counts,          iv, alpha,
+                on_select.considered, on_select.candidates_note};
 }
 
 Status CheckGrid(const std::vector<double>& grid) {
@@ -120,6 +204,28 @@ Status CheckGrid(const std::vector<double>& grid) {
   return Status::Ok();
 }
 
+// The counts at each grid threshold (flag iff score >= t), from sorted
+// copies: O((n + G) log n) rather than a pass over the scores per threshold.
+std::vector<ConfusionCounts> GridCounts(const std::vector<double>& member,
+                                        const std::vector<double>& non,
+                                        const std::vector<double>& grid) {
+  std::vector<double> m = member, o = non;
+  std::sort(m.begin(), m.end());
+  std::sort(o.begin(), o.end());
+  std::vector<ConfusionCounts> out;
+  for (double t : grid) {
+    const int64_t m_below = std::lower_bound(m.begin(), m.end(), t) - m.begin();
+    const int64_t o_below = std::lower_bound(o.begin(), o.end(), t) - o.begin();
+    ConfusionCounts c;
+    c.tp = static_cast<int64_t>(m.size()) - m_below;
+    c.fn = m_below;
+    c.fp = static_cast<int64_t>(o.size()) - o_below;
+    c.tn = o_below;
+    out.push_back(c);
+  }
+  return out;
+}
+
 Result<Chosen> ChooseOnGrid(const std::vector<double>& member, const std::vector<double>& non,
                             const std::vector<double>& grid, const Scorer& score, double alpha) {
   PB_RETURN_IF_ERROR(CheckGrid(grid));
@@ -127,16 +233,17 @@ Result<Chosen> ChooseOnGrid(const std::vector<double>& member, const std::vector
   PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", non));
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
   const double level = alpha / static_cast<double>(grid.size());
-  PB_ASSIGN_OR_RETURN(auto best, BestOf(
-                                     grid.size(),
-                                     [&](size_t i) -> Result<ConfusionCounts> {
-                                       PB_ASSIGN_OR_RETURN(OperatingPoint p,
-                                                           AtThreshold(member, non, grid[i]));
-                                       return p.counts;
-                                     },
-                                     score, level));
-  PB_ASSIGN_OR_RETURN(OperatingPoint p, AtThreshold(member, non, grid[best.first]));
-  return Chosen{grid[best.first], p.counts, best.second, level, static_cast<int64_t>(grid.size())};
+  const std::vector<ConfusionCounts> counts = GridCounts(member, non, grid);
+  PB_ASSIGN_OR_RETURN(
+      auto best, BestOf(
+                     grid.size(), [&](size_t i) -> Result<ConfusionCounts> { return counts[i]; },
+                     score, level));
+  return Chosen{grid[best.first],
+                counts[best.first],
+                best.second,
+                level,
+                static_cast<int64_t>(grid.size()),
+                ""};
 }
 
 Scorer MethodScorer(const IntervalEstimator& method, double delta) {
@@ -159,6 +266,7 @@ AuditInterval MakeAuditInterval(const IntervalEstimator& method, ThresholdSelect
   r.thresholds_considered = c.considered;
   r.valid_confidence_statement = s != ThresholdSelection::kMaxOverThresholds;
   r.note = SelectionNote(s);
+  if (!c.candidates_note.empty()) r.note += " (" + c.candidates_note + ")";
   return r;
 }
 
@@ -172,11 +280,13 @@ double ProbitOfUpperLimit(int64_t k, int64_t n, double a, double* upper) {
     return kInf;
   }
   const double kd = static_cast<double>(k), nd = static_cast<double>(n);
-  *upper = boost::math::ibetac_inv(kd + 1.0, nd - kd, a);
+  // BetaUpperQuantile / BetaLowerQuantile are Boost's inverses where they
+  // converge and a bisection where they do not (alpha = 1e-100 and below).
+  *upper = BetaUpperQuantile(kd + 1.0, nd - kd, a);
   const boost::math::normal standard;
   if (*upper <= 0.0) return -kInf;
   if (*upper <= 0.5) return boost::math::quantile(standard, *upper);
-  const double complement = boost::math::ibeta_inv(nd - kd, kd + 1.0, a);
+  const double complement = BetaLowerQuantile(nd - kd, kd + 1.0, a);
   if (complement <= 0.0) return kInf;
   return -boost::math::quantile(standard, complement);
 }
@@ -212,14 +322,30 @@ Result<GaussianDpBound> MakeGaussianDpBound(ThresholdSelection s, const Chosen& 
   b.thresholds_considered = c.considered;
   b.valid_confidence_statement = s != ThresholdSelection::kMaxOverThresholds;
   b.note = std::string("threshold maximises mu_lower; ") + SelectionNote(s) + "; " + b.note;
+  if (!c.candidates_note.empty()) b.note += " (" + c.candidates_note + ")";
   return b;
+}
+
+// The type 7 quantile of sorted `x` (core/stats.h's Quantile, the same
+// arithmetic), interpolated as a weighted mean where the difference of the
+// two neighbours overflows (scores of +-1e308), so that it stays finite.
+double QuantileOfSorted(const std::vector<double>& x, double p) {
+  const double h = p * static_cast<double>(x.size() - 1);
+  const size_t lo = static_cast<size_t>(std::floor(h));
+  const size_t hi = std::min(lo + 1, x.size() - 1);
+  const double f = h - static_cast<double>(lo);
+  const double q = x[lo] + f * (x[hi] - x[lo]);
+  return std::isfinite(q) ? q : (1.0 - f) * x[lo] + f * x[hi];
 }
 
 // Seeded Fisher-Yates permutation of 0..n-1 (our own index draws, so the
 // order is the same with every standard library; as in E1).
-std::vector<size_t> Permutation(size_t n, uint64_t seed) {
-  std::vector<size_t> v(n);
-  std::iota(v.begin(), v.end(), size_t{0});
+// (Index: uint32_t where n fits, halving the permutation's memory; the
+// draws, and so the permutation, are the same.)
+template <typename Index>
+std::vector<Index> Permutation(size_t n, uint64_t seed) {
+  std::vector<Index> v(n);
+  std::iota(v.begin(), v.end(), Index{0});
   Rng rng(seed);
   for (size_t i = n; i-- > 1;) {
     const size_t j = static_cast<size_t>(rng() % static_cast<uint64_t>(i + 1));
@@ -228,13 +354,23 @@ std::vector<size_t> Permutation(size_t n, uint64_t seed) {
   return v;
 }
 
+template <typename Index>
+std::vector<uint8_t> FirstHalfOfPermutation(size_t n, uint64_t seed) {
+  std::vector<uint8_t> in_select(n, 0);
+  const std::vector<Index> p = Permutation<Index>(n, seed);
+  for (size_t i = 0; i < n / 2; ++i) in_select[p[i]] = 1;
+  return in_select;
+}
+
 // The first floor(n/2) of a seeded permutation go to *select, the rest to
 // *audit; both keep the input order.
 void SplitSide(const std::vector<double>& x, uint64_t seed, std::vector<double>* select,
                std::vector<double>* audit) {
-  std::vector<uint8_t> in_select(x.size(), 0);
-  const std::vector<size_t> p = Permutation(x.size(), seed);
-  for (size_t i = 0; i < x.size() / 2; ++i) in_select[p[i]] = 1;
+  const std::vector<uint8_t> in_select = x.size() <= std::numeric_limits<uint32_t>::max()
+                                             ? FirstHalfOfPermutation<uint32_t>(x.size(), seed)
+                                             : FirstHalfOfPermutation<size_t>(x.size(), seed);
+  select->reserve(x.size() / 2);
+  audit->reserve(x.size() - x.size() / 2);
   for (size_t i = 0; i < x.size(); ++i) (in_select[i] ? select : audit)->push_back(x[i]);
 }
 
@@ -257,7 +393,8 @@ Result<ThresholdSelection> ParseThresholdSelection(const std::string& name) {
                                ThresholdSelection::kMaxOverThresholds}) {
     if (name == ThresholdSelectionName(s)) return s;
   }
-  return Error("selections must name split, bonferroni or max_over_thresholds, got '" + name + "'");
+  return Error("selections must name split, bonferroni or max_over_thresholds, got " +
+               QuoteText(name));
 }
 
 bool BetterInterval(double lower_a, double upper_a, double lower_b, double upper_b) {
@@ -289,14 +426,15 @@ Result<std::vector<double>> CalibrationQuantileGrid(const ScoreHalves& halves, i
   std::sort(pooled.begin(), pooled.end());
   std::vector<double> grid;
   for (int64_t j = 0; j < g; ++j) {
-    grid.push_back(Quantile(pooled, (static_cast<double>(j) + 0.5) / static_cast<double>(g)));
+    grid.push_back(
+        QuantileOfSorted(pooled, (static_cast<double>(j) + 0.5) / static_cast<double>(g)));
   }
   return grid;
 }
 
 Result<AuditInterval> SelectSplit(const IntervalEstimator& method, const ScoreHalves& halves,
                                   double delta, double alpha) {
-  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplit(halves, MethodScorer(method, delta), alpha));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplit(halves, MethodScorer(method, delta), alpha, delta));
   return MakeAuditInterval(method, ThresholdSelection::kSplit, c);
 }
 
@@ -311,7 +449,7 @@ Result<AuditInterval> SelectOnGrid(const IntervalEstimator& method,
 
 Result<AuditInterval> SelectMaxOverThresholds(const IntervalEstimator& method, const RocCurve& roc,
                                               double delta, double alpha) {
-  PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, MethodScorer(method, delta), alpha));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, MethodScorer(method, delta), alpha, delta));
   return MakeAuditInterval(method, ThresholdSelection::kMaxOverThresholds, c);
 }
 
@@ -338,7 +476,7 @@ Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double
 
 Result<GaussianDpBound> GaussianDpSplit(const ScoreHalves& halves, double delta, double alpha) {
   PB_RETURN_IF_ERROR(CheckDelta(delta));
-  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplit(halves, GaussianDpScorer(), alpha));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplit(halves, GaussianDpScorer(), alpha, delta));
   return MakeGaussianDpBound(ThresholdSelection::kSplit, c, delta);
 }
 
@@ -355,11 +493,15 @@ Result<GaussianDpBound> GaussianDpOnGrid(const std::vector<double>& member_score
 Result<GaussianDpBound> GaussianDpMaxOverThresholds(const RocCurve& roc, double delta,
                                                     double alpha) {
   PB_RETURN_IF_ERROR(CheckDelta(delta));
-  PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, GaussianDpScorer(), alpha));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, GaussianDpScorer(), alpha, delta));
   return MakeGaussianDpBound(ThresholdSelection::kMaxOverThresholds, c, delta);
 }
 
 namespace {
+
+bool Wants(const ScoreAuditOptions& o, ThresholdSelection s) {
+  return std::find(o.selections.begin(), o.selections.end(), s) != o.selections.end();
+}
 
 Status CheckOptions(const ScoreAuditOptions& o) {
   PB_RETURN_IF_ERROR(CheckAlpha(o.alpha));
@@ -374,6 +516,15 @@ Status CheckOptions(const ScoreAuditOptions& o) {
     }
   }
   const std::string bound = std::to_string(kMaxBonferroniThresholds);
+  const int64_t g = o.bonferroni_grid.has_value() ? static_cast<int64_t>(o.bonferroni_grid->size())
+                                                  : o.bonferroni_quantiles;
+  if (Wants(o, ThresholdSelection::kBonferroni) && g >= 1 &&
+      o.alpha / static_cast<double>(g) < kMinAlpha) {
+    return Error("alpha / G must be >= 1e-300 for bonferroni, got alpha=" + FormatDouble(o.alpha) +
+                 " over G=" + std::to_string(g) +
+                 " thresholds: raise alpha, lower bonferroni_quantiles (or shorten "
+                 "bonferroni_grid), or leave bonferroni out of selections");
+  }
   if (o.bonferroni_grid.has_value()) {
     if (static_cast<int64_t>(o.bonferroni_grid->size()) > kMaxBonferroniThresholds) {
       return Error("bonferroni_grid must have at most " + bound +
@@ -387,10 +538,6 @@ Status CheckOptions(const ScoreAuditOptions& o) {
                  std::to_string(o.bonferroni_quantiles));
   }
   return Status::Ok();
-}
-
-bool Wants(const ScoreAuditOptions& o, ThresholdSelection s) {
-  return std::find(o.selections.begin(), o.selections.end(), s) != o.selections.end();
 }
 
 // The estimators to run. Default: every registered one; those defined for
@@ -454,6 +601,24 @@ struct GridData {
   std::string note;  // where the grid came from, which scores the intervals use
 };
 
+// A method that cannot run at the grid's level alpha / G (the Bayesian
+// methods refuse alpha below 1e-6) is left out of "bonferroni" alone, and
+// skipped_methods says so; it keeps its split and max_over_thresholds rows.
+bool SkipAtGridLevel(const IntervalEstimator& m, const GridData& g, size_t grid_size, double delta,
+                     double alpha, ScoreAudit* out) {
+  ConfusionCounts all_flagged;
+  all_flagged.tp = static_cast<int64_t>(g.member->size());
+  all_flagged.fp = static_cast<int64_t>(g.nonmember->size());
+  const double level = alpha / static_cast<double>(grid_size);
+  const Result<EpsInterval> probe = m.Estimate(all_flagged, delta, level);
+  if (probe.ok()) return false;
+  out->skipped_methods.push_back(
+      {std::string(m.name()), "bonferroni only: its level alpha / G = " + FormatDouble(level) +
+                                  " (G = " + std::to_string(grid_size) +
+                                  " thresholds) is refused: " + probe.message()});
+  return true;
+}
+
 // One selection's rows: every method, then the Gaussian-DP bound.
 Status AuditSelection(ThresholdSelection s,
                       const std::vector<std::unique_ptr<IntervalEstimator>>& ms,
@@ -464,6 +629,7 @@ Status AuditSelection(ThresholdSelection s,
     if (s == ThresholdSelection::kSplit) {
       PB_ASSIGN_OR_RETURN(row, SelectSplit(*m, halves, delta, alpha));
     } else if (s == ThresholdSelection::kBonferroni) {
+      if (SkipAtGridLevel(*m, grid_data, out->bonferroni_grid.size(), delta, alpha, out)) continue;
       PB_ASSIGN_OR_RETURN(row, SelectOnGrid(*m, *grid_data.member, *grid_data.nonmember,
                                             out->bonferroni_grid, delta, alpha));
       row.note += " (" + grid_data.note + ")";

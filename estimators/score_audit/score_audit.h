@@ -57,17 +57,20 @@
 //    scores form the selection half, the rest the audit half; the draws are a
 //    Fisher-Yates permutation per side with Rng(DeriveSeed(seed, {1, side})),
 //    side 0 = members, 1 = non-members, core/seeding.h). The threshold
-//    maximising the method's lower end over the selection half's ROC is
-//    applied to the audit half, whose interval at level alpha is reported.
+//    maximising the method's lower end over the selection half's ROC (its
+//    candidates below, when it has more than 1025 points) is applied to the
+//    audit half, whose interval at level alpha is reported.
 //  - "bonferroni" (valid): G thresholds fixed without looking at the audited
 //    scores: the user's grid (then the interval uses all the scores), or the
 //    quantiles (j + 1/2) / G, j = 0..G-1, of the selection half's pooled
 //    scores (then the interval uses the audit half, the same halves as
-//    "split"). At each threshold the interval at level alpha / G; by the union
-//    bound all G hold at once with probability >= 1 - alpha; the best is
-//    reported.
-//  - "max_over_thresholds" (NOT valid): every ROC point of all the scores, the
-//    best reported at level alpha. The threshold is chosen on the same data
+//    "split"). The quantiles interpolate without overflow (scores near
+//    +-1e308 give finite thresholds). At each threshold the interval at level
+//    alpha / G; by the union bound all G hold at once with probability
+//    >= 1 - alpha; the best is reported.
+//  - "max_over_thresholds" (NOT valid): every ROC point of all the scores
+//    (the candidates below on a ROC of more than 1025 points), the best
+//    reported at level alpha. The threshold is chosen on the same data
 //    as the interval, so the largest of the K lower ends exceeds the truth
 //    more often than alpha (Bayesian paper Sec. 4 reports this selection);
 //    its rows carry valid_confidence_statement = false and say so in `note`.
@@ -82,10 +85,62 @@
 // is a credible interval (experiments/bayes_coverage), katz_log is
 // asymptotic.
 //
-// COST: "split" and "max_over_thresholds" call each method at every ROC point
-// of the selection half or of all scores (up to P + N + 1 points); the
-// Bayesian methods are the slow ones (milliseconds per call). Name the methods
-// in ScoreAuditOptions::methods to audit large samples quickly.
+// THE SPLIT DEPENDS ON THE INPUT ORDER. The halves are drawn by position
+// (a permutation of the indices 0..n-1 per side), so the same scores in
+// another order, with the same seed, give another split (another equally
+// valid statement; the ROC, the AUC, the TPR rows and max_over_thresholds do
+// not depend on the order). For order-independent split and quantile
+// bonferroni rows, pass the scores in a canonical order (e.g. sorted).
+//
+// CANDIDATE THRESHOLDS (the work bound of "split" and "max_over_thresholds").
+// A ROC of at most kMaxCandidateThresholds = 1025 points (1024 scores, plus
+// the threshold that flags nobody) is searched exhaustively: every method at
+// every point. A larger ROC is first reduced to its CORNERS: a point strictly
+// inside a run of steps that change only fn (member scores alone) or only fp
+// (non-member scores alone) is dropped; the first and last points always
+// stay. If more than kMaxCandidateThresholds corners remain, the candidates
+// are point 0 and the 1024 corners with the largest approximate lower end
+// (the rate box of Wilson score intervals with tail alpha/2 per rate, O(1)
+// per point; ties: the earlier point). Each row's thresholds_considered is
+// the number evaluated, and its note says when the candidates were reduced.
+//  - "split" stays a valid confidence statement under any reduction: the
+//    candidates depend on the selection half only.
+//  - For the rate-box methods (clopper_pearson, jeffreys and their one-sided
+//    forms) and the Gaussian-DP bound, the corners give THE SAME LARGEST
+//    LOWER END as every point. Proof. Rate box: the lower end is
+//    MinEpsOverBox of [lo(fn), hi(fn)] x [lo(fp), hi(fp)], with lo and hi
+//    non-decreasing in their count (Clopper-Pearson and Jeffreys limits);
+//    by eps_from_rates.h it is EpsFromRates(hi(fn), hi(fp)) while the box
+//    lies below the band x + y <= 1 - delta, where EpsFromRates decreases in
+//    both rates, EpsFromRates(lo(fn), lo(fp)) while it lies above
+//    x + y >= 1 + delta, where it increases in both, and 0 in between. Along
+//    a run that changes fn alone (fp fixed), "below" holds on a prefix of the
+//    run and "above" on a suffix, so the lower end falls, is 0, then rises:
+//    its maximum over the run is at one of the run's two ends, which are
+//    corners (the same for a run in fp). Gaussian-DP: mu_lower = max{0,
+//    -Phi^-1(FPR_u) - Phi^-1(FNR_u)} with one-sided Clopper-Pearson upper
+//    limits non-decreasing in fp and fn, so it is non-increasing along any
+//    run and largest at an end. Every dropped point is inside a run. QED.
+//    Ties on the lower end can then resolve to another threshold than the
+//    exhaustive search would (the tie rule applies among the candidates).
+//  - For the Bayesian methods and katz_log no such property is proven: on a
+//    ROC of more than 1025 points they are evaluated at the same candidates,
+//    which may miss the exhaustive maximum (valid for split all the same).
+//  - Beyond 1025 corners the reported lower end is the best of the 1025
+//    candidates, at most the exhaustive one.
+// So every method runs at most 1025 times per selection and at most
+// kMaxBonferroniThresholds = 1000 times for "bonferroni": with every
+// registered method (~1.2 ms per Bayesian interval, ~20 us per rate-box one
+// on this project's 2-core machine) a whole audit takes at most ~7 s plus
+// sorting the scores (O(n log n)), whatever n.
+//
+// LEVELS. A method that refuses the family level alpha (e.g. the Bayesian
+// methods below alpha = 1e-6) is skipped (skipped_methods, with its reason)
+// when methods are not named; one that accepts alpha but refuses the
+// bonferroni level alpha / G is left out of "bonferroni" alone, and
+// skipped_methods says so ("bonferroni only: ..."). The Gaussian-DP bound
+// answers at any alpha down to 1e-300 (its Beta quantiles fall back to a
+// bisection where Boost's inverse gives up).
 //
 // WORK BOUNDS (beyond a bound AuditScores refuses the request with an error
 // naming the argument):
@@ -96,8 +151,11 @@
 //    machine): ~4.5 s at G = 1000, ~40 s at G = 10^4, about 4 ms per
 //    threshold, almost all of it the Bayesian intervals. Past a few hundred
 //    thresholds the alpha / G intervals are so wide that a larger grid
-//    rarely raises the bound.
-//  - score files (score_files.h): at most 1 GiB each.
+//    rarely raises the bound. The grid's counts come from sorted scores,
+//    O((n + G) log n).
+//  - "split" and "max_over_thresholds": at most kMaxCandidateThresholds
+//    candidates per method (above); never refused.
+//  - score files (score_files.h): at most 1 GiB and 2^27 scores each.
 #ifndef PRIVBENCH_ESTIMATORS_SCORE_AUDIT_SCORE_AUDIT_H_
 #define PRIVBENCH_ESTIMATORS_SCORE_AUDIT_SCORE_AUDIT_H_
 
@@ -126,6 +184,9 @@ inline constexpr double kAuditFprLevels[] = {0.001, 0.01, 0.1};
 
 // The most thresholds "bonferroni" evaluates (the work bound above).
 inline constexpr int64_t kMaxBonferroniThresholds = 1000;
+// The most ROC thresholds "split" and "max_over_thresholds" evaluate a
+// method at (CANDIDATE THRESHOLDS above).
+inline constexpr int64_t kMaxCandidateThresholds = 1025;
 
 struct ScoreAuditOptions {
   double alpha = 0.05;  // in (0, 1): confidence 1 - alpha

@@ -65,7 +65,8 @@ Config Defaults(Scale scale) {
 void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddDoubleList("fpr", &c.fpr, "true false-positive rates, paired with --fnr by position")
       .NonEmpty()
-      .OpenRange(0, 1);
+      .OpenRange(0, 1)
+      .PairedWith("fnr");
   flags.AddDoubleList("fnr", &c.fnr, "true false-negative rates, paired with --fpr by position")
       .NonEmpty()
       .OpenRange(0, 1);

@@ -56,7 +56,8 @@ void RegisterFlags(FlagSet& f, Config& c) {
             "evaluate only better-than-chance attacks, FPR + FNR < 1");
   f.AddDoubleList("subgrids", &c.subgrids,
                   "extra sub-grids: groups of fpr_lo,fpr_hi,fnr_lo,fnr_hi (inclusive)")
-      .Probability();
+      .Probability()
+      .DistinctGroupsOf(4);
 }
 
 Status CheckAxisOrder(const std::string& name, double lo, double hi) {

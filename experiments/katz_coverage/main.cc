@@ -71,7 +71,8 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddDoubleList("p1", &c.p1, "true P[M(D) in S], paired with --p0 by position")
       .NonEmpty()
       .Above(0)
-      .Max(1);
+      .Max(1)
+      .PairedWith("p0");
   flags.AddDoubleList("p0", &c.p0, "true P[M(D') in S], paired with --p1 by position")
       .NonEmpty()
       .Above(0)

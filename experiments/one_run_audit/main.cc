@@ -91,7 +91,10 @@ void RegisterFlags(FlagSet& flags, Config& c) {
       .Above(0);
   flags.AddDouble("delta", &c.delta, "delta of the accountants and the audit").OpenRange(0, 1);
   flags.AddDouble("beta", &c.beta, "audit failure probability").OpenRange(0, 1);
-  flags.AddIntList("k_plus", &c.k_plus, "guesses 'in', paired with --k_minus").NonEmpty().Min(0);
+  flags.AddIntList("k_plus", &c.k_plus, "guesses 'in', paired with --k_minus")
+      .NonEmpty()
+      .Min(0)
+      .PairedWith("k_minus");
   flags.AddIntList("k_minus", &c.k_minus, "guesses 'out', paired with --k_plus").NonEmpty().Min(0);
   flags.AddString("data_dir", &c.data_dir, "directory of adult.data/adult.test ('' = vendored)")
       .ExistingDirectoryOrEmpty();

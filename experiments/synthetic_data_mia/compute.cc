@@ -278,6 +278,9 @@ Result<CaseSpec> MakeCase(const std::string& synthesizer, double epsilon, double
   spec.options.domain_from_data = bug == "domain_from_data";
   spec.options.laplace_half_scale = bug == "laplace_half_scale";
   spec.options.mst_unscaled_noise = bug == "mst_unscaled_noise";
+  spec.options.first_marginal_noise_fraction =
+      bug == "one_marginal_low_noise" ? kLowNoiseFraction : 1.0;
+  spec.options.double_spent_marginal = bug == "double_spent_marginal";
   if (IsZcdp(synthesizer)) {
     PB_ASSIGN_OR_RETURN(spec.options.rho, CdpRho(epsilon, delta));
     spec.audit_delta = delta;
@@ -334,6 +337,9 @@ Result<AttackOutcome> AuditAttack(const std::string& attack, const std::vector<d
   }
   o.mu_lower = audit.gaussian_dp.front().mu_lower;
   o.gdp_eps_lower = audit.gaussian_dp.front().eps_lower.value_or(0.0);
+  PB_ASSIGN_OR_RETURN(o.judged_ceiling,
+                      JudgedCeiling(JudgeOf(spec, attack, alpha), static_cast<int64_t>(in.size()),
+                                    static_cast<int64_t>(out.size())));
   return o;
 }
 

@@ -51,6 +51,7 @@
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,6 +59,7 @@
 #include "core/seeding.h"
 #include "data_scripts/categorical.h"
 #include "experiments/synthetic_data_mia/config.h"
+#include "experiments/synthetic_data_mia/power.h"
 #include "experiments/synthetic_data_mia/targets.h"
 #include "mechanisms/synthetic/synthesizer.h"
 
@@ -84,8 +86,13 @@ struct CaseSpec {
 // one at every eps. zCDP synthesizers get rho from the optimal conversion
 // (accountants: Canonne, Kamath & Steinke 2020) at (eps, delta).
 Result<std::vector<CaseSpec>> MainCases(const Config& config);
+// bug: "" (correct) or a planted bug: "domain_from_data", "laplace_half_scale",
+// "mst_unscaled_noise", "one_marginal_low_noise" (the first marginal's noise
+// at kLowNoiseFraction of its scale), "double_spent_marginal" (the first
+// marginal measured twice, each copy at its share of the budget).
 Result<CaseSpec> MakeCase(const std::string& synthesizer, double epsilon, double delta,
                           const std::string& bug);
+inline constexpr double kLowNoiseFraction = 0.75;
 
 // One attack's audit on one game.
 struct AttackOutcome {
@@ -104,6 +111,10 @@ struct AttackOutcome {
   double cp_eps_lower = 0;
   double mu_lower = 0;       // Gaussian-DP, split selection
   double gdp_eps_lower = 0;  // eps(delta) of mu_lower (0 at delta = 0)
+  // The largest judged bound (JudgedBound) this audit could report at its
+  // sample size and level, whatever the scores (power.h JudgedCeiling):
+  // below the claimed eps the audit cannot exceed it. +inf: not computed.
+  double judged_ceiling = std::numeric_limits<double>::infinity();
 };
 
 struct GameResult {
@@ -164,6 +175,13 @@ Result<AttackOutcome> AuditAttack(const std::string& attack, const std::vector<d
                                   double threshold, const CaseSpec& spec, double alpha,
                                   uint64_t seed);
 
+// Whether the test's trade-off curve is Gaussian (the judged bound is then
+// the Gaussian-DP eps(delta)): a zCDP case (audit delta > 0) and every
+// attack on the Gaussian histograms or the white-box attack on MST.
+bool GaussianTradeoff(const CaseSpec& spec, const std::string& attack);
+// What JudgedBound judges for `attack` on `spec` at level alpha (power.h).
+AuditJudge JudgeOf(const CaseSpec& spec, const std::string& attack, double alpha);
+
 // The eps lower bound the study judges a DP synthesizer by (violations,
 // flags, comparisons): the one-sided Clopper-Pearson end, valid for any
 // mechanism; for a zCDP synthesizer, the Gaussian-DP eps(delta) of mu_lower
@@ -191,6 +209,71 @@ Result<std::vector<WorstCasePlan>> WorstCasePlans(const Config& config,
                                                   const CategoricalDomain& domain);
 
 Result<CostResult> MeasureCost(const GameInputs& in, const std::string& synthesizer);
+
+// ---- the outlier sweep, the planted bugs' power, the perfect
+// test (power.h). ----
+
+// THE OUTLIER SWEEP (outliers_leak_more, judged over targets): its own
+// targets, the sweep_outliers most isolated and sweep_randoms random records
+// of the same scored sample as the main targets (targets.h ChooseTargets at
+// the run's seed, no canary), the population without any copy of them, and
+// one game per (sweep case, target, sweep adversary) with
+// sweep_train_datasets / sweep_test_datasets releases and the sweep's
+// attacks, seeded from DeriveSeed(seed, {StableHash("outlier_sweep")}).
+struct OutlierSweep {
+  std::vector<Target> targets;
+  int64_t removed_duplicates = 0;
+  std::vector<int64_t> cases;        // indices into the main cases
+  std::vector<std::string> attacks;  // SweepAttacks()
+  std::vector<GameResult> games;     // case_index: the main case's index
+  int64_t train_datasets = 0, test_datasets = 0;
+};
+// The sweep's cases: the 2-way synthesizers of the main grid (chow_liu; mst
+// and privbayes at each eps of sweep_epsilons), in the main order.
+std::vector<int64_t> SweepCases(const Config& config, const std::vector<CaseSpec>& cases);
+// Its attacks: the black-box ones of sweep_attacks that --attacks selected,
+// in AttackNames() order (empty: the claim is undecidable).
+std::vector<std::string> SweepAttacks(const Config& config);
+Result<OutlierSweep> RunOutlierSweep(const GameInputs& in, const CategoricalTable& pool,
+                                     const std::vector<CaseSpec>& cases, bool quiet);
+
+// The law of the white-box score on the worst-case pair of `spec` on the
+// first `attributes` attributes where it is known in closed form (D- known,
+// attacks/synthetic/marginal_white_box.h), read off one release's
+// measurements: Gaussian ones only -> kGaussian with mu^2 = sum 1 / sigma^2
+// (Gaussian histograms: 2 rho; MST: 4 rho / 3, the selection unseen); a
+// single Laplace measurement -> kLaplaceCell with its scale; nullopt
+// otherwise (several Laplace cells; domain_from_data, whose "out" releases
+// leave the target's cells unmeasured; non-private).
+Result<std::optional<ScoreLaw>> WorstCaseWhiteBoxLaw(const GameInputs& in, const CaseSpec& spec,
+                                                     int64_t attributes);
+
+// THE PLANTED BUGS' POWER: per planted bug, the probability that its
+// worst-case audit flags it (power.h AuditDetectionPower), at
+// kQuickWorstCaseTrials and kPaperWorstCaseTrials releases per side with
+// config.bug_power_replicates selection halves, seeded from the run's seed.
+// Where the white-box law is known (WorstCaseWhiteBoxLaw): that attack's
+// power under it, exact given the threshold (one row); else the plug-in law
+// of the run's own scores, one row per attack (white_box, dcr_hamming).
+// Each attack is audited at alpha / 2, so the flag probability is at least
+// the largest row of the bug.
+struct BugPower {
+  int64_t worst_case = 0;  // index into the worst-case audits
+  std::string attack;
+  std::string law;  // "exact Gaussian mu = ..", "exact Laplace cell b = ..", "plug-in"
+  DetectionPower quick, paper;
+};
+Result<std::vector<BugPower>> PlantedBugPower(const GameInputs& in,
+                                              const std::vector<WorstCaseResult>& worst_case);
+
+// THE PERFECT TEST (black_box_far_below): per main case, the perfect-test
+// bound (power.h PerfectTestBound) of its worst-case white-box audit
+// (worst_case_trials releases per side, alpha / 2) where that test's
+// trade-off is Gaussian (Gaussian histograms: mu^2 = 2 rho; MST: 4 rho /
+// 3); -1 elsewhere (the Laplace histograms and PrivBayes: pure-DP bounds
+// need tail events; the non-private ones).
+Result<std::vector<double>> PerfectTestBounds(const GameInputs& in,
+                                              const std::vector<CaseSpec>& cases);
 
 }  // namespace synthetic_data_mia
 }  // namespace privbench

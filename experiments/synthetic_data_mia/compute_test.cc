@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "data_scripts/adult_categorical.h"
 #include "data_scripts/categorical.h"
+#include "experiments/synthetic_data_mia/claims.h"
 #include "experiments/synthetic_data_mia/config.h"
 #include "experiments/synthetic_data_mia/report.h"
 #include "experiments/synthetic_data_mia/targets.h"
@@ -184,22 +186,104 @@ Results WorstCaseOnly(const std::vector<std::pair<std::string, bool>>& audits) {
   return r;
 }
 
-TEST(Claims, BugsFlaggedNeedsEveryBugAndNoCorrectOne) {
-  EXPECT_TRUE(BugsFlaggedClaim(WorstCaseOnly({{"", false}, {"laplace_half_scale", true}})).holds);
-  EXPECT_FALSE(BugsFlaggedClaim(WorstCaseOnly({{"", false}, {"laplace_half_scale", false}})).holds);
-  EXPECT_FALSE(BugsFlaggedClaim(WorstCaseOnly({{"", true}, {"laplace_half_scale", true}})).holds);
-}
-
 TEST(Claims, NoViolationCountsCorrectSynthesizersOnly) {
   Results r = WorstCaseOnly({{"laplace_half_scale", true}});
-  // The bug's audits exceed eps, but only correct synthesizers count.
+  // The bug's audits exceed eps, but only correct synthesizers count: none
+  // is left, so nothing is judged.
   r.worst_case[0].attacks[0].cp_eps_lower = 5.0;
-  EXPECT_TRUE(NoViolationClaim(r, 0.05).holds);
+  EXPECT_FALSE(NoViolationClaim(r, 0.05).claim.holds);
+  EXPECT_TRUE(NoViolationClaim(r, 0.05).inconclusive);
   r.worst_case[0].spec.bug = "";
   // 1 of 2 audits above eps: allowed by the 0.999 quantile of Binomial(2,
   // 0.05), which is 2 (P[X <= 1] = 0.9975), not by that of Binomial(2, 1e-6), 0.
-  EXPECT_TRUE(NoViolationClaim(r, 0.05).holds);
-  EXPECT_FALSE(NoViolationClaim(r, 1e-6).holds);
+  EXPECT_TRUE(NoViolationClaim(r, 0.05).claim.holds);
+  EXPECT_FALSE(NoViolationClaim(r, 1e-6).claim.holds);
+  EXPECT_FALSE(NoViolationClaim(r, 1e-6).inconclusive);
+}
+
+// The ceilings the audits record (power.h JudgedCeiling): an audit of 100
+// + 100 scores at alpha 0.05 cannot show more than 2.57 (one-sided
+// Clopper-Pearson); on the Gaussian histograms the Gaussian-DP one.
+TEST(Audit, AuditsRecordTheirCeiling) {
+  std::vector<double> scores;
+  for (int i = 0; i < 200; ++i) scores.push_back(i % 2 == 1 ? 1.0 + i : -1.0 - i);
+  auto laplace = MakeCase("independent_laplace", 10.0, 1e-5, "");
+  auto o = AuditAttack("dcr_hamming", scores, 0.0, laplace.value(), 0.05, 3);
+  ASSERT_TRUE(o.ok()) << o.message();
+  EXPECT_NEAR(o.value().judged_ceiling, 2.57, 0.005);
+  EXPECT_NEAR(o.value().cp_eps_lower, o.value().judged_ceiling, 1e-12);  // perfectly separated
+  auto gauss = MakeCase("independent_gaussian", 10.0, 1e-5, "");
+  auto g = AuditAttack("dcr_hamming", scores, 0.0, gauss.value(), 0.05, 3);
+  ASSERT_TRUE(g.ok());
+  EXPECT_NEAR(g.value().gdp_eps_lower, g.value().judged_ceiling, 1e-9);
+  EXPECT_GT(g.value().judged_ceiling, o.value().judged_ceiling);
+}
+
+// The white-box laws of the worst-case pair read off a release: mu^2 = 2 rho
+// (Gaussian histograms), 4 rho / 3 (MST), 4 rho for the double-spent step on
+// one attribute; the Laplace cell's scale; none where no closed form holds.
+TEST(WorstCase, WhiteBoxLawsOfTheWorstCasePair) {
+  Config c;
+  const CategoricalDomain adult = AdultCategoricalDomain();
+  GameInputs in;
+  in.config = &c;
+  in.domain = &adult;
+  auto law = [&](const char* synthesizer, const char* bug, int64_t attributes) {
+    return WorstCaseWhiteBoxLaw(in, MakeCase(synthesizer, 1.0, 1e-5, bug).value(), attributes)
+        .value();
+  };
+  const double rho = MakeCase("mst", 1.0, 1e-5, "").value().options.rho;
+  EXPECT_NEAR(law("independent_gaussian", "", 13)->mu, std::sqrt(2 * rho), 1e-12);
+  EXPECT_NEAR(law("mst", "", 13)->mu, std::sqrt(4 * rho / 3), 1e-12);
+  EXPECT_NEAR(law("mst", "mst_unscaled_noise", 13)->mu, std::sqrt(25 * 2 * rho / 3), 1e-12);
+  EXPECT_NEAR(law("independent_gaussian", "double_spent_marginal", 1)->mu, std::sqrt(4 * rho),
+              1e-12);
+  EXPECT_EQ(law("independent_laplace", "one_marginal_low_noise", 1)->kind,
+            ScoreLaw::Kind::kLaplaceCell);
+  EXPECT_DOUBLE_EQ(law("independent_laplace", "one_marginal_low_noise", 1)->b, 0.75);
+  EXPECT_DOUBLE_EQ(law("independent_laplace", "laplace_half_scale", 1)->b, 0.5);
+  EXPECT_FALSE(law("independent_laplace", "", 13).has_value());
+  EXPECT_FALSE(law("independent_laplace", "domain_from_data", 13).has_value());
+  EXPECT_FALSE(law("privbayes", "", 13).has_value());
+}
+
+// Every planted bug is audited beside its correct counterpart, none twice.
+TEST(WorstCase, PlansHoldEveryBugAndEachCounterpartOnce) {
+  Config c;
+  const CategoricalDomain adult = AdultCategoricalDomain();
+  auto plans = WorstCasePlans(c, {}, adult);
+  ASSERT_TRUE(plans.ok()) << plans.message();
+  std::vector<std::string> seen;
+  for (const WorstCasePlan& p : plans.value()) {
+    const std::string key =
+        p.spec.synthesizer + "/" + p.spec.bug + "/" + std::to_string(p.attributes);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), key), 0) << key;
+    seen.push_back(key);
+  }
+  EXPECT_EQ(seen,
+            (std::vector<std::string>{
+                "independent_laplace//13", "independent_laplace/domain_from_data/13",
+                "independent_laplace//1", "independent_laplace/laplace_half_scale/1", "mst//13",
+                "mst/mst_unscaled_noise/13", "independent_laplace/one_marginal_low_noise/1",
+                "independent_gaussian//1", "independent_gaussian/double_spent_marginal/1"}));
+}
+
+// The outlier sweep's cases and attacks.
+TEST(Sweep, CasesAreTheTwoWayOnesAtTheListedEpsilons) {
+  Config c;
+  const std::vector<CaseSpec> cases = MainCases(c).value();
+  std::vector<std::string> labels;
+  for (int64_t k : SweepCases(c, cases)) {
+    labels.push_back(cases[k].synthesizer + " " + std::to_string(cases[k].guarantee.epsilon));
+  }
+  EXPECT_EQ(labels,
+            (std::vector<std::string>{"chow_liu inf", "privbayes 10.000000", "mst 10.000000"}));
+  EXPECT_EQ(SweepAttacks(c), (std::vector<std::string>{"dcr_hamming", "dcr_l2",
+                                                       "histogram_logistic", "queries_logistic"}));
+  c.attacks = {"white_box", "dcr_l2"};
+  EXPECT_EQ(SweepAttacks(c), (std::vector<std::string>{"dcr_l2"}));
+  c.attacks = {"white_box"};
+  EXPECT_TRUE(SweepAttacks(c).empty());
 }
 
 // --attacks: the games run the selected attacks in AttackNames() order
@@ -233,6 +317,9 @@ Results GamesWith(const std::vector<std::string>& attacks, double auc) {
       r.games.push_back(g);
     }
   }
+  for (const std::string& a : attacks) {
+    if (!IsWhiteBox(a)) r.sweep.attacks.push_back(a);
+  }
   return r;
 }
 
@@ -260,8 +347,8 @@ TEST(Attacks, ClaimsNeedingAnAttackNotRunAreUndecidable) {
   EXPECT_NE(UndecidableReason(white_box, outliers).find("at least one black-box"),
             std::string::npos);
   EXPECT_FALSE(OutliersLeakMoreClaim(white_box, 0.05).claim.holds);
-  EXPECT_FALSE(BlackBoxFarBelowClaim(white_box).holds);
-  EXPECT_NE(BlackBoxFarBelowClaim(white_box).evidence.find("undecidable"), std::string::npos);
+  EXPECT_FALSE(BlackBoxFarBelowClaim(white_box).claim.holds);
+  EXPECT_NE(BlackBoxFarBelowClaim(white_box).claim.evidence.find("undecidable"), std::string::npos);
 }
 
 // The features-beat-dcr claim finds its attacks by name, whatever subset ran.

@@ -11,6 +11,11 @@
 namespace privbench {
 namespace synthetic_data_mia {
 
+// Worst-case releases per side at quick and paper scale (main.cc Defaults);
+// the planted bugs' power is computed at both whatever the run's scale.
+inline constexpr int64_t kQuickWorstCaseTrials = 1000;
+inline constexpr int64_t kPaperWorstCaseTrials = 5000;
+
 struct Config {
   // Synthesizers (mechanisms/synthetic registry names); the non-private ones
   // run once (eps = inf), the DP ones at every entry of `epsilons`.
@@ -43,8 +48,28 @@ struct Config {
   double alpha = 0.05;  // confidence of every interval (1 - alpha)
   // Worst-case white-box audit (Annamalai et al.): releases per side on the
   // crafted neighbouring pair, and the eps of the planted-bug audits.
-  int64_t worst_case_trials = 1000;
+  int64_t worst_case_trials = kQuickWorstCaseTrials;
   double bug_epsilon = 1;
+  // Selection halves drawn per planted bug and size for its detection
+  // probability (compute.h PlantedBugPower). No flag: set per scale.
+  int64_t bug_power_replicates = 100;
+  // The outlier sweep of outliers_leak_more (compute.h RunOutlierSweep):
+  // its targets, cases (2-way synthesizers: chow_liu, and mst / privbayes at
+  // each eps of sweep_epsilons that the grid has), adversaries, releases
+  // per game and attacks (the black-box ones --attacks selected). No flags:
+  // set per scale (main.cc Defaults). Quick: 20 + 20 targets on chow_liu and
+  // the 2-way DP synthesizers at eps 10, the fixed adversary, 100 / 100
+  // releases and one attack per family of the cheap ones (distance, Stadler
+  // et al.'s histogram features, TAPAS queries), to stay within the quick
+  // budget; paper: 50 + 50 targets, every eps, all seven black-box attacks.
+  int64_t sweep_outliers = 20;
+  int64_t sweep_randoms = 20;
+  std::vector<double> sweep_epsilons = {10};
+  std::vector<std::string> sweep_adversaries = {"fixed"};
+  int64_t sweep_train_datasets = 100;
+  int64_t sweep_test_datasets = 100;
+  std::vector<std::string> sweep_attacks = {"dcr_hamming", "dcr_l2", "histogram_logistic",
+                                            "queries_logistic"};
   // Cost measurement: private dataset sizes timed per synthesizer.
   std::vector<int64_t> cost_sizes = {1000, 4000, 16000};
   int64_t cost_repeats = 10;

@@ -41,8 +41,18 @@ Config Defaults(Scale scale) {
       c.test_datasets = 2000;
       c.outlier_targets = 5;
       c.random_targets = 5;
-      c.worst_case_trials = 5000;
+      c.worst_case_trials = kPaperWorstCaseTrials;
       c.queries = 1000;
+      // the outlier sweep at 50 + 50 targets, every eps, all seven
+      // black-box attacks (the adversary and releases per game as below).
+      c.sweep_outliers = 50;
+      c.sweep_randoms = 50;
+      c.sweep_epsilons = {1, 2, 4, 10};
+      c.sweep_train_datasets = 500;
+      c.sweep_test_datasets = 500;
+      c.sweep_attacks = {
+          "dcr_hamming",         "dcr_l2",           "naive_logistic", "histogram_logistic",
+          "correlations_forest", "queries_logistic", "queries_forest"};
       break;
     case Scale::kTest:
       c.synthesizers = {"independent", "independent_laplace", "independent_gaussian", "mst"};
@@ -58,6 +68,13 @@ Config Defaults(Scale scale) {
       c.worst_case_trials = 200;
       c.cost_sizes = {100, 200};
       c.cost_repeats = 3;
+      // a small outlier sweep (mst at eps 4) and few power replicates.
+      c.sweep_outliers = 2;
+      c.sweep_randoms = 2;
+      c.sweep_epsilons = {4};
+      c.sweep_train_datasets = 20;
+      c.sweep_test_datasets = 20;
+      c.bug_power_replicates = 5;
       break;
   }
   return c;
@@ -67,10 +84,18 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddStringList("synthesizers", &c.synthesizers, "synthesizers (mechanisms/synthetic)")
       .NonEmpty()
       .OneOf(AllSynthesizerNames());
-  flags.AddDoubleList("epsilons", &c.epsilons, "eps of the DP synthesizers").Above(0).Finite();
+  // A subnormal eps (1e-320) made a noise scale infinite at run time.
+  flags
+      .AddDoubleList("epsilons", &c.epsilons,
+                     "eps of the DP synthesizers (beyond the range a noise scale is not a finite "
+                     "positive double)")
+      .Range(1e-300, 1e300);
   flags.AddDouble("delta", &c.delta, "delta of the zCDP synthesizers and their audits")
       .OpenRange(0, 1);
-  flags.AddInt("n_records", &c.n_records, "private dataset size").Range(2, 30000);
+  flags
+      .AddInt("n_records", &c.n_records,
+              "private dataset size (at most half of adult.data's 32,561 records)")
+      .Range(2, 16280);
   flags.AddInt("n_synthetic", &c.n_synthetic, "synthetic rows per release").Range(1, 1000000);
   flags.AddInt("train_datasets", &c.train_datasets, "shadow releases per game (even)")
       .Range(4, 1000000);
@@ -95,7 +120,8 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddDouble("alpha", &c.alpha, "1 - confidence of every interval").OpenRange(0, 1);
   flags.AddInt("worst_case_trials", &c.worst_case_trials, "worst-case releases per side")
       .Range(2, 10000000);
-  flags.AddDouble("bug_epsilon", &c.bug_epsilon, "eps of the planted-bug audits").Above(0).Finite();
+  flags.AddDouble("bug_epsilon", &c.bug_epsilon, "eps of the planted-bug audits")
+      .Range(1e-300, 1e300);
   flags.AddIntList("cost_sizes", &c.cost_sizes, "dataset sizes timed").NonEmpty().Range(2, 30000);
   flags.AddInt("cost_repeats", &c.cost_repeats, "timed runs per size").Range(1, 10000);
   flags.AddString("data_dir", &c.data_dir, "directory of adult.data/adult.test ('' = vendored)");
@@ -111,6 +137,10 @@ Status Validate(const Config& c) {
   if (c.knn_k >= c.outlier_pool) return Error("knn_k must be below outlier_pool");
   if (c.outlier_targets + c.random_targets > c.outlier_pool) {
     return Error("outlier_targets + random_targets must be at most outlier_pool");
+  }
+  // Every case is made (and its noise calibrated) before any work.
+  if (Result<std::vector<CaseSpec>> cases = MainCases(c); !cases.ok()) {
+    return Error("synthesizers, epsilons and delta give no valid case: " + cases.message());
   }
   return Status::Ok();
 }
@@ -159,6 +189,11 @@ Status Run(const Config& c, StudyContext& ctx) {
     r.worst_case.push_back(std::move(w));
     progress.Advance(1);
   }
+  // The outlier sweep, the planted bugs' power, the
+  // perfect-test bounds.
+  PB_ASSIGN_OR_RETURN(r.sweep, RunOutlierSweep(in, adult.train, r.cases, ctx.quiet()));
+  PB_ASSIGN_OR_RETURN(r.bug_power, PlantedBugPower(in, r.worst_case));
+  PB_ASSIGN_OR_RETURN(r.perfect_test, PerfectTestBounds(in, r.cases));
   for (const std::string& name : c.synthesizers) {
     PB_ASSIGN_OR_RETURN(CostResult cost, MeasureCost(in, name));
     r.cost.push_back(std::move(cost));

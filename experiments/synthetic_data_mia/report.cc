@@ -1,84 +1,20 @@
 #include "experiments/synthetic_data_mia/report.h"
 
 #include <algorithm>
-#include <array>
-#include <boost/math/distributions/binomial.hpp>
 #include <cmath>
 #include <limits>
 #include <map>
 #include <string>
-#include <tuple>
 #include <utility>
 #include <vector>
 
-#include "core/stats.h"
+#include "experiments/synthetic_data_mia/claims.h"
 #include "results/evidence.h"
 #include "results/table_builder.h"
 
 namespace privbench {
 namespace synthetic_data_mia {
 namespace {
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-bool Ran(const Results& r, const std::string& attack) {
-  return std::find(r.attacks.begin(), r.attacks.end(), attack) != r.attacks.end();
-}
-bool AnyBlackBoxRan(const Results& r) {
-  return std::any_of(r.attacks.begin(), r.attacks.end(),
-                     [](const std::string& a) { return !IsWhiteBox(a); });
-}
-
-// The outcome of `attack` in game g (which ran it).
-const AttackOutcome& OutcomeOf(const GameResult& g, const std::string& attack) {
-  return *std::find_if(g.attacks.begin(), g.attacks.end(),
-                       [&](const AttackOutcome& o) { return o.attack == attack; });
-}
-
-std::string Joined(const std::vector<std::string>& names) {
-  std::string list;
-  for (const std::string& a : names) list += (list.empty() ? "" : ", ") + a;
-  return list;
-}
-
-// "; attacks run (--attacks): a, b" when the games ran only some attacks,
-// else "".
-std::string AttacksRunNote(const Results& r) {
-  return r.attacks == AttackNames() ? "" : "; attacks run (--attacks): " + Joined(r.attacks);
-}
-
-// A claim the games' attacks cannot decide: holds = 0, the reason as evidence.
-JudgedClaim UndecidableClaim(const std::string& id, const std::string& reason) {
-  return {ClaimEvidence(id, false, reason), false, 0.0};
-}
-
-bool IsTwoWay(const std::string& synthesizer) {
-  return synthesizer == "chow_liu" || synthesizer == "mst" || synthesizer == "privbayes";
-}
-
-std::string CaseLabel(const CaseSpec& s) {
-  return s.synthesizer +
-         (s.guarantee.is_private() ? " eps " + FormatSignificant(s.guarantee.epsilon, 3) : "") +
-         (s.bug.empty() ? "" : " [" + s.bug + "]");
-}
-
-// Per (case, target, attack) the game of each adversary, when both ran.
-struct AdversaryPair {
-  const GameResult* fixed = nullptr;
-  const GameResult* random = nullptr;
-};
-std::vector<AdversaryPair> AdversaryPairs(const Results& r) {
-  std::map<std::pair<int64_t, int64_t>, AdversaryPair> pairs;
-  for (const GameResult& g : r.games) {
-    AdversaryPair& p = pairs[{g.case_index, g.target_index}];
-    (g.adversary == "fixed" ? p.fixed : p.random) = &g;
-  }
-  std::vector<AdversaryPair> out;
-  for (const auto& [key, p] : pairs) {
-    if (p.fixed != nullptr && p.random != nullptr) out.push_back(p);
-  }
-  return out;
-}
 
 Status WriteTargetsAndCases(const Results& r, ResultWriter& out) {
   std::vector<std::string> kinds;
@@ -110,6 +46,9 @@ Status WriteTargetsAndCases(const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteDoubles("/cases/epsilon", eps));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/cases/delta", delta));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/cases/rho", rho));
+  if (r.perfect_test.size() == r.cases.size()) {
+    PB_RETURN_IF_ERROR(out.WriteDoubles("/cases/perfect_test_eps_lower", r.perfect_test));
+  }
   return out.WriteDoubles("/cases/mu", mu);
 }
 
@@ -134,6 +73,7 @@ Status WriteGameArrays(const Results& r, ResultWriter& out) {
       per_attack["cp_eps_lower"].push_back(o.cp_eps_lower);
       per_attack["mu_lower"].push_back(o.mu_lower);
       per_attack["gdp_eps_lower"].push_back(o.gdp_eps_lower);
+      per_attack["judged_ceiling"].push_back(o.judged_ceiling);
       scores.insert(scores.end(), o.test_scores.begin(), o.test_scores.end());
     }
   }
@@ -173,6 +113,7 @@ Status WriteWorstCaseArrays(const Results& r, ResultWriter& out) {
   std::vector<std::string> names, bugs;
   std::vector<int64_t> attributes, flagged, bug_audit;
   std::vector<double> eps, mu, wb, dcr, wb_mu, wb_gdp, dcr_gdp, wb_scores, dcr_scores;
+  std::vector<double> wb_ceiling, dcr_ceiling;
   for (const WorstCaseResult& w : r.worst_case) {
     wb_scores.insert(wb_scores.end(), w.attacks[0].test_scores.begin(),
                      w.attacks[0].test_scores.end());
@@ -190,6 +131,8 @@ Status WriteWorstCaseArrays(const Results& r, ResultWriter& out) {
     wb_mu.push_back(w.attacks[0].mu_lower);
     wb_gdp.push_back(w.attacks[0].gdp_eps_lower);
     dcr_gdp.push_back(w.attacks[1].gdp_eps_lower);
+    wb_ceiling.push_back(w.attacks[0].judged_ceiling);
+    dcr_ceiling.push_back(w.attacks[1].judged_ceiling);
   }
   PB_RETURN_IF_ERROR(out.WriteStrings("/worst_case/synthesizer", names));
   PB_RETURN_IF_ERROR(out.WriteStrings("/worst_case/bug", bugs));
@@ -203,6 +146,8 @@ Status WriteWorstCaseArrays(const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/white_box_mu_lower", wb_mu));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/white_box_gdp_eps_lower", wb_gdp));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/dcr_gdp_eps_lower", dcr_gdp));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/white_box_ceiling", wb_ceiling));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/dcr_ceiling", dcr_ceiling));
   const uint64_t w = r.worst_case.size(), releases = w == 0 ? 0 : wb_scores.size() / w;
   PB_RETURN_IF_ERROR(out.WriteDoubles("/worst_case/white_box_scores", wb_scores, {w, releases}));
   return out.WriteDoubles("/worst_case/dcr_scores", dcr_scores, {w, releases});
@@ -260,36 +205,6 @@ Status WriteGamesTable(const Results& r, ResultWriter& out) {
   return out.WriteTable(built);
 }
 
-// Per case: the largest judged bound of the black-box attacks on the Adult
-// targets (both adversaries) and the worst-case white-box one.
-struct CaseBounds {
-  double black_box = 0, white_box_adult = 0, worst_case = -1, best_auc = 0;
-};
-std::vector<CaseBounds> BoundsByCase(const Results& r) {
-  std::vector<CaseBounds> b(r.cases.size());
-  for (const GameResult& g : r.games) {
-    CaseBounds& cb = b[static_cast<size_t>(g.case_index)];
-    const CaseSpec& s = r.cases[static_cast<size_t>(g.case_index)];
-    for (const AttackOutcome& o : g.attacks) {
-      double& slot = IsWhiteBox(o.attack) ? cb.white_box_adult : cb.black_box;
-      slot = std::max(slot, JudgedBound(o, s));
-      if (!IsWhiteBox(o.attack)) cb.best_auc = std::max(cb.best_auc, o.auc);
-    }
-  }
-  for (const WorstCaseResult& w : r.worst_case) {
-    if (w.bug_audit) continue;  // the main grid's audits only
-    for (size_t c = 0; c < r.cases.size(); ++c) {
-      const CaseSpec& s = r.cases[c];
-      if (w.spec.bug.empty() && s.bug.empty() && w.spec.synthesizer == s.synthesizer &&
-          w.spec.guarantee.epsilon == s.guarantee.epsilon &&
-          w.attributes == static_cast<int64_t>(r.targets.front().record.size())) {
-        b[c].worst_case = JudgedBound(w.attacks[0], w.spec);
-      }
-    }
-  }
-  return b;
-}
-
 Status WriteByCaseTable(const Results& r, ResultWriter& out) {
   // Columns of a kind of attack the games did not run hold NaN.
   const std::string not_run = r.attacks == AttackNames()
@@ -302,21 +217,27 @@ Status WriteByCaseTable(const Results& r, ResultWriter& out) {
       "Gaussian histograms, MST's white-box test) over the "
       "Adult targets, both adversaries and the black-box attacks; the same for the "
       "white-box attack on Adult; and the white-box bound on the worst-case pair of "
-      "Annamalai et al. (-1: not audited); the best black-box AUC" +
+      "Annamalai et al. (-1: not audited); the best black-box AUC; the black-box audits' "
+      "ceiling (the largest bound they could report at their sample size); the perfect-test "
+      "bound of the worst-case white-box audit (the median Gaussian-DP eps(delta) of an exact "
+      "likelihood-ratio test at the best fixed threshold, with the same releases; -1: its "
+      "trade-off is not Gaussian)" +
           not_run,
       {{"synthesizer", Column::Type::kString},
        {"epsilon", Column::Type::kDouble},
        {"black_box_eps_lower", Column::Type::kDouble},
        {"white_box_adult_eps_lower", Column::Type::kDouble},
        {"worst_case_eps_lower", Column::Type::kDouble},
-       {"best_black_box_auc", Column::Type::kDouble}});
+       {"best_black_box_auc", Column::Type::kDouble},
+       {"black_box_ceiling", Column::Type::kDouble},
+       {"perfect_test_eps_lower", Column::Type::kDouble}});
   const std::vector<CaseBounds> b = BoundsByCase(r);
   const double nan = std::numeric_limits<double>::quiet_NaN();
   const bool black_box = AnyBlackBoxRan(r), white_box = Ran(r, "white_box");
   for (size_t c = 0; c < r.cases.size(); ++c) {
     t.Row({r.cases[c].synthesizer, r.cases[c].guarantee.epsilon, black_box ? b[c].black_box : nan,
-           white_box ? b[c].white_box_adult : nan, b[c].worst_case,
-           black_box ? b[c].best_auc : nan});
+           white_box ? b[c].white_box_adult : nan, b[c].worst_case, black_box ? b[c].best_auc : nan,
+           black_box ? b[c].black_box_ceiling : nan, b[c].perfect_test});
   }
   PB_ASSIGN_OR_RETURN(const SummaryTable built, t.Build());
   return out.WriteTable(built);
@@ -352,6 +273,112 @@ Status WriteWorstCaseTable(const Results& r, ResultWriter& out) {
   return out.WriteTable(built);
 }
 
+Status WriteSweepArrays(const Results& r, ResultWriter& out) {
+  const OutlierSweep& w = r.sweep;
+  std::vector<std::string> kinds, adversary;
+  std::vector<double> scores, auc, seconds;
+  std::vector<int64_t> records, case_index, target_index;
+  for (const Target& t : w.targets) {
+    kinds.push_back(t.kind);
+    scores.push_back(t.outlier_score);
+    records.insert(records.end(), t.record.begin(), t.record.end());
+  }
+  for (const GameResult& g : w.games) {
+    case_index.push_back(g.case_index);
+    target_index.push_back(g.target_index);
+    adversary.push_back(g.adversary);
+    seconds.push_back(g.seconds);
+    for (const AttackOutcome& o : g.attacks) auc.push_back(o.auc);
+  }
+  const std::string p = "/outlier_sweep/";
+  PB_RETURN_IF_ERROR(out.WriteStrings(p + "targets/kind", kinds));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(p + "targets/outlier_score", scores));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(p + "targets/exposure", TargetExposure(w)));
+  PB_RETURN_IF_ERROR(
+      out.WriteInts(p + "targets/records", records,
+                    {w.targets.size(), w.targets.empty() ? 0 : w.targets.front().record.size()}));
+  PB_RETURN_IF_ERROR(out.WriteInts(p + "removed_duplicates", {w.removed_duplicates}));
+  PB_RETURN_IF_ERROR(out.WriteInts(p + "cases", w.cases));
+  PB_RETURN_IF_ERROR(out.WriteStrings(p + "attack_names", w.attacks));
+  PB_RETURN_IF_ERROR(out.WriteInts(p + "games/case_index", case_index));
+  PB_RETURN_IF_ERROR(out.WriteInts(p + "games/target_index", target_index));
+  PB_RETURN_IF_ERROR(out.WriteStrings(p + "games/adversary", adversary));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(p + "games/seconds", seconds));
+  return out.WriteDoubles(p + "games/auc", auc, {w.games.size(), w.attacks.size()});
+}
+
+Status WriteSweepTable(const Results& r, ResultWriter& out) {
+  TableBuilder t("outlier_sweep", "Exposure of the outlier sweep's targets",
+                 "per target of the outlier sweep (outliers_leak_more's unit): its kind, outlier "
+                 "score (mean Hamming distance to its 5 nearest in the scored sample) and "
+                 "exposure, the mean AUC over its sweep games (/outlier_sweep: cases, "
+                 "adversaries, attacks) and their number",
+                 {{"target", Column::Type::kInt},
+                  {"kind", Column::Type::kString},
+                  {"outlier_score", Column::Type::kDouble},
+                  {"exposure", Column::Type::kDouble},
+                  {"games", Column::Type::kInt}});
+  const std::vector<double> exposure = TargetExposure(r.sweep);
+  for (size_t i = 0; i < r.sweep.targets.size(); ++i) {
+    const int64_t games = std::count_if(
+        r.sweep.games.begin(), r.sweep.games.end(),
+        [&](const GameResult& g) { return g.target_index == static_cast<int64_t>(i); });
+    t.Row({static_cast<int64_t>(i), r.sweep.targets[i].kind, r.sweep.targets[i].outlier_score,
+           exposure[i], games});
+  }
+  PB_ASSIGN_OR_RETURN(const SummaryTable built, t.Build());
+  return out.WriteTable(built);
+}
+
+Status WriteBugPowerArrays(const Results& r, ResultWriter& out) {
+  std::vector<int64_t> index, replicates, quick_trials, paper_trials;
+  std::vector<std::string> attack, law;
+  std::vector<double> quick, quick_se, paper, paper_se;
+  for (const BugPower& p : r.bug_power) {
+    index.push_back(p.worst_case);
+    attack.push_back(p.attack);
+    law.push_back(p.law);
+    replicates.push_back(p.quick.replicates);
+    quick_trials.push_back(p.quick.trials);
+    quick.push_back(p.quick.probability);
+    quick_se.push_back(p.quick.standard_error);
+    paper_trials.push_back(p.paper.trials);
+    paper.push_back(p.paper.probability);
+    paper_se.push_back(p.paper.standard_error);
+  }
+  PB_RETURN_IF_ERROR(out.WriteInts("/bug_power/worst_case_index", index));
+  PB_RETURN_IF_ERROR(out.WriteStrings("/bug_power/attack", attack));
+  PB_RETURN_IF_ERROR(out.WriteStrings("/bug_power/law", law));
+  PB_RETURN_IF_ERROR(out.WriteInts("/bug_power/replicates", replicates));
+  PB_RETURN_IF_ERROR(out.WriteInts("/bug_power/quick_trials", quick_trials));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/bug_power/quick_probability", quick));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/bug_power/quick_se", quick_se));
+  PB_RETURN_IF_ERROR(out.WriteInts("/bug_power/paper_trials", paper_trials));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/bug_power/paper_probability", paper));
+  return out.WriteDoubles("/bug_power/paper_se", paper_se);
+}
+
+Status WriteBugPowerTable(const Results& r, ResultWriter& out) {
+  TableBuilder t(
+      "bug_power", "Detection probability of each planted bug",
+      "per planted bug: the probability that its worst-case audit flags it with the quick "
+      "and the paper scale's releases per side (the largest over the attacks whose power is "
+      "known: the white-box one under its exact law where the law is known, else both attacks "
+      "under the plug-in law of this run's scores; /bug_power), and whether this run flagged it",
+      {{"synthesizer", Column::Type::kString},
+       {"bug", Column::Type::kString},
+       {"attributes", Column::Type::kInt},
+       {"quick_probability", Column::Type::kDouble},
+       {"paper_probability", Column::Type::kDouble},
+       {"flagged", Column::Type::kInt}});
+  for (const BugDetection& d : BugDetections(r)) {
+    const WorstCaseResult& w = r.worst_case[static_cast<size_t>(d.worst_case)];
+    t.Row({w.spec.synthesizer, w.spec.bug, w.attributes, d.quick, d.paper, d.flagged ? 1 : 0});
+  }
+  PB_ASSIGN_OR_RETURN(const SummaryTable built, t.Build());
+  return out.WriteTable(built);
+}
+
 Status WriteCostTable(const Results& r, ResultWriter& out) {
   if (r.cost.empty()) return Status::Ok();
   std::vector<ColumnSpec> columns = {{"synthesizer", Column::Type::kString}};
@@ -381,213 +408,39 @@ Status MarkIfUndecidable(const Results& r, const std::string& id, ResultWriter& 
   return SetAttributes(out, "/claims/" + id, {{"undecidable", 1}});
 }
 
+Status WriteArrays(const Results& r, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(WriteTargetsAndCases(r, out));
+  PB_RETURN_IF_ERROR(WriteGameArrays(r, out));
+  PB_RETURN_IF_ERROR(WriteWorstCaseArrays(r, out));
+  PB_RETURN_IF_ERROR(WriteSweepArrays(r, out));
+  PB_RETURN_IF_ERROR(WriteBugPowerArrays(r, out));
+  return WriteCostArrays(r, out);
+}
+
+Status WriteTables(const Results& r, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(WriteGamesTable(r, out));
+  PB_RETURN_IF_ERROR(WriteByCaseTable(r, out));
+  PB_RETURN_IF_ERROR(WriteWorstCaseTable(r, out));
+  PB_RETURN_IF_ERROR(WriteBugPowerTable(r, out));
+  PB_RETURN_IF_ERROR(WriteSweepTable(r, out));
+  return WriteCostTable(r, out);
+}
+
+// The claims (claims.h), each with its undecidable mark where it applies.
+Status WriteClaims(const Config& c, const Results& r, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(WriteJudgedClaim(FixedBeatsRandomClaim(r, c.alpha), out));
+  PB_RETURN_IF_ERROR(WriteJudgedClaim(FeaturesBeatDcrClaim(r, c.alpha), out));
+  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_features_beat_dcr", out));
+  PB_RETURN_IF_ERROR(WriteJudgedClaim(OutliersLeakMoreClaim(r, c.alpha), out));
+  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_outliers_leak_more", out));
+  PB_RETURN_IF_ERROR(WriteJudgedClaim(NoViolationClaim(r, c.alpha), out));
+  PB_RETURN_IF_ERROR(out.WriteClaim(BugsFlaggedClaim(r)));
+  PB_RETURN_IF_ERROR(WriteJudgedClaim(BlackBoxFarBelowClaim(r), out));
+  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_black_box_far_below", out));
+  return out.WriteClaim(CostClaim(r));
+}
+
 }  // namespace
-
-std::string UndecidableReason(const Results& r, const std::string& id) {
-  std::vector<std::string> needed;
-  if (id == "synthetic_data_mia_features_beat_dcr") {
-    needed = {"histogram_logistic", "queries_logistic", "dcr_hamming"};
-  } else if (id == "synthetic_data_mia_black_box_far_below") {
-    for (const std::string& a : AttackNames()) {
-      if (!IsWhiteBox(a)) needed.push_back(a);
-    }
-  } else if (id == "synthetic_data_mia_outliers_leak_more") {
-    if (AnyBlackBoxRan(r)) return "";
-    return "undecidable: needs at least one black-box attack (any but white_box); the games "
-           "ran only (--attacks): " +
-           Joined(r.attacks);
-  }
-  std::vector<std::string> missing;
-  for (const std::string& a : needed) {
-    if (!Ran(r, a)) missing.push_back(a);
-  }
-  if (missing.empty()) return "";
-  return "undecidable: needs the attacks " + Joined(needed) +
-         "; not run (--attacks): " + Joined(missing);
-}
-
-JudgedClaim FixedBeatsRandomClaim(const Results& r, double alpha) {
-  std::vector<double> fixed, random;
-  // Wins of the fixed adversary by kind: [white-box DP, black-box DP, non-private].
-  int64_t wins[3] = {0, 0, 0};
-  for (const AdversaryPair& p : AdversaryPairs(r)) {
-    const CaseSpec& s = r.cases[static_cast<size_t>(p.fixed->case_index)];
-    for (size_t a = 0; a < p.fixed->attacks.size(); ++a) {
-      fixed.push_back(JudgedBound(p.fixed->attacks[a], s));
-      random.push_back(JudgedBound(p.random->attacks[a], s));
-      if (fixed.back() > random.back()) {
-        ++wins[!s.guarantee.is_private() ? 2 : IsWhiteBox(p.fixed->attacks[a].attack) ? 0 : 1];
-      }
-    }
-  }
-  const SignTest test = PairedSignTest(fixed, random);
-  const SignVerdict v = JudgeAllGreater({test}, alpha);
-  Evidence e;
-  e << "judged eps lower bound, fixed D- vs random D- over " << fixed.size()
-    << " (case, target, attack) pairs: fixed larger in " << test.greater << ", smaller in "
-    << test.less << ", tied in " << static_cast<int64_t>(fixed.size()) - test.greater - test.less
-    << " (one-sided sign test p = " << test.p_greater
-    << "); the fixed adversary's wins: " << wins[0]
-    << " white-box on DP synthesizers (the exact likelihood ratio with D- known, "
-    << "against the population-based approximation), " << wins[1]
-    << " black-box on DP synthesizers, " << wins[2] << " on the non-private ones"
-    << AttacksRunNote(r);
-  return {ClaimEvidence("synthetic_data_mia_fixed_beats_random", v.holds, e.str()), v.inconclusive,
-          v.holds_fraction};
-}
-
-JudgedClaim FeaturesBeatDcrClaim(const Results& r, double alpha) {
-  const std::string id = "synthetic_data_mia_features_beat_dcr";
-  if (const std::string why = UndecidableReason(r, id); !why.empty()) {
-    return UndecidableClaim(id, why);
-  }
-  std::vector<SignTest> tests;
-  Evidence e;
-  e << "AUC over (case, target, adversary) games:";
-  for (const char* attack : {"histogram_logistic", "queries_logistic"}) {
-    std::vector<double> feature, dcr;
-    for (const GameResult& g : r.games) {
-      feature.push_back(OutcomeOf(g, attack).auc);
-      dcr.push_back(OutcomeOf(g, "dcr_hamming").auc);
-    }
-    tests.push_back(PairedSignTest(feature, dcr));
-    e << " " << attack << " above dcr_hamming in " << tests.back().greater << ", below in "
-      << tests.back().less << " of " << feature.size() << " (p = " << tests.back().p_greater
-      << ");";
-  }
-  const SignVerdict v = JudgeAllGreater(tests, alpha);
-  return {ClaimEvidence(id, v.holds, e.str()), v.inconclusive, v.holds_fraction};
-}
-
-JudgedClaim OutliersLeakMoreClaim(const Results& r, double alpha) {
-  const std::string id = "synthetic_data_mia_outliers_leak_more";
-  if (const std::string why = UndecidableReason(r, id); !why.empty()) {
-    return UndecidableClaim(id, why);
-  }
-  // Per (2-way case, adversary, black-box attack): the outlier targets' mean
-  // AUC against the random targets'.
-  std::map<std::tuple<int64_t, std::string, std::string>, std::array<double, 4>> cells;
-  std::vector<double> sum(r.targets.size(), 0.0), count(r.targets.size(), 0.0);
-  for (const GameResult& g : r.games) {
-    if (!IsTwoWay(r.cases[static_cast<size_t>(g.case_index)].synthesizer)) continue;
-    const std::string& kind = r.targets[static_cast<size_t>(g.target_index)].kind;
-    for (const AttackOutcome& o : g.attacks) {
-      if (IsWhiteBox(o.attack)) continue;
-      sum[static_cast<size_t>(g.target_index)] += o.auc;
-      count[static_cast<size_t>(g.target_index)] += 1;
-      auto& cell = cells[{g.case_index, g.adversary, o.attack}];  // {out sum, out n, random sum, n}
-      if (kind == "outlier") cell[0] += o.auc, cell[1] += 1;
-      if (kind == "random") cell[2] += o.auc, cell[3] += 1;
-    }
-  }
-  std::vector<double> outlier, random;
-  for (const auto& [key, cell] : cells) {
-    if (cell[1] > 0 && cell[3] > 0) {
-      outlier.push_back(cell[0] / cell[1]);
-      random.push_back(cell[2] / cell[3]);
-    }
-  }
-  const SignTest test = PairedSignTest(outlier, random);
-  const SignVerdict v = JudgeAllGreater({test}, alpha);
-  Evidence e;
-  e << "mean black-box AUC of the outlier targets vs the random ones over " << outlier.size()
-    << " (chow_liu/mst/privbayes case, adversary, attack) cells: outliers higher in "
-    << test.greater << ", lower in " << test.less << " (one-sided sign test p = " << test.p_greater
-    << "); per target over those games:";
-  for (size_t t = 0; t < r.targets.size(); ++t) {
-    e << " " << r.targets[t].kind << " (outlier score " << r.targets[t].outlier_score << ") "
-      << (count[t] > 0 ? sum[t] / count[t] : 0.0) << ";";
-  }
-  e << AttacksRunNote(r);
-  return {ClaimEvidence(id, v.holds, e.str()), v.inconclusive, v.holds_fraction};
-}
-
-Claim NoViolationClaim(const Results& r, double alpha) {
-  int64_t audits = 0, exceed = 0;
-  for (const GameResult& g : r.games) {
-    const CaseSpec& s = r.cases[static_cast<size_t>(g.case_index)];
-    if (!s.guarantee.is_private() || !s.bug.empty()) continue;
-    for (const AttackOutcome& o : g.attacks) {
-      ++audits;
-      exceed += JudgedBound(o, s) > s.guarantee.epsilon;
-    }
-  }
-  for (const WorstCaseResult& w : r.worst_case) {
-    if (!w.spec.bug.empty()) continue;
-    for (const AttackOutcome& o : w.attacks) {
-      ++audits;
-      exceed += JudgedBound(o, w.spec) > w.spec.guarantee.epsilon;
-    }
-  }
-  // Each audit exceeds with probability <= alpha; the 0.999 quantile of
-  // Binomial(audits, alpha) (independent audits) bounds the count.
-  const double allowed =
-      audits == 0
-          ? 0.0
-          : boost::math::quantile(boost::math::binomial(static_cast<double>(audits), alpha), 0.999);
-  return ClaimEvidence("synthetic_data_mia_no_violation", exceed <= allowed,
-                       Evidence() << exceed << " of " << audits
-                                  << " audits of correct DP synthesizers exceed the claimed eps "
-                                     "(allowed: "
-                                  << allowed << ", the 0.999 quantile of Binomial(" << audits
-                                  << ", " << alpha << "))" << AttacksRunNote(r));
-}
-
-Claim BugsFlaggedClaim(const Results& r) {
-  bool holds = true;
-  Evidence e;
-  for (const WorstCaseResult& w : r.worst_case) {
-    const bool in_bug_setting =
-        !w.spec.bug.empty() ||
-        w.attributes != static_cast<int64_t>(r.targets.front().record.size());
-    if (!in_bug_setting && w.spec.bug.empty()) continue;
-    const bool expected = !w.spec.bug.empty();
-    holds = holds && w.flagged == expected;
-    e << CaseLabel(w.spec) << " on " << w.attributes
-      << " attribute(s): " << (w.flagged ? "flagged" : "not flagged")
-      << " (Clopper-Pearson eps lower: white-box " << w.attacks[0].cp_eps_lower << ", dcr "
-      << w.attacks[1].cp_eps_lower << "; Gaussian-DP eps(delta): white-box "
-      << w.attacks[0].gdp_eps_lower << ", dcr " << w.attacks[1].gdp_eps_lower << "); ";
-  }
-  return ClaimEvidence("synthetic_data_mia_bugs_flagged", holds, e.str());
-}
-
-Claim BlackBoxFarBelowClaim(const Results& r) {
-  const std::string id = "synthetic_data_mia_black_box_far_below";
-  if (const std::string why = UndecidableReason(r, id); !why.empty()) {
-    return ClaimEvidence(id, false, why);
-  }
-  const std::vector<CaseBounds> b = BoundsByCase(r);
-  std::vector<double> black_ratio, worst_ratio;
-  bool worst_above_black = true;
-  Evidence e;
-  for (size_t c = 0; c < r.cases.size(); ++c) {
-    const CaseSpec& s = r.cases[c];
-    if (!s.guarantee.is_private() || b[c].worst_case < 0) continue;
-    black_ratio.push_back(b[c].black_box / s.guarantee.epsilon);
-    worst_ratio.push_back(b[c].worst_case / s.guarantee.epsilon);
-    worst_above_black = worst_above_black && b[c].worst_case > b[c].black_box;
-    e << CaseLabel(s) << ": black-box " << b[c].black_box << ", worst-case white-box "
-      << b[c].worst_case << "; ";
-  }
-  // core/stats.h's Median; 0 where no DP case was audited (the claim then fails).
-  const double mb = black_ratio.empty() ? 0.0 : Median(black_ratio);
-  const double mw = worst_ratio.empty() ? 0.0 : Median(worst_ratio);
-  e << "median bound / eps: black-box " << mb << ", worst-case " << mw;
-  const bool holds = !black_ratio.empty() && worst_above_black && mb < 0.25 && mw >= 0.5;
-  return ClaimEvidence(id, holds, e.str());
-}
-
-Claim CostClaim(const Results& r) {
-  bool holds = !r.cost.empty();
-  Evidence e;
-  e << "slope of log seconds per release on log N:";
-  for (const CostResult& c : r.cost) {
-    holds = holds && c.slope >= 0.8;
-    e << " " << c.synthesizer << " " << c.slope << ";";
-  }
-  return ClaimEvidence("synthetic_data_mia_cost_superlinear", holds, e.str());
-}
 
 Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(SetAttributes(
@@ -602,24 +455,9 @@ Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
             "instead of Private-PGM and no domain compression; no GAN or CTGAN synthesizers"},
        {"dataset_provenance", r.data_provenance},
        {"removed_duplicates", r.removed_duplicates}}));
-  PB_RETURN_IF_ERROR(WriteTargetsAndCases(r, out));
-  PB_RETURN_IF_ERROR(WriteGameArrays(r, out));
-  PB_RETURN_IF_ERROR(WriteWorstCaseArrays(r, out));
-  PB_RETURN_IF_ERROR(WriteCostArrays(r, out));
-  PB_RETURN_IF_ERROR(WriteGamesTable(r, out));
-  PB_RETURN_IF_ERROR(WriteByCaseTable(r, out));
-  PB_RETURN_IF_ERROR(WriteWorstCaseTable(r, out));
-  PB_RETURN_IF_ERROR(WriteCostTable(r, out));
-  PB_RETURN_IF_ERROR(WriteJudgedClaim(FixedBeatsRandomClaim(r, c.alpha), out));
-  PB_RETURN_IF_ERROR(WriteJudgedClaim(FeaturesBeatDcrClaim(r, c.alpha), out));
-  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_features_beat_dcr", out));
-  PB_RETURN_IF_ERROR(WriteJudgedClaim(OutliersLeakMoreClaim(r, c.alpha), out));
-  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_outliers_leak_more", out));
-  PB_RETURN_IF_ERROR(out.WriteClaim(NoViolationClaim(r, c.alpha)));
-  PB_RETURN_IF_ERROR(out.WriteClaim(BugsFlaggedClaim(r)));
-  PB_RETURN_IF_ERROR(out.WriteClaim(BlackBoxFarBelowClaim(r)));
-  PB_RETURN_IF_ERROR(MarkIfUndecidable(r, "synthetic_data_mia_black_box_far_below", out));
-  return out.WriteClaim(CostClaim(r));
+  PB_RETURN_IF_ERROR(WriteArrays(r, out));
+  PB_RETURN_IF_ERROR(WriteTables(r, out));
+  return WriteClaims(c, r, out);
 }
 
 }  // namespace synthetic_data_mia

@@ -17,12 +17,25 @@
 //       /worst_case/{epsilon,mu,white_box_eps_lower,dcr_eps_lower,
 //       white_box_mu_lower,white_box_gdp_eps_lower,dcr_gdp_eps_lower} [W],
 //       /worst_case/{white_box_scores,dcr_scores} [W, 2 x trials] (odd index: target in)
+//   /games/judged_ceiling [G, A], /worst_case/{white_box,dcr}_ceiling [W]:
+//       the largest judged bound each audit could report at its sample size
+//       (power.h JudgedCeiling)
+//   /cases/perfect_test_eps_lower [C]: the perfect-test bound of the case's
+//       worst-case white-box audit (compute.h PerfectTestBounds; -1: none)
+//   /outlier_sweep/targets/{kind,outlier_score,exposure} [T'],
+//       /outlier_sweep/targets/records [T', d], /outlier_sweep/cases [K']
+//       (main case indices), /outlier_sweep/attack_names [A'],
+//       /outlier_sweep/games/{case_index,target_index,adversary,seconds} [G'],
+//       /outlier_sweep/games/auc [G', A'] (compute.h RunOutlierSweep)
+//   /bug_power/{worst_case_index,attack,law,replicates,quick_trials,
+//       quick_probability,quick_se,paper_trials,paper_probability,paper_se}
+//       [P] (compute.h PlantedBugPower)
 //   /cost/synthesizer [S], /cost/sizes [K], /cost/seconds [S, K], /cost/slope [S]
-//   /summary/{games,by_case,worst_case,cost} tables
-//   /claims/synthetic_data_mia_* (claims.json): verdicts and evidence only;
-//       a claim needing an attack the games did not run (UndecidableReason)
-//       has holds = 0, attribute undecidable = 1 and evidence naming the
-//       attacks it needs (results/verify: inconclusive).
+//   /summary/{games,by_case,worst_case,bug_power,outlier_sweep,cost} tables
+//   /claims/synthetic_data_mia_* (claims.json, judged in claims.h): verdicts
+//       and evidence only; a claim needing an attack the games did not run
+//       (UndecidableReason) has holds = 0, attribute undecidable = 1 and
+//       evidence naming the attacks it needs (results/verify: inconclusive).
 #ifndef PRIVBENCH_EXPERIMENTS_SYNTHETIC_DATA_MIA_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_SYNTHETIC_DATA_MIA_REPORT_H_
 
@@ -48,26 +61,13 @@ struct Results {
   std::vector<WorstCaseResult> worst_case;
   std::vector<CostResult> cost;
   std::string data_provenance;
+  OutlierSweep sweep;                // outliers_leak_more's per-target games
+  std::vector<BugPower> bug_power;   // the planted bugs' detection probabilities
+  std::vector<double> perfect_test;  // per case (PerfectTestBounds); empty: not computed
 };
 
+// The claims are judged in claims.h.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
-
-// Why the claim `id` cannot be decided on the attacks the games ran ("" when
-// it can): features_beat_dcr needs histogram_logistic, queries_logistic and
-// dcr_hamming; outliers_leak_more at least one black-box attack;
-// black_box_far_below every black-box attack (its best black-box bound over
-// fewer attacks would favour the claim). The others are decidable on any
-// non-empty set (the worst-case audits always run).
-std::string UndecidableReason(const Results& r, const std::string& id);
-
-// The claims, exposed for their unit tests.
-JudgedClaim FixedBeatsRandomClaim(const Results& r, double alpha);
-JudgedClaim FeaturesBeatDcrClaim(const Results& r, double alpha);
-JudgedClaim OutliersLeakMoreClaim(const Results& r, double alpha);
-Claim NoViolationClaim(const Results& r, double alpha);
-Claim BugsFlaggedClaim(const Results& r);
-Claim BlackBoxFarBelowClaim(const Results& r);
-Claim CostClaim(const Results& r);
 
 }  // namespace synthetic_data_mia
 }  // namespace privbench

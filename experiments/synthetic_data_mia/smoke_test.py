@@ -5,7 +5,9 @@ Mann-Whitney recount from the stored test scores; the worst-case flags
 against the stored bounds (one-sided Clopper-Pearson; Gaussian-DP where the
 test's trade-off is Gaussian) and the claimed eps; the Laplace histogram's white-box scores obey
 their bound |LLR| <= (attributes) / b = eps on the one-attribute pair; same
-seed, same numbers (timings aside); --attacks=dcr_hamming writes only that
+seed, same numbers (timings aside); every audit's bound within its ceiling
+and no_violation's count of audits that could fail; a power row for every
+planted bug; the outlier sweep's exposures; --attacks=dcr_hamming writes only that
 attack's rows, with the full run's numbers, and the claims needing other
 attacks undecidable; bad parameters (an unknown or empty --attacks
 included) exit 2 with no file.
@@ -21,7 +23,9 @@ from tests import smoke
 BINARY = sys.argv[1]
 STUDY = "synthetic_data_mia"
 check, text = smoke.check, smoke.text
-TIMINGS = {"games/seconds", "cost/seconds", "cost/slope"}
+TIMINGS = {"games/seconds", "cost/seconds", "cost/slope", "outlier_sweep/games/seconds"}
+BUGS = {"domain_from_data", "laplace_half_scale", "mst_unscaled_noise", "one_marginal_low_noise",
+        "double_spent_marginal"}
 
 
 def auc(scores):
@@ -64,6 +68,57 @@ def check_laplace_llr_bound(f):
             bound = w["epsilon"][i]  # one attribute: |LLR| <= 1 / b = eps
             check(np.all(np.abs(scores) <= bound * (1 + 1e-12)),
                   f"worst case {i}: Laplace LLR beyond +-{bound}: {np.abs(scores).max()}")
+
+
+def check_ceilings(f):
+    """no audit's judged bound exceeds its recorded ceiling (the
+    largest it could report), and no_violation counts as able to fail exactly
+    the correct DP synthesizers' audits whose ceiling is above eps."""
+    synth = [text(x) for x in f["cases/synthesizer"][...]]
+    attacks = [text(x) for x in f["games/attack_names"][...]]
+    eps, delta, bug = f["cases/epsilon"][...], f["cases/delta"][...], f["cases/bug"][...]
+    ceiling, could = f["games/judged_ceiling"][...], 0
+    for g, c in enumerate(f["games/case_index"][...]):
+        for a, attack in enumerate(attacks):
+            gdp = delta[c] > 0 and (synth[c] == "independent_gaussian" or
+                                    (synth[c] == "mst" and attack == "white_box"))
+            judged = f["games/gdp_eps_lower"][g, a] if gdp else f["games/cp_eps_lower"][g, a]
+            check(judged <= ceiling[g, a] * (1 + 1e-9) + 1e-12,
+                  f"game {g} attack {attack}: bound {judged} above its ceiling {ceiling[g, a]}")
+            could += bool(np.isfinite(eps[c]) and text(bug[c]) == "" and ceiling[g, a] > eps[c])
+    w = f["worst_case"]
+    for i in range(w["synthesizer"].shape[0]):
+        if text(w["bug"][i]) == "":
+            could += int(w["white_box_ceiling"][i] > w["epsilon"][i])
+            could += int(w["dcr_ceiling"][i] > w["epsilon"][i])
+    evidence = text(f["claims/synthetic_data_mia_no_violation"].attrs["evidence"])
+    check(evidence.startswith(f"{could} of "), f"no_violation counts {could}: {evidence[:80]}")
+
+
+def check_bug_power(f):
+    """Every planted bug has a detection probability at both scales, in
+    [0, 1], the paper one at least the quick one's minus 3 standard errors."""
+    w, bp = f["worst_case"], f["bug_power"]
+    index = list(bp["worst_case_index"][...])
+    for i in range(w["bug"].shape[0]):
+        if text(w["bug"][i]) == "":
+            continue
+        check(i in index, f"planted bug {text(w['bug'][i])} has a power row")
+    for k in range(len(index)):
+        q, p = bp["quick_probability"][k], bp["paper_probability"][k]
+        check(0 <= q <= 1 and 0 <= p <= 1, f"bug power row {k}: {q}, {p}")
+        check(p >= q - 3 * (bp["quick_se"][k] + bp["paper_se"][k]) - 1e-9,
+              f"bug power row {k}: paper {p} below quick {q}")
+
+
+def check_outlier_sweep(f):
+    """Each sweep target's exposure is the mean of its games' AUCs."""
+    s = f["outlier_sweep"]
+    auc, target = s["games/auc"][...], s["games/target_index"][...]
+    for t, exposure in enumerate(s["targets/exposure"][...]):
+        mine = auc[target == t]
+        want = mine.mean() if mine.size else np.nan
+        check(np.isclose(exposure, want, equal_nan=True), f"sweep target {t}: {exposure} vs {want}")
 
 
 def datasets(f):
@@ -128,8 +183,10 @@ def main():
         check_worst_case(f)
         check_laplace_llr_bound(f)
         bugs = {text(b) for b in f["worst_case/bug"][...]}
-        check({"domain_from_data", "laplace_half_scale", "mst_unscaled_noise"} <= bugs,
-              f"every planted bug audited: {bugs}")
+        check(BUGS <= bugs, f"every planted bug audited: {bugs}")
+        check_ceilings(f)
+        check_bug_power(f)
+        check_outlier_sweep(f)
         check([text(x) for x in f["games/attack_names"][...]] == [
             "dcr_hamming", "dcr_l2", "naive_logistic", "histogram_logistic",
             "correlations_forest", "queries_logistic", "queries_forest", "white_box"],
@@ -148,7 +205,27 @@ def main():
     smoke.check_bad_parameters(BINARY, STUDY, [
         ["--epsilons=0"], ["--delta=1"], ["--synthesizers=gan"], ["--adversaries=oracle"],
         ["--outlier_targets=100000"], ["--train_datasets=41"]])
+    check_refused_up_front()
     smoke.finish()
+
+
+def check_refused_up_front():
+    """Issue 37, item 16: repeated list entries duplicated cases (or failed
+    after the whole run), a subnormal eps and n_records above half of Adult
+    failed at run time; each now exits 2 up front, naming the flag, no file."""
+    bad = {"--synthesizers=mst,mst": "synthesizers lists 'mst' twice",
+           "--attacks=white_box,white_box": "attacks lists 'white_box' twice",
+           "--adversaries=fixed,fixed": "adversaries lists 'fixed' twice",
+           "--epsilons=4,4": "epsilons lists '4' twice",
+           "--cost_sizes=100,100": "cost_sizes lists '100' twice",
+           "--epsilons=1e-320": "epsilons[0] must be in [1e-300, 1e+300]",
+           "--n_records=20000": "n_records must be in [2, 16280]"}
+    for arg, message in bad.items():
+        d = tempfile.mkdtemp(dir=smoke.out_dir())
+        r = smoke.run(BINARY, [arg], d)
+        check(r.returncode == 2 and message in r.stderr,
+              f"{arg}: exit {r.returncode}, stderr {r.stderr.strip()[-200:]!r}, want {message!r}")
+        check(os.listdir(d) == [], f"{arg}: left files {os.listdir(d)}")
 
 
 if __name__ == "__main__":

@@ -55,11 +55,7 @@ class IndependentSynthesizer : public SynthesizerBase {
     std::vector<double> cdf;
     for (int64_t j = 0; j < d; ++j) {
       std::vector<double> counts = Counts1(data, domain.sizes, j);
-      if (noise_ != MarginalNoise::kNone) {
-        out.measurements.push_back(
-            MeasureMarginal({j}, counts, in.support, in.sizes, noise_, scale, rng));
-        counts = out.measurements.back().noisy_counts;
-      }
+      if (noise_ != MarginalNoise::kNone) counts = Measure(j, counts, in, scale, rng, &out);
       const std::vector<double> p = ToDistribution(std::move(counts), in.support[j]);
       offset[j] = static_cast<int64_t>(cdf.size());
       cdf.resize(cdf.size() + p.size());
@@ -77,6 +73,24 @@ class IndependentSynthesizer : public SynthesizerBase {
   }
 
  private:
+  // Measures attribute j's counts (appending to out->measurements) and
+  // returns the noisy counts the histogram uses. The planted bugs touch the
+  // first attribute only: its noise at first_marginal_noise_fraction of the
+  // scale; double_spent_marginal measures it twice (both copies released,
+  // the histogram uses their mean). Without a bug the draws are those of a
+  // single measurement per attribute.
+  std::vector<double> Measure(int64_t j, const std::vector<double>& counts, const FitInputs& in,
+                              double scale, Rng& rng, SynthesisOutput* out) const {
+    const double s = j == 0 ? scale * options().first_marginal_noise_fraction : scale;
+    out->measurements.push_back(MeasureMarginal({j}, counts, in.support, in.sizes, noise_, s, rng));
+    std::vector<double> noisy = out->measurements.back().noisy_counts;
+    if (j != 0 || !options().double_spent_marginal) return noisy;
+    out->measurements.push_back(MeasureMarginal({j}, counts, in.support, in.sizes, noise_, s, rng));
+    const std::vector<double>& again = out->measurements.back().noisy_counts;
+    for (size_t v = 0; v < noisy.size(); ++v) noisy[v] = (noisy[v] + again[v]) / 2.0;
+    return noisy;
+  }
+
   MarginalNoise noise_;
 };
 

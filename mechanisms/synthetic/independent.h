@@ -18,6 +18,14 @@
 //    2016, Prop. 1.6) and, being one Gaussian mechanism with sensitivity /
 //    sigma = sqrt(2 rho), mu-GDP with mu = sqrt(2 rho) (Dong, Roth & Su,
 //    JRSS-B 2022). guarantee(): rho, mu and the study's (epsilon, delta).
+// Planted bugs of the two noisy ones, on the first attribute's marginal only
+// (the others keep their noise): first_marginal_noise_fraction f < 1 gives it
+// f times its scale (on one attribute: eps / f-DP, or rho / f^2-zCDP, while
+// eps or rho is claimed); double_spent_marginal measures it twice, each copy
+// at its share eps / d (rho / d) of the budget, both released and the
+// histogram built from their mean: that step's share is spent twice (on one
+// attribute: 2 eps-DP or 2 rho-zCDP; the Gaussian white-box mu^2 is then
+// 2 / sigma^2 = 4 rho).
 // Post-processing: each noisy histogram is clamped at 0 and normalised; if
 // nothing is left, the attribute is sampled uniformly over its values.
 // Planted bug domain_from_data: only the values occurring in the data are

@@ -18,9 +18,10 @@ using Factory = std::unique_ptr<Synthesizer> (*)(const SynthesizerOptions&);
 
 struct Entry {
   const char* name;
-  bool reads_epsilon;  // epsilon: the budget, or recorded in the guarantee
-  bool reads_rho;      // rho (and delta, recorded)
-  bool reads_share;    // privbayes_structure_share
+  bool reads_epsilon;        // epsilon: the budget, or recorded in the guarantee
+  bool reads_rho;            // rho (and delta, recorded)
+  bool reads_share;          // privbayes_structure_share
+  bool reads_marginal_bugs;  // first_marginal_noise_fraction (double_spent_marginal: a bool)
   Factory make;
 };
 
@@ -35,12 +36,12 @@ std::unique_ptr<Synthesizer> MakeIndependentGaussian(const SynthesizerOptions& o
 }
 
 constexpr Entry kRegistry[] = {
-    {"independent", false, false, false, &MakeIndependent},
-    {"chow_liu", false, false, false, &MakeChowLiuSynthesizer},
-    {"independent_laplace", true, false, false, &MakeIndependentLaplace},
-    {"independent_gaussian", true, true, false, &MakeIndependentGaussian},
-    {"privbayes", true, false, true, &MakePrivBayesSynthesizer},
-    {"mst", true, true, false, &MakeMstSynthesizer},
+    {"independent", false, false, false, false, &MakeIndependent},
+    {"chow_liu", false, false, false, false, &MakeChowLiuSynthesizer},
+    {"independent_laplace", true, false, false, true, &MakeIndependentLaplace},
+    {"independent_gaussian", true, true, false, true, &MakeIndependentGaussian},
+    {"privbayes", true, false, true, false, &MakePrivBayesSynthesizer},
+    {"mst", true, true, false, false, &MakeMstSynthesizer},
 };
 
 Status CheckOptions(const Entry& e, const SynthesizerOptions& o) {
@@ -61,6 +62,11 @@ Status CheckOptions(const Entry& e, const SynthesizerOptions& o) {
   if (e.reads_share && !(o.privbayes_structure_share > 0.0 && o.privbayes_structure_share < 1.0)) {
     return Error("privbayes_structure_share must be in (0, 1), got " +
                  FormatDouble(o.privbayes_structure_share));
+  }
+  if (e.reads_marginal_bugs &&
+      !(o.first_marginal_noise_fraction > 0.0 && o.first_marginal_noise_fraction <= 1.0)) {
+    return Error("first_marginal_noise_fraction must be in (0, 1] for " + std::string(e.name) +
+                 ", got " + FormatDouble(o.first_marginal_noise_fraction));
   }
   return Status::Ok();
 }

@@ -75,6 +75,14 @@ struct SynthesizerOptions {
   bool domain_from_data = false;    // any synthesizer: sizes from the data
   bool laplace_half_scale = false;  // independent_laplace: noise scale / 2
   bool mst_unscaled_noise = false;  // mst: sigma not scaled by sqrt(#marginals)
+  // independent_laplace / independent_gaussian (independent.h): the first
+  // attribute's marginal gets this fraction of its noise scale, in (0, 1]
+  // (1: no bug).
+  double first_marginal_noise_fraction = 1.0;
+  // independent_laplace / independent_gaussian: the first marginal is
+  // measured twice, each copy at its share of the budget (both released):
+  // that step's share is spent twice.
+  bool double_spent_marginal = false;
   // privbayes: share of epsilon spent on the structure search (Zhang et al.
   // use 0.3), in (0, 1).
   double privbayes_structure_share = 0.3;

@@ -62,6 +62,14 @@ TEST(RegistryTest, BadOptionsNameTheOption) {
     EXPECT_TRUE(Mentions(MakeSynthesizer("privbayes", o).message(), "privbayes_structure_share"))
         << share;
   }
+  for (const char* name : {"independent_laplace", "independent_gaussian"}) {
+    for (double fraction : {0.0, -0.5, 1.5, std::nan("")}) {
+      SynthesizerOptions o;
+      o.first_marginal_noise_fraction = fraction;
+      EXPECT_TRUE(Mentions(MakeSynthesizer(name, o).message(), "first_marginal_noise_fraction"))
+          << name << fraction;
+    }
+  }
   // The non-private ones read no budget.
   SynthesizerOptions o;
   o.epsilon = -1;

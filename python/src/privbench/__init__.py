@@ -297,26 +297,37 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
     confidence statement; kept for comparison). See
     estimators/score_audit/score_audit.h for the assumptions.
 
-    Either side may also be a path (str or os.PathLike) to a score file, read
-    as epsilon_cli reads its *_path fields: .npy (1-D float64/float32),
-    .csv/.txt (one number per line), or a 1-D float dataset of an HDF5 file
-    written "scores.h5:/group/name" (any h5py file; no external links,
-    external storage or virtual datasets).
+    Either side may also be a path (str, bytes or os.PathLike) to a score
+    file, read as epsilon_cli reads its *_path fields: .npy (1-D
+    float64/float32), .csv/.txt (one number per line), one named column of a
+    CSV with a header ("scores.csv:score"), or a 1-D float dataset of an HDF5
+    file written "scores.h5:/group/name" (any h5py file; no external links,
+    external storage or virtual datasets). Only the named file is read: a
+    path with a NUL byte is refused; the path is resolved and must still end
+    in the format's extension (a link to another kind of file is refused);
+    it must be a regular file (estimators/score_audit/score_files.h).
+
+    selections and methods: a name or a list of names (None: the defaults;
+    an empty list is refused). seed: an integer in [0, 2^64); the split is by
+    position, so the same scores in another order give another split.
+    bonferroni_grid: a 1-D array.
 
     Work bound: at most 1000 Bonferroni thresholds (len(bonferroni_grid),
     bonferroni_quantiles); every method runs at each (~4 ms per threshold
-    with every method).
+    with every method); split and max_over_thresholds evaluate each method at
+    most at 1025 candidate thresholds (score_audit.h).
     """
-    sel = None if selections is None else [_string("selections", x) for x in selections]
+    sel = _names("selections", selections)
     grid = None if bonferroni_grid is None else [float(v) for v in
-                                                  _floats("bonferroni_grid", bonferroni_grid).ravel()]
-    meth = None if methods is None else [_string("methods", x) for x in methods]
-    seed = _int("seed", seed)
-    if seed < 0:
-        raise ValueError("seed must be >= 0, got %d" % seed)
+                                                  _sample("bonferroni_grid", bonferroni_grid)]
+    meth = _names("methods", methods)
+    if meth == []:
+        raise ValueError("methods must be non-empty (leave it out, or None, for every "
+                         "applicable method)")
     return Audit(_ext.audit_scores(_scores("member_scores", member_scores),
                                    _scores("nonmember_scores", nonmember_scores),
-                                   _float("alpha", alpha), _float("delta", delta), seed, sel, grid,
+                                   _float("alpha", alpha), _float("delta", delta),
+                                   _seed(seed), sel, grid,
                                    _int("bonferroni_quantiles", bonferroni_quantiles), meth))
 
 
@@ -336,6 +347,28 @@ def _string(name, x):
     if not isinstance(x, str):
         raise ValueError("%s must be a string, got %s" % (name, _short(x)))
     return x
+
+
+def _names(name, x):
+    """None, one name (a str), or an iterable of names: a list of str."""
+    if x is None:
+        return None
+    if isinstance(x, str):
+        return [x]
+    if isinstance(x, (bytes, numbers.Number)) or not hasattr(x, "__iter__"):
+        raise ValueError("%s must be a name or a list of names, got %s" % (name, _short(x)))
+    return [_string(name, v) for v in x]
+
+
+def _seed(x):
+    """An integer in [0, 2^64) (the C++ option is uint64)."""
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        x = x[()]
+    if _is_bool(x) or not isinstance(x, numbers.Integral):
+        raise ValueError("seed must be an integer in [0, 2^64), got %s" % _short(x))
+    if not 0 <= int(x) < 2**64:
+        raise ValueError("seed must be an integer in [0, 2^64), got %d" % int(x))
+    return int(x)
 
 
 def _to_double(name, x):
@@ -412,7 +445,9 @@ def _sample(name, x):
 def _scores(name, x):
     """A sample, or the scores in the file at path x (named name + "_path" in errors)."""
     if isinstance(x, (str, bytes)) or hasattr(x, "__fspath__"):
-        path = os.fsdecode(os.fspath(x))
+        # Bytes, so that any path the OS accepts (not UTF-8 too) reaches the
+        # reader, which refuses a NUL byte and quotes paths escaped.
+        path = os.fsencode(os.fspath(x))
         return np.asarray(_ext.read_score_file(path, name + "_path"), dtype=np.float64)
     return _sample(name, x)
 
