@@ -756,6 +756,19 @@ Status ResultWriter::WriteClaim(const Claim& claim) {
   return SetAttribute(group, "evidence", claim.evidence);
 }
 
+// The variables that pin LibTorch's CPU numerics (third_party/
+// libtorch_cpu_numerics.cc sets them in every program that links LibTorch;
+// a study without LibTorch shows them unset), as "NAME=value; ...".
+static std::string CpuNumericsSettings() {
+  std::string out;
+  for (const char* name : {"MKL_CBWR", "ATEN_CPU_CAPABILITY", "PRIVBENCH_ONEDNN"}) {
+    const char* value = std::getenv(name);
+    if (!out.empty()) out += "; ";
+    out += std::string(name) + "=" + (value ? value : "unset");
+  }
+  return out;
+}
+
 Status ResultWriter::Commit() {
   SilenceHdf5();
   if (file_ < 0) return Error("result file already committed");
@@ -766,6 +779,7 @@ Status ResultWriter::Commit() {
   // concurrent sweep parts of one process each count the others' too).
   PB_RETURN_IF_ERROR(
       SetAttribute("/meta", "cpu_seconds", ProcessCpuSeconds() - start_cpu_seconds_));
+  PB_RETURN_IF_ERROR(SetAttribute("/meta", "cpu_numerics", CpuNumericsSettings()));
   PB_ASSIGN_OR_RETURN(std::string digest, ContentDigest(file_));
   PB_RETURN_IF_ERROR(SetAttribute("/meta", kChecksumAttribute, digest));
   std::string image;
