@@ -25,8 +25,7 @@
 //     them on.
 // A variable already set in the environment is left as it is (a user may
 // choose speed, e.g. MKL_CBWR=AUTO), and every result file records the
-// values in force (/meta cpu_numerics). Cost, measured on the study above at
-// quick scale: 1.64 -> 2.04 CPU seconds (+25%).
+// values in force (/meta cpu_numerics).
 #include <ATen/Context.h>
 
 #include <cstdlib>
