@@ -26,6 +26,7 @@
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/score_audit/score_audit.h"
 #include "estimators/score_audit/score_files.h"
+#include "estimators/sequential/sequential_audit.h"
 
 namespace privbench {
 namespace {
@@ -75,7 +76,10 @@ ops:
       -> {"epsilon":x} (+ "order":x for the RDP methods)
       DP-SGD upper bound for `steps` steps of the Poisson-sampled Gaussian
       mechanism. M is one of: %ACCOUNTANTS%. "orders" is optional (RDP
-      orders; default: a list spanning 1.01..16384).
+      orders; default: a list spanning 1.01..16384). Exception:
+      last_iterate_heuristic is a HEURISTIC, NOT an upper bound: the exact eps
+      of releasing only the last iterate when every loss is linear (Steinke
+      et al., ICLR 2025); real training can leak more.
   {"op":"calibrate","method":M,"target_epsilon":x,"q":x,"steps":i,"delta":x,"orders":[...]}
       -> {"sigma":x}
       The noise multiplier at which accountant M gives target_epsilon.
@@ -114,6 +118,30 @@ ops:
       "skipped_methods", those that refuse alpha or, for bonferroni only,
       alpha / G). The split is by position: the same scores in another
       order give another (equally valid) split.
+  {"op":"sequential_audit","guesses":[...],"truths":[...],"alpha":a,"delta":x,...}
+      -> {"rounds":i,...,"largest_rejected_epsilon":x,"largest_rejected_mu":x,
+          "epsilons":[...],"mus":[...],"state":"..."}
+      Anytime-valid audit of a privacy claim from a stream of rounds
+      (estimators/sequential/sequential_audit.h; Gonzalez, Dulce-Rubio,
+      Ramdas & Ribero 2025): one betting e-process per null "(eps,
+      delta)-DP" for each eps of "epsilons" (default 0, 0.1, ..., 10) and
+      per null "mu-GDP" for each mu of "mus" (default none). A null is
+      rejected once its e-value reaches 1/alpha ("rejected_at": the round;
+      null if not) and stays rejected; "largest_rejected_epsilon" is the
+      largest grid eps rejected together with every smaller grid eps, a
+      lower bound on eps valid at level alpha at every round (null when eps
+      = 0 is not rejected); likewise "largest_rejected_mu". Rounds, one kind
+      per request: "guesses" + "truths" (0/1: the auditor's fair coin picks
+      the neighbour, 1 = with the target, and the attack guesses it),
+      "scores" + "truths" (guess = score > "threshold"), or "member_scores"
+      + "nonmember_scores" (one output of each neighbour per round, scored).
+      "threshold" is fixed when the audit starts. To continue, pass back the
+      previous answer's "state" (alpha, delta, epsilons, mus and threshold
+      may then be left out and must equal the state's when given); the
+      answer is the same as if the rounds had come in one request. Optional:
+      "alpha" (in (0, 1), default 0.05), "delta" (in [0, 1), default 0),
+      "epsilons" (>= 0, strictly increasing), "mus" (> 0, strictly
+      increasing), "threshold", "state".
 
 Work bounds (every request is answered in bounded time; beyond a bound the
 request is refused with an error naming the argument):
@@ -124,6 +152,10 @@ request is refused with an error naming the argument):
       discretization >= 1e-5; for q < 1, delta <= 1 - 1e-6 (the grid's
       masses are accurate to 1e-6) unless eps is 0 by the total-variation bound.
   calibrate: target_epsilon <= 1e4; pld discretization >= 1e-4.
+  accountant last_iterate_heuristic: steps < 2^53 and the binomial variance
+      steps*q*(1-q) <= 1e7 (about 1 s at the bound).
+  sequential_audit: epsilons and mus at most 10000 values each; rounds
+      times hypotheses (grid values) at most 1e9 per request.
 
 Accuracy ranges (beyond them the request is refused, naming the argument):
   interval bayesian, bayesian_one_sided: alpha >= 1e-6 (the posterior CDF is
@@ -248,6 +280,29 @@ class Request {
         return Error(name + "[" + std::to_string(i) + "] must be a string, got " + Shown(v[i]));
       }
       out.push_back(v[i].get<std::string>());
+    }
+    return out;
+  }
+  // An array of integers (integral numbers such as 1.0 count, as for Int).
+  Result<std::vector<int64_t>> Ints(const std::string& name) const {
+    const Json& v = j_.at(name);
+    if (!v.is_array()) return Error(name + " must be an array of integers");
+    std::vector<int64_t> out;
+    out.reserve(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+      const std::string element = name + "[" + std::to_string(i) + "]";
+      const Json& x = v[i];
+      if (x.is_number_integer() && !x.is_number_unsigned()) {
+        out.push_back(x.get<int64_t>());
+      } else if (x.is_number_unsigned() && x.get<uint64_t>() <= uint64_t{1} << 62) {
+        out.push_back(static_cast<int64_t>(x.get<uint64_t>()));
+      } else if (x.is_number_float() && std::isfinite(x.get<double>()) &&
+                 x.get<double>() == std::floor(x.get<double>()) &&
+                 std::abs(x.get<double>()) < 9e15) {
+        out.push_back(static_cast<int64_t>(x.get<double>()));
+      } else {
+        return Error(element + " must be an integer, got " + Shown(x));
+      }
     }
     return out;
   }
@@ -526,6 +581,73 @@ Result<Json> AuditScoresOp(Request& r) {
   return AuditJson(audit);
 }
 
+// The optional fields of a sequential_audit request, as the library takes them.
+Result<SequentialAuditRequest> SequentialRequest(Request& r) {
+  SequentialAuditRequest q;
+  const std::pair<const char*, std::optional<double>*> numbers[] = {
+      {"alpha", &q.alpha}, {"delta", &q.delta}, {"threshold", &q.threshold}};
+  for (const auto& [name, field] : numbers) {
+    if (!r.Has(name)) continue;
+    PB_ASSIGN_OR_RETURN(*field, r.Double(name));
+  }
+  if (r.Has("state")) {
+    PB_ASSIGN_OR_RETURN(q.state, r.String("state"));
+  }
+  const std::pair<const char*, std::optional<std::vector<double>>*> doubles[] = {
+      {"epsilons", &q.epsilons},
+      {"mus", &q.mus},
+      {"scores", &q.scores},
+      {"member_scores", &q.member_scores},
+      {"nonmember_scores", &q.nonmember_scores}};
+  for (const auto& [name, field] : doubles) {
+    if (!r.Has(name)) continue;
+    PB_ASSIGN_OR_RETURN(*field, r.Doubles(name));
+  }
+  for (const auto& [name, field] : {std::pair{"guesses", &q.guesses}, {"truths", &q.truths}}) {
+    if (!r.Has(name)) continue;
+    PB_ASSIGN_OR_RETURN(*field, r.Ints(name));
+  }
+  return q;
+}
+
+Json VerdictRows(const char* parameter, const std::vector<NullVerdict>& verdicts) {
+  Json rows = Json::array();
+  for (const NullVerdict& v : verdicts) {
+    rows.push_back({{parameter, v.parameter},
+                    {"tau", v.bounds.tau},
+                    {"p0", v.bounds.p0},
+                    {"e_value", Number(v.e_value)},
+                    {"rejected_at", v.rejected_at > 0 ? Json(v.rejected_at) : Json(nullptr)}});
+  }
+  return rows;
+}
+
+Json Optional(const std::optional<double>& x) { return x ? Json(*x) : Json(nullptr); }
+
+Result<Json> SequentialAuditOp(Request& r) {
+  PB_RETURN_IF_ERROR(
+      r.CheckFields({}, {"alpha", "delta", "epsilons", "mus", "threshold", "state", "guesses",
+                         "truths", "scores", "member_scores", "nonmember_scores"}));
+  PB_ASSIGN_OR_RETURN(const SequentialAuditRequest request, SequentialRequest(r));
+  PB_ASSIGN_OR_RETURN(const SequentialAuditResponse a, RunSequentialAudit(request));
+  const SequentialAuditReport& report = a.report;
+  Json out;
+  out["alpha"] = a.options.alpha;
+  out["delta"] = a.options.delta;
+  out["threshold"] = Optional(a.options.threshold);
+  out["rounds"] = report.rounds;
+  out["game_rounds"] = report.game_rounds;
+  out["correct_guesses"] = report.correct_guesses;
+  out["pair_rounds"] = report.pair_rounds;
+  out["pair_difference_sum"] = report.pair_difference_sum;
+  out["largest_rejected_epsilon"] = Optional(report.largest_rejected_epsilon);
+  out["largest_rejected_mu"] = Optional(report.largest_rejected_mu);
+  out["epsilons"] = VerdictRows("epsilon", report.dp);
+  out["mus"] = VerdictRows("mu", report.gdp);
+  out["state"] = a.state;
+  return out;
+}
+
 // The deepest nesting of arrays and objects in `line` (outside strings),
 // found without recursion; stops counting past `limit`.
 int NestingDepth(const std::string& line, int limit) {
@@ -557,7 +679,7 @@ Result<Json> Dispatch(const Json& request) {
   if (!request.contains("op") || !request["op"].is_string()) {
     return Error(
         "missing field 'op' (a string: interval, eps_from_rates, katz, "
-        "epsilon_star, accountant, calibrate, one_run, audit_scores)");
+        "epsilon_star, accountant, calibrate, one_run, audit_scores, sequential_audit)");
   }
   const std::string op = request["op"].get<std::string>();
   if (op == "interval") return Interval(r);
@@ -568,6 +690,7 @@ Result<Json> Dispatch(const Json& request) {
   if (op == "calibrate") return Calibrate(r);
   if (op == "one_run") return OneRun(r);
   if (op == "audit_scores") return AuditScoresOp(r);
+  if (op == "sequential_audit") return SequentialAuditOp(r);
   return Error("unknown op " + QuoteText(op) + " (see epsilon_cli --help)");
 }
 

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -221,6 +222,91 @@ TEST(EpsilonCli, AuditScoresFieldsAreConsistentAndMessagesBounded) {
                     R"(","tp":1,"fn":1,"fp":1,"tn":1,"delta":0,"alpha":0.1})")
                 .size(),
             2200u);
+}
+
+// The last-iterate heuristic is reached by its registry name like every
+// accountant: eps, calibration back to the same sigma, and the fields that
+// do not apply to it refused.
+TEST(EpsilonCli, LastIterateHeuristicIsAnAccountantByName) {
+  const nlohmann::json a = Answer(R"({"id":1,"op":"accountant","method":"last_iterate_heuristic",)"
+                                  R"("sigma":1,"q":0.01,"steps":100,"delta":1e-6})");
+  ASSERT_TRUE(a.contains("epsilon")) << a.dump();
+  EXPECT_FALSE(a.contains("order"));
+  const double eps = a["epsilon"].get<double>();
+  EXPECT_NEAR(eps, 0.4921, 1e-4);  // last_iterate_heuristic_test's sweep
+  const nlohmann::json c =
+      Answer(R"({"id":2,"op":"calibrate","method":"last_iterate_heuristic","target_epsilon":)" +
+             nlohmann::json(eps).dump() + R"(,"q":0.01,"steps":100,"delta":1e-6})");
+  ASSERT_TRUE(c.contains("sigma")) << c.dump();
+  EXPECT_NEAR(c["sigma"].get<double>(), 1.0, 1e-8);
+  EXPECT_EQ(ErrorOf(R"({"op":"accountant","method":"last_iterate_heuristic","sigma":1,"q":0.1,)"
+                    R"("steps":1,"delta":1e-5,"orders":[2]})"),
+            "orders apply to the RDP accountants only; method last_iterate_heuristic does not "
+            "use them");
+  EXPECT_EQ(ErrorOf(R"({"op":"accountant","method":"last_iterate_heuristic","sigma":1,"q":0.1,)"
+                    R"("steps":1,"delta":1e-5,"discretization":1e-3})"),
+            "discretization applies to method pld only");
+  EXPECT_EQ(
+      ErrorOf(R"({"op":"accountant","method":"last_iterate_heuristic","sigma":1,"q":0.5,)"
+              R"("steps":1000000000,"delta":1e-5})")
+          .rfind("steps=1000000000 at q=0.5 is beyond last_iterate_heuristic's work bound", 0),
+      0u);
+}
+
+// sequential_audit: the answer after two requests chained through "state"
+// is the answer to one request with every round; rows and the lower bound.
+TEST(EpsilonCli, SequentialAuditContinuesFromItsState) {
+  const std::string all =
+      R"({"id":1,"op":"sequential_audit","epsilons":[0,0.5],"mus":[0.5],)"
+      R"("guesses":[1,1,1,1,1,1,1,1,1,1,0,1],"truths":[1,1,1,1,1,1,1,1,1,1,1,1]})";
+  const nlohmann::json whole = Answer(all);
+  ASSERT_FALSE(whole.contains("error")) << whole.dump();
+  const nlohmann::json first =
+      Answer(R"({"id":1,"op":"sequential_audit","epsilons":[0,0.5],"mus":[0.5],)"
+             R"("guesses":[1,1,1,1,1],"truths":[1,1,1,1,1]})");
+  ASSERT_TRUE(first.contains("state")) << first.dump();
+  nlohmann::json next = {
+      {"id", 1},       {"op", "sequential_audit"},         {"state", first["state"]},
+      {"alpha", 0.05}, {"guesses", {1, 1, 1, 1, 1, 0, 1}}, {"truths", {1, 1, 1, 1, 1, 1, 1}}};
+  const nlohmann::json second = Answer(next.dump());
+  EXPECT_EQ(second, whole);
+  EXPECT_EQ(whole["rounds"], 12);
+  EXPECT_EQ(whole["correct_guesses"], 11);
+  // eps = 0: wealth 1.5^(n-1) over the first 10 correct guesses, so the
+  // null is rejected at round 9.
+  EXPECT_EQ(whole["epsilons"][0]["rejected_at"], 9);
+  EXPECT_EQ(whole["largest_rejected_epsilon"], 0.0);
+  EXPECT_TRUE(whole["largest_rejected_mu"].is_null());
+  EXPECT_DOUBLE_EQ(whole["epsilons"][1]["p0"].get<double>(), std::exp(0.5) / (1 + std::exp(0.5)));
+  // The default grid: 0, 0.1, ..., 10.
+  const nlohmann::json d = Answer(R"({"op":"sequential_audit"})");
+  ASSERT_EQ(d["epsilons"].size(), 101u) << d.dump().substr(0, 300);
+  EXPECT_EQ(d["epsilons"][100]["epsilon"], 10.0);
+  EXPECT_EQ(d["alpha"], 0.05);
+  next["alpha"] = 0.1;
+  EXPECT_EQ(ErrorOf(next.dump()).rfind("alpha=0.1 differs from the state's 0.05", 0), 0u);
+}
+
+TEST(EpsilonCli, SequentialAuditNamesBadFields) {
+  const std::string op = R"({"op":"sequential_audit",)";
+  EXPECT_EQ(ErrorOf(op + R"("guesses":[1,0],"truths":[1,2]})"), "truths[1] must be 0 or 1, got 2");
+  EXPECT_EQ(ErrorOf(op + R"("guesses":[1,0.5],"truths":[1,1]})"),
+            "guesses[1] must be an integer, got 0.5");
+  EXPECT_EQ(ErrorOf(op + R"("guesses":"1","truths":[1]})"), "guesses must be an array of integers");
+  EXPECT_EQ(ErrorOf(op + R"("guesses":[18446744073709551615],"truths":[1]})"),
+            "guesses[0] must be an integer, got 18446744073709551615");
+  EXPECT_EQ(ErrorOf(op + R"("alpha":1})"), "alpha must be in (0, 1), got 1");
+  EXPECT_EQ(ErrorOf(op + R"("delta":1})"), "delta must be in [0, 1), got 1");
+  EXPECT_EQ(ErrorOf(op + R"("epsilons":[-0.5]})"), "epsilons[0] must be finite and >= 0, got -0.5");
+  EXPECT_EQ(ErrorOf(op + R"("epsilons":[]})"),
+            "epsilons must be non-empty (leave it out for the default grid)");
+  EXPECT_EQ(ErrorOf(op + R"("mus":[1,0]})"), "mus[1] must be finite and > 0, got 0");
+  EXPECT_EQ(ErrorOf(op + R"("scores":[1],"truths":[1]})"),
+            "scores need the pre-registered threshold, set when the audit starts");
+  EXPECT_EQ(ErrorOf(op + R"("state":"x"})"),
+            "state: line 1: expected 'privbench sequential_audit state v1', got 'x'");
+  EXPECT_EQ(ErrorOf(op + R"("state":7})"), "state must be a string, got 7");
+  EXPECT_EQ(ErrorOf(op + R"("guesse":[1]})"), "unknown field 'guesse' for op 'sequential_audit'");
 }
 
 }  // namespace

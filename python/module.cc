@@ -6,7 +6,8 @@
 // What is estimated, under which assumptions and from which paper section
 // is documented with each library function (estimators/interval_estimator.h,
 // eps_from_rates.h, intervals/katz_log.h, loss_samples/epsilon_star_options.h,
-// accountants/accountant.h). This file adds no mathematics:
+// accountants/accountant.h, sequential/sequential_audit.h). This file adds no
+// mathematics:
 //  - every result comes from the library's validating entry point (the same
 //    calls as epsilon_cli), so bad input gets the library's message naming
 //    the argument (raised as ValueError, or returned with the failing
@@ -50,6 +51,7 @@
 #include "estimators/loss_samples/loss_transform.h"
 #include "estimators/score_audit/score_audit.h"
 #include "estimators/score_audit/score_files.h"
+#include "estimators/sequential/sequential_audit.h"
 #include "results/h5_file.h"
 
 namespace privbench {
@@ -393,6 +395,81 @@ py::dict AuditScoresPy(const Doubles& member_scores, const Doubles& nonmember_sc
   return AuditDict(ValueOrRaise(std::move(audit)));
 }
 
+// A 1-D integer array as the std::vector the library takes.
+std::vector<int64_t> IntSample(const char* name, const Ints& a) {
+  if (a.ndim() != 1) {
+    throw py::value_error(std::string(name) + " must be a 1-D array, got " +
+                          std::to_string(a.ndim()) + " dimensions");
+  }
+  return std::vector<int64_t>(a.data(), a.data() + a.size());
+}
+
+py::list VerdictRows(const char* parameter, const std::vector<NullVerdict>& verdicts) {
+  py::list rows;
+  for (const NullVerdict& v : verdicts) {
+    py::dict row;
+    row[parameter] = v.parameter;
+    row["tau"] = v.bounds.tau;
+    row["p0"] = v.bounds.p0;
+    row["e_value"] = v.e_value;
+    row["rejected_at"] = v.rejected_at > 0 ? py::object(py::int_(v.rejected_at)) : py::none();
+    rows.append(row);
+  }
+  return rows;
+}
+
+py::object OptionalFloat(const std::optional<double>& x) {
+  return x ? py::object(py::float_(*x)) : py::none();
+}
+
+// The same keys as epsilon_cli's sequential_audit answer.
+py::dict SequentialAuditDict(const SequentialAuditResponse& a) {
+  const SequentialAuditReport& r = a.report;
+  py::dict out;
+  out["alpha"] = a.options.alpha;
+  out["delta"] = a.options.delta;
+  out["threshold"] = OptionalFloat(a.options.threshold);
+  out["rounds"] = r.rounds;
+  out["game_rounds"] = r.game_rounds;
+  out["correct_guesses"] = r.correct_guesses;
+  out["pair_rounds"] = r.pair_rounds;
+  out["pair_difference_sum"] = r.pair_difference_sum;
+  out["largest_rejected_epsilon"] = OptionalFloat(r.largest_rejected_epsilon);
+  out["largest_rejected_mu"] = OptionalFloat(r.largest_rejected_mu);
+  out["epsilons"] = VerdictRows("epsilon", r.dp);
+  out["mus"] = VerdictRows("mu", r.gdp);
+  out["state"] = a.state;
+  return out;
+}
+
+py::dict SequentialAuditPy(const std::optional<Ints>& guesses, const std::optional<Ints>& truths,
+                           const std::optional<Doubles>& scores,
+                           const std::optional<Doubles>& member_scores,
+                           const std::optional<Doubles>& nonmember_scores,
+                           std::optional<double> threshold, std::optional<double> alpha,
+                           std::optional<double> delta, std::optional<std::vector<double>> epsilons,
+                           std::optional<std::vector<double>> mus,
+                           std::optional<std::string> state) {
+  SequentialAuditRequest q;
+  if (guesses) q.guesses = IntSample("guesses", *guesses);
+  if (truths) q.truths = IntSample("truths", *truths);
+  if (scores) q.scores = Sample("scores", *scores);
+  if (member_scores) q.member_scores = Sample("member_scores", *member_scores);
+  if (nonmember_scores) q.nonmember_scores = Sample("nonmember_scores", *nonmember_scores);
+  q.threshold = threshold;
+  q.alpha = alpha;
+  q.delta = delta;
+  q.epsilons = std::move(epsilons);
+  q.mus = std::move(mus);
+  q.state = std::move(state);
+  Result<SequentialAuditResponse> a = Error("");
+  {
+    py::gil_scoped_release release;
+    a = RunSequentialAudit(q);
+  }
+  return SequentialAuditDict(ValueOrRaise(std::move(a)));
+}
+
 // privbench.results reads a file only after the C++ reader accepted it:
 // one set of rules (regular file, format version, checksum, one hard link
 // per object, no external or virtual data, allocation bounded by the file's
@@ -444,6 +521,9 @@ void Define(py::module_& m) {
         arg("bonferroni_quantiles"), arg("methods"));
   m.def("calibrate", &Calibrate, arg("method"), arg("target_epsilon"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
+  m.def("sequential_audit", &SequentialAuditPy, arg("guesses"), arg("truths"), arg("scores"),
+        arg("member_scores"), arg("nonmember_scores"), arg("threshold"), arg("alpha"), arg("delta"),
+        arg("epsilons"), arg("mus"), arg("state"));
 }
 
 }  // namespace

@@ -643,6 +643,99 @@ class PythonSide(unittest.TestCase):
             self.assertIn("member_scores_path must not contain a NUL byte", e)
 
 
+def cli_rows(rows):
+    """A CLI answer's verdict rows with "inf" e-values as floats."""
+    return [dict(r, e_value=number(r["e_value"])) for r in rows]
+
+
+class SequentialAudit(unittest.TestCase):
+    """privbench.sequential_audit against epsilon_cli's sequential_audit op."""
+
+    def rounds(self, n=400, seed=9):
+        rng = np.random.default_rng(seed)
+        truths = rng.integers(0, 2, n)
+        guesses = np.where(rng.random(n) < 0.8, truths, 1 - truths)
+        scores = truths + rng.normal(0.0, 0.7, n)
+        return truths, guesses, scores
+
+    def same(self, mine, theirs):
+        self.assertNotIn("error", theirs)
+        theirs = dict(theirs)
+        theirs.pop("id", None)
+        theirs["epsilons"] = cli_rows(theirs["epsilons"])
+        theirs["mus"] = cli_rows(theirs["mus"])
+        self.assertEqual(mine, theirs)
+
+    def test_matches_the_cli_for_every_kind_of_round(self):
+        truths, guesses, scores = self.rounds()
+        grid = [0.0, 0.25, 0.5, 1.0]
+        mine = privbench.sequential_audit(guesses=guesses, truths=truths, epsilons=grid,
+                                          mus=[0.5, 1.0], delta=1e-3, alpha=0.1)
+        (theirs,) = cli([{"op": "sequential_audit", "guesses": guesses.tolist(),
+                          "truths": truths.tolist(), "epsilons": grid, "mus": [0.5, 1.0],
+                          "delta": 1e-3, "alpha": 0.1}])
+        self.same(mine, theirs)
+        self.assertEqual(mine["rounds"], 400)
+        self.assertIsNotNone(mine["largest_rejected_epsilon"])
+        mine = privbench.sequential_audit(scores=scores, truths=truths, threshold=0.5)
+        (theirs,) = cli([{"op": "sequential_audit", "scores": scores.tolist(),
+                          "truths": truths.tolist(), "threshold": 0.5}])
+        self.same(mine, theirs)
+        self.assertEqual(len(mine["epsilons"]), 101)  # the default grid
+        members, nonmembers = scores[truths == 1][:100], scores[truths == 0][:100]
+        mine = privbench.sequential_audit(member_scores=members, nonmember_scores=nonmembers,
+                                          threshold=0.5, mus=[1.0])
+        (theirs,) = cli([{"op": "sequential_audit", "member_scores": members.tolist(),
+                          "nonmember_scores": nonmembers.tolist(), "threshold": 0.5,
+                          "mus": [1.0]}])
+        self.same(mine, theirs)
+        self.assertEqual(mine["pair_rounds"], 100)
+
+    def test_state_continues_the_audit_in_both(self):
+        truths, guesses, _ = self.rounds()
+        whole = privbench.sequential_audit(guesses=guesses, truths=truths, alpha=0.01)
+        first = privbench.sequential_audit(guesses=guesses[:150], truths=truths[:150],
+                                           alpha=0.01)
+        second = privbench.sequential_audit(guesses=guesses[150:], truths=truths[150:],
+                                            state=first["state"])
+        self.assertEqual(second, whole)
+        (theirs,) = cli([{"op": "sequential_audit", "state": first["state"],
+                          "guesses": guesses[150:].tolist(), "truths": truths[150:].tolist()}])
+        self.same(second, theirs)
+        # bool arrays are guesses too
+        self.assertEqual(privbench.sequential_audit(guesses=guesses.astype(bool),
+                                                    truths=truths.astype(bool), alpha=0.01),
+                         whole)
+
+    def test_errors_are_the_clis(self):
+        cases = [
+            (dict(guesses=[1, 0], truths=[1, 2]), {"guesses": [1, 0], "truths": [1, 2]}),
+            (dict(mus=[0.0]), {"mus": [0.0]}),
+            (dict(epsilons=[1.0, 0.5]), {"epsilons": [1.0, 0.5]}),
+            (dict(epsilons=[]), {"epsilons": []}),
+            (dict(alpha=1.0), {"alpha": 1.0}),
+            (dict(delta=-0.5), {"delta": -0.5}),
+            (dict(scores=[0.5], truths=[1]), {"scores": [0.5], "truths": [1]}),
+            (dict(guesses=[1], scores=[0.5], truths=[1]),
+             {"guesses": [1], "scores": [0.5], "truths": [1]}),
+            (dict(state="nope"), {"state": "nope"}),
+        ]
+        for kwargs, fields in cases:
+            (want,) = cli([dict(fields, op="sequential_audit")])
+            self.assertIn("error", want, fields)
+            self.assertEqual(module_error(privbench.sequential_audit, **kwargs), want["error"])
+        # What JSON cannot carry: NaN scores, non-integers, shapes.
+        self.assertEqual(module_error(privbench.sequential_audit, scores=[0.1, float("nan")],
+                                      truths=[1, 0], threshold=0.0),
+                         "scores[1] must not be NaN")
+        self.assertIn("truths must be an integer",
+                      module_error(privbench.sequential_audit, guesses=[1], truths=[0.5]))
+        self.assertIn("guesses must be a 1-D array",
+                      module_error(privbench.sequential_audit, guesses=[[1]], truths=[1]))
+        self.assertIn("state must be a string",
+                      module_error(privbench.sequential_audit, state=3))
+
+
 if __name__ == "__main__":
     CLI, FIXTURE = sys.argv[1], sys.argv[2]
     unittest.main(argv=[sys.argv[0]], verbosity=2)

@@ -74,6 +74,41 @@ def carlini_logit(loss):
     return -loss - math.log(-math.expm1(-loss))
 
 
+def ons_e_values(correct, p0s):
+    """The e-values of sequential_audit's game rounds, written from the
+    formulas of estimators/sequential/sequential_audit.h (payoff
+    u = (X - p0)/p0, wealth *= 1 + b u, online Newton step on b in [0, 1/2])."""
+    scale = 2 / (2 - math.log(3))
+    out = []
+    for p0 in p0s:
+        wealth, bet, a = 1.0, 0.0, 1.0
+        for x in correct:
+            u = (x - p0) / p0
+            wealth *= 1 + bet * u
+            g = -u / (1 + bet * u)
+            a += g * g
+            bet = min(max(bet - scale * g / a, 0.0), 0.5)
+        out.append(wealth)
+    return out
+
+
+def mixture_delta(sigma, q, steps, eps):
+    """The last-iterate heuristic's delta(eps) by SciPy quadrature of both
+    hockey-stick integrals of Binomial(T, q) + N(0, sigma^2 T) against
+    N(0, sigma^2 T) (Steinke et al. 2025), for the CLI's accountant."""
+    s = sigma * math.sqrt(steps)
+    w = stats.binom.pmf(np.arange(steps + 1), steps, q)
+    p = lambda x: float(np.dot(w, stats.norm.pdf(x, np.arange(steps + 1), s)))
+    qd = lambda x: stats.norm.pdf(x, 0, s)
+    e = math.exp(eps)
+    lo, hi = -14 * s, steps + 14 * s
+    one = integrate.quad(lambda x: max(0.0, p(x) - e * qd(x)), lo, hi, limit=500,
+                         epsabs=1e-13, epsrel=1e-10)[0]
+    two = integrate.quad(lambda x: max(0.0, qd(x) - e * p(x)), lo, hi, limit=500,
+                         epsabs=1e-13, epsrel=1e-10)[0]
+    return max(one, two)
+
+
 def main():
     carlini_train = [0.01, 0.05, 0.1, 0.2, 0.3]
     carlini_population = [0.2, 0.6, 1.0, 1.8, 3.0]
@@ -200,10 +235,76 @@ def main():
         want = scipy_one_run(1000, 100, 90, delta, 0.05)
         check(abs(o.get("lower", -1) - want) < 1e-6, f"one_run delta={delta}: {o} vs {want}")
 
+
+    # The last-iterate heuristic (a HEURISTIC, not an upper bound), reached by
+    # its registry name: at q = 1 it is the Gaussian mechanism with
+    # sensitivity sqrt(T)/sigma (the analytic curve, solved by SciPy); at
+    # q < 1 its eps is where SciPy's quadrature of the mixture's
+    # hockey-stick divergence equals delta.
+    out = run([
+        {"id": 1, "op": "accountant", "method": "last_iterate_heuristic", "sigma": 2.0, "q": 1.0,
+         "steps": 16, "delta": 1e-6},
+        {"id": 2, "op": "accountant", "method": "last_iterate_heuristic", "sigma": 1.0, "q": 0.1,
+         "steps": 10, "delta": 1e-4},
+        {"id": 3, "op": "calibrate", "method": "last_iterate_heuristic", "target_epsilon": 1.0,
+         "q": 0.01, "steps": 1000, "delta": 1e-5},
+    ])
+    mu = math.sqrt(16) / 2.0
+    gauss = lambda e: (stats.norm.cdf(-e / mu + mu / 2)
+                       - math.exp(e) * stats.norm.cdf(-e / mu - mu / 2) - 1e-6)
+    want = optimize.brentq(gauss, 0.0, 100.0, xtol=1e-14)
+    check(abs(out[0].get("epsilon", -1) - want) < 1e-9 * want, ("heuristic q=1", out[0], want))
+    got = out[1].get("epsilon", -1)
+    check(got > 0 and abs(mixture_delta(1.0, 0.1, 10, got) / 1e-4 - 1) < 1e-5,
+          ("heuristic q=0.1 T=10: scipy delta at the CLI's eps", out[1],
+           mixture_delta(1.0, 0.1, 10, got)))
+    check(out[2].get("sigma", 0) > 0, out[2])
+
+    # sequential_audit: the e-values against the formulas written out above,
+    # the prefix lower bound, and chaining through "state".
+    rng = np.random.default_rng(3)
+    truths = rng.integers(0, 2, 300)
+    guesses = np.where(rng.random(300) < 0.85, truths, 1 - truths)
+    grid = [0.0, 0.5, 1.0, 1.5]
+    out = run([
+        {"id": 1, "op": "sequential_audit", "epsilons": grid, "delta": 0.01,
+         "guesses": guesses.tolist(), "truths": truths.tolist()},
+        {"id": 2, "op": "sequential_audit", "epsilons": grid, "delta": 0.01,
+         "guesses": guesses[:120].tolist(), "truths": truths[:120].tolist()},
+    ])
+    correct = (guesses == truths).astype(float)
+    p0s = [(math.exp(e) + 0.01) / (1 + math.exp(e)) for e in grid]
+    want = ons_e_values(correct, p0s)
+    rows = out[0].get("epsilons", [])
+    check(len(rows) == 4 and all(abs(r["e_value"] / w - 1) < 1e-9 for r, w in zip(rows, want)),
+          ("sequential e-values", [r.get("e_value") for r in rows], want))
+    check(all(abs(r["p0"] - p) < 1e-15 for r, p in zip(rows, p0s)), "sequential p0")
+    rejected = [r["epsilon"] for r in rows if r["rejected_at"] is not None]
+    prefix = None
+    for r in rows:
+        if r["rejected_at"] is None:
+            break
+        prefix = r["epsilon"]
+    check(out[0].get("largest_rejected_epsilon") == prefix and prefix is not None,
+          ("prefix rule", out[0].get("largest_rejected_epsilon"), rejected))
+    (resumed,) = run([{"id": 1, "op": "sequential_audit", "state": out[1]["state"],
+                       "guesses": guesses[120:].tolist(), "truths": truths[120:].tolist()}])
+    check(resumed == out[0], "sequential_audit resumed from state == one request")
+    out = run([
+        {"id": 1, "op": "sequential_audit", "guesses": [1, 0], "truths": [1, 2]},
+        {"id": 2, "op": "sequential_audit", "mus": [0.0]},
+        {"id": 3, "op": "sequential_audit", "scores": [0.5], "truths": [1]},
+        {"id": 4, "op": "sequential_audit", "alpha": 0.0},
+    ])
+    check(out[0].get("error") == "truths[1] must be 0 or 1, got 2", out[0])
+    check(out[1].get("error") == "mus[0] must be finite and > 0, got 0", out[1])
+    check(out[2].get("error", "").startswith("scores need the pre-registered threshold"), out[2])
+    check(out[3].get("error") == "alpha must be in (0, 1), got 0", out[3])
+
     help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True).stdout
     for word in ["interval", "eps_from_rates", "katz", "epsilon_star", "accountant", "calibrate",
                  "bayesian_one_sided", "katz_log", "rdp_improved", "parametric", "pld",
-                 "one_run"]:
+                 "one_run", "audit_scores", "sequential_audit", "last_iterate_heuristic"]:
         check(word in help_text, f"--help mentions {word}")
     bad = subprocess.run([CLI, "nonsense"], capture_output=True, text=True)
     check(bad.returncode == 2, "unknown mode exits 2")

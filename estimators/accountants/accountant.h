@@ -9,6 +9,10 @@
 // Evans' own code uses shuffled passes (docs/studies.md, Accounting
 // reference).
 //
+// One registered accountant is NOT an upper bound: last_iterate_heuristic
+// (last_iterate_heuristic.h) is the exact eps of the last iterate for linear
+// losses only, a heuristic prediction (Steinke et al., ICLR 2025).
+//
 // HOW: one subclass per accountant (naive, advanced, zcdp, rdp,
 // rdp_improved; see their headers for the theorems used) behind the
 // public-validates / protected-computes split of estimators/interval_

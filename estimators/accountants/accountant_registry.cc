@@ -18,13 +18,34 @@ constexpr RegistryRow<Accountant> kRows[] = {
     {"rdp_improved", &MakeRdpImprovedAccountant},
     {"pld", &MakePldAccountant},
     {"zcdp_optimal", &MakeZcdpOptimalAccountant},
+    // Not an upper bound: the last-iterate heuristic of Steinke et al. 2025
+    // (last_iterate_heuristic.h), listed last.
+    {"last_iterate_heuristic", &MakeLastIterateHeuristicAccountant},
 };
 
 constexpr Registry<Accountant> kRegistry("accountant", kRows);
 
+// The registered accountants that are predictions, not upper bounds.
+constexpr std::string_view kHeuristicAccountants[] = {"last_iterate_heuristic"};
+
+bool IsHeuristic(std::string_view name) {
+  for (std::string_view h : kHeuristicAccountants) {
+    if (h == name) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 std::vector<std::string> AllAccountantNames() { return kRegistry.AllNames(); }
+
+std::vector<std::string> UpperBoundAccountantNames() {
+  std::vector<std::string> names;
+  for (const std::string& name : AllAccountantNames()) {
+    if (!IsHeuristic(name)) names.push_back(name);
+  }
+  return names;
+}
 
 Result<std::unique_ptr<Accountant>> MakeAccountant(std::string_view name, std::string_view field) {
   return kRegistry.Make(name, field);

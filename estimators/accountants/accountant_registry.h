@@ -16,8 +16,15 @@
 namespace privbench {
 
 // Registered names, in registry order: naive, advanced, zcdp, rdp, rdp_improved,
-// pld, zcdp_optimal.
+// pld, zcdp_optimal, last_iterate_heuristic. The last is a HEURISTIC, not an
+// upper bound (last_iterate_heuristic.h).
 std::vector<std::string> AllAccountantNames();
+
+// The registered accountants whose eps is an upper bound on the privacy of
+// every release of the run (all but last_iterate_heuristic), in registry
+// order: what a study lists as "the upper bounds" (B8's accountant table,
+// the region of privacy's accounting).
+std::vector<std::string> UpperBoundAccountantNames();
 
 // A new instance of the named accountant, or an error naming `field` (the
 // argument the caller read `name` from; the CLI field is "method") and

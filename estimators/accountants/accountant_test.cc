@@ -7,6 +7,7 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "estimators/accountants/accountant_registry.h"
 #include "estimators/accountants/factories.h"
@@ -226,3 +227,18 @@ TEST(RegistryTest, FactoriesGiveTheSameAnswers) {
 
 }  // namespace
 }  // namespace privbench
+
+// Studies list UpperBoundAccountantNames() as "the upper bounds": every
+// registered accountant except the last-iterate heuristic, in registry order.
+TEST(RegistryTest, UpperBoundNamesAreAllButTheHeuristic) {
+  const std::vector<std::string> all = privbench::AllAccountantNames();
+  const std::vector<std::string> upper = privbench::UpperBoundAccountantNames();
+  ASSERT_NE(std::find(all.begin(), all.end(), "last_iterate_heuristic"), all.end());
+  EXPECT_EQ(std::find(upper.begin(), upper.end(), "last_iterate_heuristic"), upper.end());
+  EXPECT_EQ(upper.size() + 1, all.size());
+  std::vector<std::string> all_but_heuristic;
+  for (const std::string& name : all) {
+    if (name != "last_iterate_heuristic") all_but_heuristic.push_back(name);
+  }
+  EXPECT_EQ(upper, all_but_heuristic);
+}

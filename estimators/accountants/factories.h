@@ -19,6 +19,8 @@ std::unique_ptr<Accountant> MakeZcdpOptimalAccountant();  // zcdp_optimal.cc
 std::unique_ptr<Accountant> MakeRdpAccountant();          // rdp.cc
 std::unique_ptr<Accountant> MakeRdpImprovedAccountant();  // rdp_improved.cc
 std::unique_ptr<Accountant> MakePldAccountant();          // pld.cc
+// A HEURISTIC, not an upper bound (last_iterate_heuristic.h).
+std::unique_ptr<Accountant> MakeLastIterateHeuristicAccountant();  // last_iterate_heuristic.cc
 
 }  // namespace privbench
 

@@ -130,7 +130,7 @@ Result<AccountantTable> ComputeAccountantTable() {
   AccountantTable out;
   for (int64_t row = 0; row < static_cast<int64_t>(std::size(sigmas)); ++row) {
     setting.sigma = sigmas[row];
-    for (const std::string& name : AllAccountantNames()) {
+    for (const std::string& name : UpperBoundAccountantNames()) {
       PB_ASSIGN_OR_RETURN(auto acc, MakeAccountant(name));
       PB_ASSIGN_OR_RETURN(AccountantResult r, acc->Epsilon(setting));
       out.row.push_back(row + 1);

@@ -173,7 +173,7 @@ Result<Bounds> Account(double sigma, double q, int64_t steps, double delta) {
   s.steps = steps;
   s.delta = delta;
   s.orders = TableOneRdpOrders();
-  for (const std::string& name : AllAccountantNames()) {
+  for (const std::string& name : UpperBoundAccountantNames()) {
     PB_ASSIGN_OR_RETURN(AccountantResult r, RunAccountant(name, s));
     b.table_one[name] = r.epsilon;
     b.table_one_order[name] = r.order.value_or(NAN);

@@ -135,7 +135,7 @@ Status WriteAccountingAttributes(const Config& c, const ModelGrid& models, Resul
 // The upper bounds at the noise actually used, per level.
 Status WriteAccounting(const Config& c, const ModelGrid& models, const std::vector<Bounds>& bounds,
                        ResultWriter& out) {
-  for (const std::string& name : AllAccountantNames()) {
+  for (const std::string& name : UpperBoundAccountantNames()) {
     const std::string g = "/accounting/table_one_orders/" + name;
     PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/epsilon", TableOneColumn(bounds, name)));
     std::vector<double> order;

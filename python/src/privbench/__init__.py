@@ -17,7 +17,8 @@ points as epsilon_cli: the methods, their assumptions and the papers'
 equations are documented with the library (estimators/interval_estimator.h,
 estimators/eps_from_rates.h, estimators/intervals/katz_log.h,
 estimators/loss_samples/epsilon_star_options.h,
-estimators/accountants/accountant.h). Bad input raises ValueError whose
+estimators/accountants/accountant.h, estimators/sequential/sequential_audit.h).
+Bad input raises ValueError whose
 message names the argument (the library's own message where the library
 checks it); no function returns NaN. The GIL is released while the library
 computes.
@@ -57,6 +58,7 @@ __all__ = [
     "meta",
     "read_results",
     "results",
+    "sequential_audit",
     "summary_tables",
 ]
 
@@ -331,6 +333,59 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
                                    _int("bonferroni_quantiles", bonferroni_quantiles), meth))
 
 
+def sequential_audit(guesses=None, truths=None, scores=None, member_scores=None,
+                     nonmember_scores=None, threshold=None, alpha=None, delta=None,
+                     epsilons=None, mus=None, state=None):
+    """Anytime-valid audit of a privacy claim, round by round (González,
+    Dulce-Rubio, Ramdas & Ribero, "Sequentially Auditing Differential
+    Privacy", NeurIPS 2025; estimators/sequential/sequential_audit.h).
+
+    One betting e-process per null hypothesis: "(eps, delta)-DP" for each eps
+    of `epsilons` (None: 0, 0.1, ..., 10) and "mu-GDP" for each mu of `mus`
+    (None: none). A null is rejected at the first round its e-value reaches
+    1/alpha and stays rejected; the type-I error is at most alpha however
+    long the audit runs and whenever it stops. largest_rejected_epsilon is
+    the largest grid eps rejected together with every smaller grid eps: a
+    lower bound on eps valid at level alpha at every round (None when eps =
+    0 is not rejected); likewise largest_rejected_mu.
+
+    Rounds, one kind per call:
+      guesses, truths: 0/1 arrays (or bool). The auditor flips a fair coin
+        (truth; 1 = the neighbour with the target), runs the mechanism
+        afresh on it, and the attack guesses the coin from the output alone.
+      scores, truths: the guess is score > threshold.
+      member_scores, nonmember_scores: one fresh output of each neighbour
+        per round, scored; each counts above threshold.
+    threshold (the pre-registered rule) is fixed when the audit starts.
+
+    Returns a dict with the same keys as epsilon_cli's sequential_audit
+    answer: rounds, game_rounds, correct_guesses, pair_rounds,
+    pair_difference_sum, largest_rejected_epsilon, largest_rejected_mu,
+    epsilons and mus (rows: the parameter, tau and p0 (the null's bounds on a
+    pair round's mean difference and a game round's accuracy), e_value,
+    rejected_at (None if not)), alpha, delta, threshold, and state.
+
+    To continue an audit pass state=previous["state"]: alpha, delta,
+    epsilons, mus and threshold may then be left out (they must equal the
+    state's when given), and the answer is the one a single call with every
+    round would give. Otherwise alpha defaults to 0.05 and delta to 0.
+
+    Work bound: rounds times grid values at most 1e9 per call; grids at
+    most 10000 values.
+    """
+    return _ext.sequential_audit(
+        None if guesses is None else _bits("guesses", guesses),
+        None if truths is None else _bits("truths", truths),
+        None if scores is None else _sample("scores", scores),
+        None if member_scores is None else _sample("member_scores", member_scores),
+        None if nonmember_scores is None else _sample("nonmember_scores", nonmember_scores),
+        None if threshold is None else _float("threshold", threshold),
+        None if alpha is None else _float("alpha", alpha),
+        None if delta is None else _float("delta", delta),
+        _float_list("epsilons", epsilons), _float_list("mus", mus),
+        None if state is None else _string("state", state))
+
+
 # --- argument conversion: every error names the argument -------------------
 
 
@@ -450,6 +505,31 @@ def _scores(name, x):
         path = os.fsencode(os.fspath(x))
         return np.asarray(_ext.read_score_file(path, name + "_path"), dtype=np.float64)
     return _sample(name, x)
+
+
+def _bits(name, x):
+    """A 1-D int64 array from integers or bools (the library checks 0/1)."""
+    if not isinstance(x, np.ma.MaskedArray):
+        try:
+            b = np.asarray(x)
+        except (ValueError, TypeError):
+            b = None  # _ints names the argument
+        if b is not None and b.dtype.kind == "b":
+            x = b.astype(np.int64)
+    a = _ints(name, x)
+    if a.ndim != 1:
+        raise ValueError("%s must be a 1-D array, got shape %s" % (name, a.shape))
+    return np.ascontiguousarray(a)
+
+
+def _float_list(name, x):
+    """None, or a list of floats from a 1-D array of numbers."""
+    if x is None:
+        return None
+    a = _array(name, x, "a 1-D array of numbers")
+    if a.ndim != 1:
+        raise ValueError("%s must be a 1-D array, got shape %s" % (name, a.shape))
+    return [float(v) for v in a]
 
 
 def _orders(orders):
