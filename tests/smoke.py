@@ -28,26 +28,16 @@ import subprocess
 import sys
 import tempfile
 
+from results import privbench_import
+
 FAILURES = []
 
 
 def import_privbench():
-    """The privbench package: installed, or built by Bazel: python/ in a
-    test's runfiles (//python:privbench in its data), bazel-bin/python in a
-    checkout."""
-    try:
-        import privbench
-        return privbench
-    except ImportError:
-        pass
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
-    for d in (os.path.join(root, "python"), os.path.join(root, "bazel-bin", "python")):
-        if os.path.exists(os.path.join(d, "privbench", "__init__.py")):
-            sys.path.insert(0, os.path.normpath(d))
-            import privbench
-            return privbench
-    raise SystemExit("tests/smoke.py reads result files with privbench.results: add "
-                     "//python:privbench to the test's data (or bazel build //python:privbench)")
+    """The privbench package (results/privbench_import.py finds it)."""
+    return privbench_import.import_privbench(
+        "tests/smoke.py reads result files with privbench.results: add "
+        "//python:privbench to the test's data (or bazel build //python:privbench)")
 
 
 def open_results(path):

@@ -5,13 +5,11 @@
 #include <utility>
 
 #include "core/format.h"
-#include "core/progress.h"
-#include "core/seeding.h"
 #include "core/stats.h"
 #include "core/validate.h"
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_registry.h"
-#include "experiments/lib/framework/study.h"
+#include "experiments/lib/coverage/trial_grid.h"
 #include "simulations/confusion_draws.h"
 
 namespace privbench::bayes_coverage {
@@ -40,8 +38,8 @@ std::string CoverageSetting::Label() const {
 
 std::vector<CoverageSetting> MakeCoverageSettings(const BayesCoverageConfig& c) {
   std::vector<CoverageSetting> settings;
-  for (size_t p = 0; p < c.fpr.size(); ++p) {
-    for (int64_t n : c.n) settings.push_back({static_cast<int64_t>(p), c.fpr[p], c.fnr[p], n});
+  for (const GridPoint& g : PairMajorGrid(c.fpr.size(), c.n)) {
+    settings.push_back({g.pair, c.fpr[g.pair], c.fnr[g.pair], g.n});
   }
   return settings;
 }
@@ -147,24 +145,23 @@ Result<CoverageRun> RunCoverageTrials(const BayesCoverageConfig& c,
   }
   run.fn.resize(S * T);
   run.fp.resize(S * T);
-  ProgressReporter progress("bayes_coverage", S * T, quiet);
-  PB_RETURN_IF_ERROR(ParallelFor(S * T, threads, [&](int64_t u) -> Status {
-    const int64_t s = u / T, t = u % T;
-    const CoverageSetting& st = settings[s];
-    const ConfusionCounts counts =
-        DrawConfusionCounts(st.fnr, st.fpr, st.positives(), st.negatives(),
-                            DeriveSeed(seed, {static_cast<uint64_t>(s), static_cast<uint64_t>(t)}));
-    run.fn[u] = counts.fn;
-    run.fp[u] = counts.fp;
-    for (size_t m = 0; m < M; ++m) {
-      PB_ASSIGN_OR_RETURN(EpsInterval r,
-                          methods[m].estimator->Estimate(counts, methods[m].delta, c.alpha));
-      run.data[m].lower[u] = r.lower;
-      if (r.upper) run.data[m].upper[u] = *r.upper;
-    }
-    progress.Advance();
-    return Status::Ok();
-  }));
+  PB_RETURN_IF_ERROR(ForEachTrial(
+      "bayes_coverage", S, T, seed, threads, quiet,
+      [&](int64_t s, int64_t t, uint64_t trial_seed) -> Status {
+        const int64_t u = s * T + t;
+        const CoverageSetting& st = settings[s];
+        const ConfusionCounts counts =
+            DrawConfusionCounts(st.fnr, st.fpr, st.positives(), st.negatives(), trial_seed);
+        run.fn[u] = counts.fn;
+        run.fp[u] = counts.fp;
+        for (size_t m = 0; m < M; ++m) {
+          PB_ASSIGN_OR_RETURN(EpsInterval r,
+                              methods[m].estimator->Estimate(counts, methods[m].delta, c.alpha));
+          run.data[m].lower[u] = r.lower;
+          if (r.upper) run.data[m].upper[u] = *r.upper;
+        }
+        return Status::Ok();
+      }));
   return run;
 }
 

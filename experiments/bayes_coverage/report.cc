@@ -11,25 +11,23 @@
 #include "estimators/eps_from_rates.h"
 #include "experiments/bayes_coverage/diagonal_limit.h"
 #include "experiments/lib/coverage/coverage_class.h"
+#include "experiments/lib/coverage/coverage_report.h"
 #include "results/evidence.h"
 #include "results/table_builder.h"
 
 namespace privbench::bayes_coverage {
 namespace {
 
-// "; " between the items of a list.
-void Separate(Evidence& e) {
-  if (!e.str().empty()) e << "; ";
-}
-
 // The claims of the Bayesian paper about coverage and width, each judged
 // against the 3 se0 band of coverage_class.h.
 class Claims {
  public:
   Claims(const Config& c, const Results& r)
-      : c_(c), settings_(r.settings), methods_(r.methods), data_(r.run.data) {
-    for (size_t m = 0; m < methods_.size(); ++m) index_[methods_[m].name] = m;
-  }
+      : c_(c),
+        settings_(r.settings),
+        methods_(r.methods),
+        data_(r.run.data),
+        index_(IndexByName(methods_)) {}
 
   // "Over-covers": no setting under, and over in more than half.
   Claim OverCovers(const std::string& id, const std::string& method) const;
@@ -72,9 +70,7 @@ class Claims {
 std::string Claims::CoverageList(const MethodData& d, const std::vector<size_t>& which) const {
   Evidence out;
   for (size_t s : which) {
-    Separate(out);
-    out << settings_[s].Label() << " " << d.stats[s].coverage << " ("
-        << CoverageClassName(d.classes[s]) << ")";
+    AppendCoverage(out, settings_[s].Label(), d.stats[s].coverage, d.classes[s]);
   }
   return out;
 }
@@ -93,21 +89,18 @@ std::string Claims::Band() const {
 Claim Claims::OverCovers(const std::string& id, const std::string& method) const {
   const MethodData* d = Find(method);
   if (!d) return ClaimEvidence(id, false, "method '" + method + "' is not registered");
-  int under = 0, over = 0;
+  const ClassCounts counts = CountClasses(d->classes);
   size_t argmin = 0;
   for (size_t s = 0; s < settings_.size(); ++s) {
-    under += d->classes[s] == CoverageClass::kUnder;
-    over += d->classes[s] == CoverageClass::kOver;
     if (d->stats[s].coverage < d->stats[argmin].coverage) argmin = s;
   }
-  const int total = static_cast<int>(settings_.size());
   return ClaimEvidence(
-      id, under == 0 && 2 * over > total,
+      id, OverCoversMost(counts),
       Evidence() << "criterion: coverage never below nominal - 3 se0 and above nominal + 3 se0 in "
                     "more than half of the settings ("
-                 << Band() << "). " << method << ": over in " << over << " of " << total
-                 << ", under in " << under << "; minimum " << d->stats[argmin].coverage << " at "
-                 << settings_[argmin].Label()
+                 << Band() << "). " << method << ": over in " << counts.over << " of "
+                 << counts.total() << ", under in " << counts.under << "; minimum "
+                 << d->stats[argmin].coverage << " at " << settings_[argmin].Label()
                  << ". Per setting: " << CoverageList(*d, AllSettings()));
 }
 
@@ -283,9 +276,7 @@ Result<SummaryTable> LongCoverageTable(const Config& c, const Results& r) {
 // number of cells).
 Column StatColumn(const std::string& name, const MethodData& d,
                   double IntervalCoverageStats::*field) {
-  std::vector<double> v;
-  for (const IntervalCoverageStats& st : d.stats) v.push_back(st.*field);
-  return Column::Doubles(name, v);
+  return Column::Doubles(name, StatField(d.stats, field));
 }
 
 // The wide tables' first columns: the setting and its true eps.
@@ -356,16 +347,13 @@ Result<SummaryTable> ClassTable(const Config& c, const Results& r) {
                   {"max_coverage", Column::Type::kDouble}});
   for (size_t m = 0; m < r.methods.size(); ++m) {
     const MethodData& d = r.run.data[m];
-    int64_t under = 0, near = 0, over = 0;
+    const ClassCounts k = CountClasses(d.classes);
     double lo = 1.0, hi = 0.0;
-    for (size_t s = 0; s < r.settings.size(); ++s) {
-      under += d.classes[s] == CoverageClass::kUnder;
-      near += d.classes[s] == CoverageClass::kNear;
-      over += d.classes[s] == CoverageClass::kOver;
-      lo = std::min(lo, d.stats[s].coverage);
-      hi = std::max(hi, d.stats[s].coverage);
+    for (const IntervalCoverageStats& st : d.stats) {
+      lo = std::min(lo, st.coverage);
+      hi = std::max(hi, st.coverage);
     }
-    t.Row({r.methods[m].label, Kind(r.methods[m]), under, near, over, lo, hi});
+    t.Row({r.methods[m].label, Kind(r.methods[m]), k.under, k.near, k.over, lo, hi});
   }
   return t.Build();
 }
@@ -383,8 +371,7 @@ struct DiagonalRow {
 };
 
 std::vector<DiagonalRow> DiagonalRows(const Config& c, const Results& r) {
-  std::map<std::string, size_t> index;
-  for (size_t m = 0; m < r.methods.size(); ++m) index[r.methods[m].name] = m;
+  std::map<std::string, size_t> index = IndexByName(r.methods);
   std::map<int64_t, int64_t> largest_n;  // pair -> n
   for (const CoverageSetting& st : r.settings) {
     largest_n[st.pair] = std::max(largest_n[st.pair], st.n);
@@ -503,32 +490,21 @@ Status WriteSettings(const Config& c, const std::vector<CoverageSetting>& settin
         "rates and the study's delta, true_eps_delta0 at delta = 0; positives = members = n/2"}});
 }
 
-// One field of every setting's statistics (a [S] dataset).
-std::vector<double> Field(const MethodData& d, double IntervalCoverageStats::*field) {
-  std::vector<double> v;
-  for (const IntervalCoverageStats& st : d.stats) v.push_back(st.*field);
-  return v;
-}
-
 // /estimates/<method>/...: the intervals [S, T] and the per-setting statistics.
 Status WriteMethodEstimates(const CoverageMethod& method, const MethodData& d,
                             const std::vector<uint64_t>& shape, ResultWriter& out) {
   const std::string g = "/estimates/" + method.name;
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/eps_lo", d.lower, shape));
   if (!method.one_sided) PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/eps_hi", d.upper, shape));
-  using S = IntervalCoverageStats;
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/true_eps", d.truth));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/coverage", Field(d, &S::coverage)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/coverage_se", Field(d, &S::se)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/miss_low", Field(d, &S::miss_low)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/miss_high", Field(d, &S::miss_high)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_width", Field(d, &S::mean_width)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/frac_infinite", Field(d, &S::frac_infinite)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_lower", Field(d, &S::mean_lower)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/median_lower", Field(d, &S::median_lower)));
-  std::vector<std::string> cls;
-  for (CoverageClass k : d.classes) cls.push_back(CoverageClassName(k));
-  PB_RETURN_IF_ERROR(out.WriteStrings(g + "/coverage_class", cls));
+  PB_RETURN_IF_ERROR(WriteGradedCoverage(out, g, d.stats, d.classes));
+  using S = IntervalCoverageStats;
+  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/miss_low", StatField(d.stats, &S::miss_low)));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/miss_high", StatField(d.stats, &S::miss_high)));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_width", StatField(d.stats, &S::mean_width)));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/frac_infinite", StatField(d.stats, &S::frac_infinite)));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_lower", StatField(d.stats, &S::mean_lower)));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/median_lower", StatField(d.stats, &S::median_lower)));
   return SetAttributes(out, g,
                        {{"label", method.label},
                         {"one_sided", int64_t{method.one_sided}},
@@ -569,11 +545,10 @@ Status WriteRawData(const Config& c, const Results& r, ResultWriter& out) {
 // diagonal limits at independent terms.
 Status WriteNumbers(const Config& c, const Results& r, ResultWriter& out) {
   for (size_t m = 0; m < r.methods.size(); ++m) {
-    const MethodNumbers n = CountMethodNumbers(r.run.data[m]);
-    const std::string prefix = "/numbers/bayes_coverage_" + r.methods[m].name;
-    PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "_min_coverage", n.min_coverage));
-    PB_RETURN_IF_ERROR(
-        out.WriteScalar(prefix + "_settings_under", static_cast<double>(n.settings_under)));
+    const MethodData& d = r.run.data[m];
+    PB_RETURN_IF_ERROR(WriteMethodNumbers(
+        out, "/numbers/bayes_coverage_" + r.methods[m].name,
+        CountMethodNumbers(StatField(d.stats, &IntervalCoverageStats::coverage), d.classes)));
   }
   PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/bayes_coverage_diagonal_limit_one_sided",
                                      IndependentOneSidedLimit(c.alpha)));
@@ -614,15 +589,6 @@ Result<std::vector<SummaryTable>> CoverageTables(const Config& c, const Results&
     tables.push_back(std::move(t));
   }
   return tables;
-}
-
-MethodNumbers CountMethodNumbers(const MethodData& d) {
-  MethodNumbers n;
-  for (size_t s = 0; s < d.stats.size(); ++s) {
-    n.min_coverage = std::min(n.min_coverage, d.stats[s].coverage);
-    n.settings_under += d.classes[s] == CoverageClass::kUnder;
-  }
-  return n;
 }
 
 Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {

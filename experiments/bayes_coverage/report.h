@@ -18,7 +18,6 @@
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_REPORT_H_
 
-#include <cstdint>
 #include <vector>
 
 #include "core/result.h"
@@ -46,15 +45,6 @@ std::vector<Claim> CoverageClaims(const Config& c, const Results& r);
 // The summary tables coverage, coverage_by_method, width_by_method,
 // coverage_classes and diagonal_limit, in that order.
 Result<std::vector<SummaryTable>> CoverageTables(const Config& c, const Results& r);
-
-// Per method: the minimum coverage over the settings and the number of
-// settings classed "under" (/numbers/bayes_coverage_<method>_{min_coverage,
-// settings_under}).
-struct MethodNumbers {
-  double min_coverage = 1.0;
-  int64_t settings_under = 0;
-};
-MethodNumbers CountMethodNumbers(const MethodData& d);
 
 }  // namespace privbench::bayes_coverage
 

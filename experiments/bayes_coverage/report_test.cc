@@ -90,17 +90,5 @@ TEST(CoverageTables, NamesAndRowCounts) {
   EXPECT_EQ(t[3].columns[0].size(), f.r.methods.size());
 }
 
-TEST(CountMethodNumbers, MinimumAndUnder) {
-  MethodData d;
-  d.stats.resize(3);
-  d.stats[0].coverage = 0.9;
-  d.stats[1].coverage = 0.7;
-  d.stats[2].coverage = 1.0;
-  d.classes = {CoverageClass::kNear, CoverageClass::kUnder, CoverageClass::kOver};
-  const MethodNumbers n = CountMethodNumbers(d);
-  EXPECT_EQ(n.min_coverage, 0.7);
-  EXPECT_EQ(n.settings_under, 1);
-}
-
 }  // namespace
 }  // namespace privbench::bayes_coverage

@@ -12,13 +12,11 @@
 #include <xtensor/xview.hpp>
 
 #include "core/format.h"
-#include "core/progress.h"
-#include "core/seeding.h"
 #include "core/stats.h"
 #include "core/validate.h"
 #include "estimators/intervals/katz_log.h"
 #include "estimators/rate_intervals.h"
-#include "experiments/lib/framework/study.h"
+#include "experiments/lib/coverage/trial_grid.h"
 #include "simulations/ratio_draws.h"
 
 namespace privbench::katz_coverage {
@@ -46,6 +44,30 @@ std::string BoundsFailure(int64_t n1, int64_t n0, int64_t n, const std::exceptio
   return "ratio bounds failed at n1=" + std::to_string(n1) + " n0=" + std::to_string(n0) +
          " n=" + std::to_string(n) + ": " + e.what();
 }
+
+// A run of `methods` methods with every count and bound (setting, trial)
+// zero.
+RatioRun ZeroRatioRun(int64_t settings, int64_t trials, size_t methods) {
+  const std::array<size_t, 2> shape = {static_cast<size_t>(settings), static_cast<size_t>(trials)};
+  RatioRun run;
+  run.data.resize(methods);
+  for (auto& d : run.data) d.bounds = xt::zeros<double>(shape);
+  run.n1 = xt::zeros<int64_t>(shape);
+  run.n0 = xt::zeros<int64_t>(shape);
+  return run;
+}
+
+// The four bounds of one trial: through the validated RatioLowerBounds when
+// `validate` (the first trial of each setting), else the unchecked path.
+Result<std::vector<double>> TrialBounds(const RatioCounts& counts, int64_t n, bool validate,
+                                        double alpha, const RatioBoundConstants& k) {
+  if (validate) return RatioLowerBounds(counts.n1, counts.n0, n, alpha);
+  try {
+    return RatioLowerBoundsUnchecked(counts.n1, counts.n0, n, k);
+  } catch (const std::exception& e) {  // Boost.Math evaluation errors
+    return Error(BoundsFailure(counts.n1, counts.n0, n, e));
+  }
+}
 }  // namespace
 
 std::vector<RatioPair> DefaultRatioPairs() {
@@ -62,8 +84,8 @@ std::string RatioSetting::Label() const {
 
 std::vector<RatioSetting> MakeRatioSettings(const KatzCoverageConfig& c) {
   std::vector<RatioSetting> settings;
-  for (size_t p = 0; p < c.p1.size(); ++p) {
-    for (int64_t n : c.n) settings.push_back({static_cast<int64_t>(p), c.p1[p], c.p0[p], n});
+  for (const GridPoint& g : PairMajorGrid(c.p1.size(), c.n)) {
+    settings.push_back({g.pair, c.p1[g.pair], c.p0[g.pair], g.n});
   }
   return settings;
 }
@@ -139,41 +161,23 @@ Result<RatioRun> RunRatioTrials(const KatzCoverageConfig& c,
                                 bool quiet) {
   const int64_t S = static_cast<int64_t>(settings.size());
   const int64_t T = c.trials;
-  const size_t M = methods.size();
   PB_ASSIGN_OR_RETURN(RatioBoundConstants k, MakeRatioBoundConstants(c.alpha));
-  RatioRun run;
-  run.data.resize(M);
-  const std::array<size_t, 2> shape = {static_cast<size_t>(S), static_cast<size_t>(T)};
-  for (auto& d : run.data) d.bounds = xt::zeros<double>(shape);
-  run.n1 = xt::zeros<int64_t>(shape);
-  run.n0 = xt::zeros<int64_t>(shape);
-  ProgressReporter progress("katz_coverage", S * T, quiet);
-  PB_RETURN_IF_ERROR(ParallelFor(S, threads, [&](int64_t s) -> Status {
-    const RatioSetting& st = settings[s];
-    for (int64_t t = 0; t < T; ++t) {
-      const RatioCounts counts =
-          DrawRatioCounts(st.p1, st.p0, st.n,
-                          DeriveSeed(seed, {static_cast<uint64_t>(s), static_cast<uint64_t>(t)}));
-      run.n1(s, t) = counts.n1;
-      run.n0(s, t) = counts.n0;
-      std::vector<double> b;
-      if (t == 0) {
-        PB_ASSIGN_OR_RETURN(b, RatioLowerBounds(counts.n1, counts.n0, st.n, c.alpha));
-      } else {
-        try {
-          b = RatioLowerBoundsUnchecked(counts.n1, counts.n0, st.n, k);
-        } catch (const std::exception& e) {
-          return Error(BoundsFailure(counts.n1, counts.n0, st.n, e));
+  RatioRun run = ZeroRatioRun(S, T, methods.size());
+  PB_RETURN_IF_ERROR(ForEachTrial(
+      "katz_coverage", S, T, seed, threads, quiet,
+      [&](int64_t s, int64_t t, uint64_t trial_seed) -> Status {
+        const RatioSetting& st = settings[s];
+        const RatioCounts counts = DrawRatioCounts(st.p1, st.p0, st.n, trial_seed);
+        run.n1(s, t) = counts.n1;
+        run.n0(s, t) = counts.n0;
+        PB_ASSIGN_OR_RETURN(const std::vector<double> b,
+                            TrialBounds(counts, st.n, /*validate=*/t == 0, c.alpha, k));
+        for (size_t m = 0; m < methods.size(); ++m) {
+          if (std::isnan(b[m])) return Error("internal error: NaN bound from " + methods[m].name);
+          run.data[m].bounds(s, t) = b[m];
         }
-      }
-      for (size_t m = 0; m < M; ++m) {
-        if (std::isnan(b[m])) return Error("internal error: NaN bound from " + methods[m].name);
-        run.data[m].bounds(s, t) = b[m];
-      }
-    }
-    progress.Advance(T);
-    return Status::Ok();
-  }));
+        return Status::Ok();
+      }));
   return run;
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/format.h"
 #include "experiments/lib/coverage/coverage_class.h"
+#include "experiments/lib/coverage/coverage_report.h"
 #include "results/evidence.h"
 #include "results/h5_array.h"
 #include "results/table_builder.h"
@@ -20,9 +21,11 @@ namespace {
 class Claims {
  public:
   Claims(const Config& c, const Results& r)
-      : c_(c), settings_(r.settings), methods_(r.methods), data_(r.run.data) {
-    for (size_t m = 0; m < methods_.size(); ++m) index_[methods_[m].name] = m;
-  }
+      : c_(c),
+        settings_(r.settings),
+        methods_(r.methods),
+        data_(r.run.data),
+        index_(IndexByName(methods_)) {}
 
   // The ML-Audit bound never under-covers.
   Claim KatzValid() const;
@@ -59,11 +62,6 @@ class Claims {
   const std::vector<RatioMethodData>& data_;
   std::map<std::string, size_t> index_;
 };
-
-// "; " between the items of a list.
-void Separate(Evidence& e) {
-  if (!e.str().empty()) e << "; ";
-}
 
 Claim Claims::KatzValid() const {
   const size_t k = Index("katz_log");
@@ -169,21 +167,17 @@ Claim Claims::Tighter() const {
 
 Claim Claims::CpConservative() const {
   const size_t cp = Index("clopper_pearson_ratio");
-  int under = 0, over = 0;
+  const ClassCounts counts = CountClasses(data_[cp].classes);
   Evidence per;
   for (size_t s = 0; s < settings_.size(); ++s) {
-    under += Class(cp, s) == CoverageClass::kUnder;
-    over += Class(cp, s) == CoverageClass::kOver;
-    Separate(per);
-    per << settings_[s].Label() << " " << Cov(cp, s) << " (" << CoverageClassName(Class(cp, s))
-        << ")";
+    AppendCoverage(per, settings_[s].Label(), Cov(cp, s), Class(cp, s));
   }
-  const int total = static_cast<int>(settings_.size());
-  return ClaimEvidence("katz_coverage_cp_conservative", under == 0 && 2 * over > total,
+  return ClaimEvidence("katz_coverage_cp_conservative", OverCoversMost(counts),
                        Evidence() << "criterion: never below nominal - 3 se0 and above nominal + "
                                      "3 se0 in more than half of the settings ("
-                                  << Band(cp).str() << "). Over in " << over << " of " << total
-                                  << ", under in " << under << ". Per setting: " << per.str());
+                                  << Band(cp).str() << "). Over in " << counts.over << " of "
+                                  << counts.total() << ", under in " << counts.under
+                                  << ". Per setting: " << per.str());
 }
 
 // The words the two coverage tables' captions start with.
@@ -233,15 +227,6 @@ Result<SummaryTable> LongCoverageTable(const Config& c, const Results& r) {
   return t.Build();
 }
 
-// A double column of `rows` values value(i), for the columns a table has
-// one of per method (TableBuilder's rows have a fixed number of cells).
-template <typename F>
-Column MethodColumn(const std::string& name, size_t rows, F value) {
-  std::vector<double> v(rows);
-  for (size_t i = 0; i < rows; ++i) v[i] = value(i);
-  return Column::Doubles(name, v);
-}
-
 // Wide table: coverage and mean bound per setting, two columns per method
 // after the setting's own.
 Result<SummaryTable> WideCoverageTable(const Config& c, const Results& r) {
@@ -253,13 +238,14 @@ Result<SummaryTable> WideCoverageTable(const Config& c, const Results& r) {
                   {"target", Column::Type::kDouble}});
   for (const RatioSetting& st : r.settings) t.Row({st.p1, st.p0, st.n, st.target()});
   PB_ASSIGN_OR_RETURN(SummaryTable table, t.Build());
-  const size_t rows = r.settings.size();
+  // One column per method each (TableBuilder's rows have a fixed number of
+  // cells).
   for (size_t m = 0; m < r.methods.size(); ++m) {
     const std::vector<RatioCoverageStats>& stats = r.run.data[m].stats;
-    table.columns.push_back(MethodColumn(r.methods[m].name + " coverage", rows,
-                                         [&](size_t s) { return stats[s].coverage; }));
-    table.columns.push_back(MethodColumn(r.methods[m].name + " mean bound", rows,
-                                         [&](size_t s) { return stats[s].mean_eps_bound; }));
+    table.columns.push_back(Column::Doubles(r.methods[m].name + " coverage",
+                                            StatField(stats, &RatioCoverageStats::coverage)));
+    table.columns.push_back(Column::Doubles(r.methods[m].name + " mean bound",
+                                            StatField(stats, &RatioCoverageStats::mean_eps_bound)));
   }
   return table;
 }
@@ -281,18 +267,11 @@ Result<SummaryTable> CeilingTable(const Config& c, const Results& r) {
   for (const CeilingRow& row : r.ceiling) t.Row({row.n, row.n, row.n0, row.corollary});
   PB_ASSIGN_OR_RETURN(SummaryTable table, t.Build());
   for (size_t m = 0; m < r.methods.size(); ++m) {
-    table.columns.push_back(MethodColumn(r.methods[m].name, r.ceiling.size(),
-                                         [&](size_t i) { return r.ceiling[i].bounds[m]; }));
+    std::vector<double> bounds;
+    for (const CeilingRow& row : r.ceiling) bounds.push_back(row.bounds[m]);
+    table.columns.push_back(Column::Doubles(r.methods[m].name, bounds));
   }
   return table;
-}
-
-// One field of every setting's statistics (a [S] dataset).
-std::vector<double> Field(const std::vector<RatioCoverageStats>& stats,
-                          double RatioCoverageStats::*field) {
-  std::vector<double> v;
-  for (const RatioCoverageStats& st : stats) v.push_back(st.*field);
-  return v;
 }
 
 Status WriteSettings(ResultWriter& out, const std::vector<RatioSetting>& settings) {
@@ -321,18 +300,15 @@ Status WriteSettings(ResultWriter& out, const std::vector<RatioSetting>& setting
 Status WriteMethodBounds(ResultWriter& out, const RatioMethod& method, const RatioMethodData& d) {
   const std::string g = "/bounds/" + method.name;
   PB_RETURN_IF_ERROR(WriteArray(out, g + "/log_ratio_lo", d.bounds));
+  PB_RETURN_IF_ERROR(WriteGradedCoverage(out, g, d.stats, d.classes));
   using S = RatioCoverageStats;
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/coverage", Field(d.stats, &S::coverage)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/coverage_se", Field(d.stats, &S::se)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_eps_bound", Field(d.stats, &S::mean_eps_bound)));
   PB_RETURN_IF_ERROR(
-      out.WriteDoubles(g + "/median_eps_bound", Field(d.stats, &S::median_eps_bound)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/frac_vacuous", Field(d.stats, &S::frac_vacuous)));
+      out.WriteDoubles(g + "/mean_eps_bound", StatField(d.stats, &S::mean_eps_bound)));
+  PB_RETURN_IF_ERROR(
+      out.WriteDoubles(g + "/median_eps_bound", StatField(d.stats, &S::median_eps_bound)));
+  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/frac_vacuous", StatField(d.stats, &S::frac_vacuous)));
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_eps_bound_covering",
-                                      Field(d.stats, &S::mean_eps_bound_covering)));
-  std::vector<std::string> cls;
-  for (CoverageClass k : d.classes) cls.push_back(CoverageClassName(k));
-  PB_RETURN_IF_ERROR(out.WriteStrings(g + "/coverage_class", cls));
+                                      StatField(d.stats, &S::mean_eps_bound_covering)));
   return SetAttributes(out, g,
                        {{"nominal", method.nominal},
                         {"description", method.description},
@@ -379,11 +355,10 @@ Status WriteNumbers(const Results& r, ResultWriter& out) {
     }
   }
   for (size_t m = 0; m < r.methods.size(); ++m) {
-    const RatioNumbers n = CountRatioNumbers(r.run.data[m]);
-    const std::string prefix = "/numbers/katz_coverage_" + r.methods[m].name;
-    PB_RETURN_IF_ERROR(out.WriteScalar(prefix + "_min_coverage", n.min_coverage));
-    PB_RETURN_IF_ERROR(
-        out.WriteScalar(prefix + "_settings_under", static_cast<double>(n.settings_under)));
+    const RatioMethodData& d = r.run.data[m];
+    PB_RETURN_IF_ERROR(WriteMethodNumbers(
+        out, "/numbers/katz_coverage_" + r.methods[m].name,
+        CountMethodNumbers(StatField(d.stats, &RatioCoverageStats::coverage), d.classes)));
   }
   return Status::Ok();
 }
@@ -410,15 +385,6 @@ Result<std::vector<SummaryTable>> RatioTables(const Config& c, const Results& r)
   PB_ASSIGN_OR_RETURN(SummaryTable by_method, WideCoverageTable(c, r));
   PB_ASSIGN_OR_RETURN(SummaryTable ceiling, CeilingTable(c, r));
   return std::vector<SummaryTable>{std::move(coverage), std::move(by_method), std::move(ceiling)};
-}
-
-RatioNumbers CountRatioNumbers(const RatioMethodData& d) {
-  RatioNumbers n;
-  for (size_t s = 0; s < d.stats.size(); ++s) {
-    n.min_coverage = std::min(n.min_coverage, d.stats[s].coverage);
-    n.settings_under += d.classes[s] == CoverageClass::kUnder;
-  }
-  return n;
 }
 
 Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {

@@ -16,7 +16,6 @@
 #ifndef PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_REPORT_H_
 
-#include <cstdint>
 #include <vector>
 
 #include "core/result.h"
@@ -45,15 +44,6 @@ std::vector<Claim> RatioClaims(const Config& c, const Results& r);
 // The summary tables coverage, coverage_by_method and detection_ceiling, in
 // that order.
 Result<std::vector<SummaryTable>> RatioTables(const Config& c, const Results& r);
-
-// Per method: the minimum coverage over the settings and the number of
-// settings classed "under" (/numbers/katz_coverage_<method>_{min_coverage,
-// settings_under}).
-struct RatioNumbers {
-  double min_coverage = 1.0;
-  int64_t settings_under = 0;
-};
-RatioNumbers CountRatioNumbers(const RatioMethodData& d);
 
 }  // namespace privbench::katz_coverage
 

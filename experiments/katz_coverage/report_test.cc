@@ -69,16 +69,5 @@ TEST(RatioTables, NamesAndRowCounts) {
   EXPECT_EQ(t[2].columns.size(), 4 + f.r.methods.size());
 }
 
-TEST(CountRatioNumbers, MinimumAndUnder) {
-  RatioMethodData d;
-  d.stats.resize(2);
-  d.stats[0].coverage = 0.8;
-  d.stats[1].coverage = 0.99;
-  d.classes = {CoverageClass::kUnder, CoverageClass::kNear};
-  const RatioNumbers n = CountRatioNumbers(d);
-  EXPECT_EQ(n.min_coverage, 0.8);
-  EXPECT_EQ(n.settings_under, 1);
-}
-
 }  // namespace
 }  // namespace privbench::katz_coverage

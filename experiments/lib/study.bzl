@@ -143,6 +143,7 @@ def privbench_study(
             "//results:verify",
             "//results:tables",
             "//results:report/make_report.py",
+            "//results:privbench_import",  # how make_report and plotting find privbench
             "//results:plotting",
             "//python:privbench",  # privbench.results: the reader of figures and the report
             "//tests:smoke",

@@ -14,24 +14,15 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
+from results import privbench_import  # noqa: E402
+
 
 def import_privbench():
-    """The privbench package (python/): installed, or built by Bazel: python/
-    in a test's runfiles (//python:privbench in its data), bazel-bin/python in
-    a checkout (results/figures.sh builds it)."""
-    try:
-        import privbench
-        return privbench
-    except ImportError:
-        pass
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    for d in (os.path.join(root, "python"), os.path.join(root, "bazel-bin", "python")):
-        if os.path.exists(os.path.join(d, "privbench", "__init__.py")):
-            sys.path.insert(0, os.path.normpath(d))
-            import privbench
-            return privbench
-    raise SystemExit("the figure scripts read result files with privbench.results: "
-                     "bazel build //python:privbench (or pip install ./python)")
+    """The privbench package (results/privbench_import.py finds it;
+    results/figures.sh builds it)."""
+    return privbench_import.import_privbench(
+        "the figure scripts read result files with privbench.results: "
+        "bazel build //python:privbench (or pip install ./python)")
 
 
 def open_study(argv=None):

@@ -35,6 +35,10 @@ import sys
 
 import numpy as np
 
+# The workspace root, for results.privbench_import (this file runs as a script).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+from results import privbench_import  # noqa: E402
+
 VERDICT_COLOURS = {  # background, text
     "reproduced": ("#1b7f3b", "#fff"),
     "FINDING": ("#d9822b", "#fff"),
@@ -120,24 +124,13 @@ def read_table(group):
 
 
 def import_privbench():
-    """The privbench package (python/), whose privbench.results is the one
-    Python reader of result files (the C++ reader's checks, checksum
-    included): installed, or built by Bazel: python/ in a test's runfiles
-    (//python:privbench in its data), bazel-bin/python in a checkout
-    (tools/main.sh builds it with //results/...)."""
-    try:
-        import privbench
-        return privbench
-    except ImportError:
-        pass
-    root = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    for d in (os.path.join(root, "python"), os.path.join(root, "bazel-bin", "python")):
-        if os.path.exists(os.path.join(d, "privbench", "__init__.py")):
-            sys.path.insert(0, os.path.normpath(d))
-            import privbench
-            return privbench
-    raise SystemExit("make_report: reads result files with privbench.results: "
-                     "bazel build //python:privbench (or pip install ./python)")
+    """The privbench package, whose privbench.results is the one Python reader
+    of result files (the C++ reader's checks, checksum included;
+    results/privbench_import.py finds it; tools/main.sh builds it with
+    //results/...)."""
+    return privbench_import.import_privbench(
+        "make_report: reads result files with privbench.results: "
+        "bazel build //python:privbench (or pip install ./python)")
 
 
 def read_study(path):
