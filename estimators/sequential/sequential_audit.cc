@@ -475,30 +475,30 @@ Status SequentialAuditor::CheckWork(size_t rounds) const {
   return Status::Ok();
 }
 
-void SequentialAuditor::PlayGameRound(bool correct) {
-  ++state_.game_rounds;
-  state_.correct_guesses += correct ? 1 : 0;
+// One bet of every hypothesis's e-process on this round, payoff(bounds) the
+// round's normalised payoff under that hypothesis's null.
+template <typename Payoff>
+void SequentialAuditor::BetEveryNull(const Payoff& payoff) {
   const int64_t round = state_.game_rounds + state_.pair_rounds;
   const double log_level = -std::log(state_.options.alpha);
   for (size_t i = 0; i < state_.dp.size(); ++i) {
-    Bet(state_.dp[i], GamePayoff(correct, dp_bounds_[i]), log_level, round);
+    Bet(state_.dp[i], payoff(dp_bounds_[i]), log_level, round);
   }
   for (size_t i = 0; i < state_.gdp.size(); ++i) {
-    Bet(state_.gdp[i], GamePayoff(correct, gdp_bounds_[i]), log_level, round);
+    Bet(state_.gdp[i], payoff(gdp_bounds_[i]), log_level, round);
   }
+}
+
+void SequentialAuditor::PlayGameRound(bool correct) {
+  ++state_.game_rounds;
+  state_.correct_guesses += correct ? 1 : 0;
+  BetEveryNull([correct](const NullBounds& b) { return GamePayoff(correct, b); });
 }
 
 void SequentialAuditor::PlayPairRound(int z) {
   ++state_.pair_rounds;
   state_.pair_difference_sum += z;
-  const int64_t round = state_.game_rounds + state_.pair_rounds;
-  const double log_level = -std::log(state_.options.alpha);
-  for (size_t i = 0; i < state_.dp.size(); ++i) {
-    Bet(state_.dp[i], PairPayoff(z, dp_bounds_[i]), log_level, round);
-  }
-  for (size_t i = 0; i < state_.gdp.size(); ++i) {
-    Bet(state_.gdp[i], PairPayoff(z, gdp_bounds_[i]), log_level, round);
-  }
+  BetEveryNull([z](const NullBounds& b) { return PairPayoff(z, b); });
 }
 
 Status SequentialAuditor::AddGuesses(const std::vector<int64_t>& guesses,

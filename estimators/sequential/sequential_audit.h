@@ -206,6 +206,8 @@ class SequentialAuditor {
   Status CheckWork(size_t rounds) const;
   void PlayGameRound(bool correct);
   void PlayPairRound(int z);
+  template <typename Payoff>
+  void BetEveryNull(const Payoff& payoff);
 
   SequentialAuditState state_;
   std::vector<NullBounds> dp_bounds_, gdp_bounds_;  // cached from the options
