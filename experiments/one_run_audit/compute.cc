@@ -226,6 +226,8 @@ Result<RunResult> RunOne(const Config& c, const Dataset& adult, double target_ep
   out.n_train = n;
   PB_ASSIGN_OR_RETURN(out.eps_rdp, AccountantEpsilon("rdp", rec, c.delta));
   PB_ASSIGN_OR_RETURN(out.eps_pld, AccountantEpsilon("pld", rec, c.delta));
+  PB_ASSIGN_OR_RETURN(out.eps_last_iterate,
+                      AccountantEpsilon("last_iterate_heuristic", rec, c.delta));
   PB_ASSIGN_OR_RETURN(out.train_accuracy,
                       Accuracy(model, Matrix(p.base_x, p.width), Labels(p.base_y)));
   PB_ASSIGN_OR_RETURN(out.population_accuracy,

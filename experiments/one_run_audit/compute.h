@@ -52,6 +52,11 @@ struct RunResult {
   int64_t steps = 0;
   int64_t n_train = 0;
   double eps_rdp = 0.0, eps_pld = 0.0;  // +inf when non-private
+  // The last-iterate HEURISTIC (Steinke et al., ICLR 2025; accountant
+  // last_iterate_heuristic): eps of the final model alone if every loss were
+  // linear and the steps plain SGD. Not an upper bound: our runs use
+  // momentum 0.9 and the logistic loss. +inf when non-private.
+  double eps_last_iterate = 0.0;
   double train_accuracy = 0.0, population_accuracy = 0.0;
   Audit audits[kCanaryTypes];
   // C1's (region_of_privacy's) attack bound on the same model: Yeom et al.'s

@@ -4,7 +4,8 @@ Figs. 1-2 shape).
 
 Reads only results/raw/one_run_audit.h5; writes one_run_audit.png/.svg.
 x: the target eps of each run (RDP-calibrated noise; the non-private run at
-the right edge); y: the RDP and PLD accountants' eps and the best lower
+the right edge); y: the RDP and PLD accountants' eps, the last-iterate
+heuristic (Steinke et al., ICLR 2025; not a bound), and the best lower
 bound of the white-box and input-space canaries (Bonferroni over the
 (k+, k-) pairs). The paper's figures are on CIFAR-10: no values to overlay.
 """
@@ -29,6 +30,9 @@ def main():
     fig, ax = plt.subplots(figsize=(7, 5))
     ax.plot(x, rdp, "o-", color="tab:green", label="upper: RDP accountant")
     ax.plot(x, pld, "D-", color="tab:purple", label="upper: PLD accountant")
+    li = np.where(finite, f["runs/eps_last_iterate"][...], np.nan)
+    ax.plot(x, li, "x:", color="tab:gray",
+            label="last-iterate heuristic (linear losses; not a bound)")
     for kind, style in (("white_box", "s-"), ("input_space", "v--")):
         ax.plot(x, f[f"audit/{kind}/best_lower"][...], style,
                 label=f"lower: one run, {kind.replace('_', '-')} canaries")

@@ -4,6 +4,7 @@
 //   /settings/{k_plus,k_minus} [K]; attributes canaries, delta, beta, data,
 //       canary_types
 //   /runs/{target_epsilon,noise_multiplier,q,steps,n_train,eps_rdp,eps_pld,
+//          eps_last_iterate,
 //          attack_eps_lower,attack_advantage,train_accuracy,
 //          population_accuracy}                     [E]
 //   /audit/{input_space,white_box}/{v,lower} [E,K], best_lower [E],

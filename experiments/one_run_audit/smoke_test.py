@@ -4,7 +4,7 @@ Runs the study and checks: the HDF5 layout (/settings, /runs, /audit, the
 bounds table, the three claims); the stored correct-guess counts against a
 recount from the stored scores and inclusions; every lower bound against an
 independent SciPy computation of Steinke, Nasr & Jagielski's Thm 3.1 at
-beta / K; the accountants' ordering (pld <= rdp); determinism (a second run
+beta / K; the accountants' ordering (last-iterate heuristic <= pld <= rdp); determinism (a second run
 gives the same bytes apart from /meta); bad parameters exit 2 with no file.
 """
 import math
@@ -63,6 +63,10 @@ target = f["runs/target_epsilon"][...]
 rdp, pld = f["runs/eps_rdp"][...], f["runs/eps_pld"][...]
 check(np.all(pld[np.isfinite(target)] <= rdp[np.isfinite(target)]), f"pld <= rdp: {pld} {rdp}")
 check(np.isinf(target[-1]) and np.isinf(rdp[-1]), "last run non-private")
+li = f["runs/eps_last_iterate"][...]
+fin = np.isfinite(target)
+check(np.all(li[fin] > 0) and np.all(li[fin] <= pld[fin] * (1 + 1e-9)) and np.isinf(li[-1]),
+      f"last-iterate heuristic in (0, pld] at every finite eps, inf without DP: {li} {pld}")
 for kind in ("input_space", "white_box"):
     g = f["audit/" + kind]
     scores, inc, v, lower = g["scores"][...], g["included"][...], g["v"][...], g["lower"][...]
