@@ -4,7 +4,7 @@
 // verified. Free of LibTorch on purpose (fast to compile); experiments copy
 // train_x / population_x into tensors themselves.
 //
-// Membership-inference studies (docs/studies.md C1-C4, D2, E1) train on `train`
+// Membership-inference studies (C1-C4, D2, E1: experiments/<study>/README.md) train on `train`
 // and use `population` as the non-members (Epsilon* §4.1's "non-training
 // (population) set").
 #ifndef PRIVBENCH_DATA_SCRIPTS_DATASET_H_

@@ -1,4 +1,4 @@
-// Many models per pass (issue target: D2 paper scale <= 10 CPU-hours; 47
+// Many models per pass (target: D2 paper scale <= 10 CPU-hours; 47
 // with LibTorch 2.11.0 one model at a time, ~93 with 1.13): K DP-SGD runs of D2's MLP (784-32-2
 // Tanh, batch 250 expected of 6,000 rows, per-example clipping) trained one at a time by TrainDpSgd
 // vs all K together by TrainDpSgdBatched, side by side in one process on the same synthetic rows

@@ -1,4 +1,4 @@
-// DP-SGD speed benchmark (issue targets), measured side by side in one run:
+// DP-SGD speed benchmark (the targets below), measured side by side in one run:
 //  1. one DP-SGD step vs one non-private step, same model, same batch:
 //     Adult MLP (Linear(d->128) Tanh Linear(128->2), batch 512): <= 1.5x;
 //     Fashion-MNIST CNN (dp_model.h, batch 256): <= 2x; the Bayesian

@@ -1,5 +1,5 @@
 // Regression tests of the result files against damage and hostile content
-// (issue "nothing crashes, nothing lies"): every reader error names the file,
+// ("nothing crashes, nothing lies"): every reader error names the file,
 // and no malformed file yields a verdict or a table.
 #include <gtest/gtest.h>
 #include <hdf5.h>

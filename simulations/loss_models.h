@@ -4,7 +4,7 @@
 // from them with Boost.Random (bytes fixed by Boost, not by the standard
 // library). They are the synthetic training and population losses of the
 // Epsilon* simulations (Negoescu et al., PPAI-24, App. B and B.1, Figs. 3-5;
-// docs/studies.md B1-B3): Fig. 3 uses N(0, 1) against N(3, 1), Figs. 4-5
+// experiments/epsilon_star_*/README.md, B1-B3): Fig. 3 uses N(0, 1) against N(3, 1), Figs. 4-5
 // Gamma distributions, whose exact Epsilon* is the truth the estimators are
 // measured against.
 #ifndef PRIVBENCH_SIMULATIONS_LOSS_MODELS_H_

@@ -319,7 +319,7 @@ def main():
         check(abs(o["lower"] - lo) < 1e-6 and abs(o["upper"] - hi) < 1e-6,
               f"bayesian {tp,fn,fp,tn}: cli {o} vs scipy ({lo}, {hi})")
 
-    # Former Boost failures on values that pass validation (issue 24): each
+    # Former Boost failures on values that pass validation: each
     # now gets a correct answer or an error naming the argument and range,
     # never a Boost message or an internal error.
     big = 2 ** 62

@@ -1,4 +1,4 @@
-// Paper-scale speed and memory of Epsilon* (issue requirement: "n = 10^6
+// Paper-scale speed and memory of Epsilon* (requirement: "n = 10^6
 // and the 2-million-point evaluation run in <= 1 s per value on one core,
 // holding memory to O(n)"; Negoescu et al., PPAI-24, App. B.1).
 //

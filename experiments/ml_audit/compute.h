@@ -10,7 +10,7 @@
 // "weakened" is each mechanism with every noise scale multiplied by
 // --weakened_factor, attacked with its strongest attack.
 //
-// The guarantee an audit checks (docs/studies.md D0): eps_th when the
+// The guarantee an audit checks (README.md here): eps_th when the
 // neighbour is of the mechanism's own adjacency; 2 eps_th when an
 // add/remove mechanism is audited with replacements (one replacement is two
 // add/remove steps). Each bound is per copy (divided by k), so it is

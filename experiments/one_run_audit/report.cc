@@ -71,8 +71,9 @@ Status WriteRuns(const std::vector<RunResult>& runs, ResultWriter& out) {
                                       PerRun(runs, [](const RunResult& r) { return r.eps_rdp; })));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/runs/eps_pld",
                                       PerRun(runs, [](const RunResult& r) { return r.eps_pld; })));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(
-      "/runs/eps_last_iterate", PerRun(runs, [](const RunResult& r) { return r.eps_last_iterate; })));
+  PB_RETURN_IF_ERROR(
+      out.WriteDoubles("/runs/eps_last_iterate",
+                       PerRun(runs, [](const RunResult& r) { return r.eps_last_iterate; })));
   PB_RETURN_IF_ERROR(
       out.WriteDoubles("/runs/attack_eps_lower",
                        PerRun(runs, [](const RunResult& r) { return r.attack_eps_lower; })));
@@ -113,8 +114,7 @@ Result<SummaryTable> BoundsTable(const Config& c, const std::vector<RunResult>& 
     for (int type = 0; type < kCanaryTypes; ++type) {
       const double lower = r.audits[type].best_lower;
       t.Row({EpsText(r.target_epsilon), kCanaryTypeNames[type], r.eps_rdp, r.eps_pld,
-             r.eps_last_iterate, lower,
-             lower > 0 ? r.eps_pld / lower : INFINITY, 1});
+             r.eps_last_iterate, lower, lower > 0 ? r.eps_pld / lower : INFINITY, 1});
     }
   }
   return t.Build();

@@ -58,8 +58,8 @@ constexpr uint64_t kSequentialStream = 1, kBatchStream = 2;
 std::vector<MechanismCase> MechanismCases(const Config& c) {
   const double eps = c.claimed_epsilon, mu = c.claimed_mu;
   std::vector<MechanismCase> cases;
-  cases.push_back({"rr_correct", true, NoiseKind::kRandomizedResponse, 1.0, eps,
-                   ClaimKind::kPureDp, eps, eps,
+  cases.push_back({"rr_correct", true, NoiseKind::kRandomizedResponse, 1.0, eps, ClaimKind::kPureDp,
+                   eps, eps,
                    "randomized response at eps (the bit is kept with probability e^eps/(1+e^eps)); "
                    "the threshold rule attains the (eps, 0) bound"});
   cases.push_back({"laplace_correct", true, NoiseKind::kLaplace, 1.0, 1.0 / eps, ClaimKind::kPureDp,
@@ -124,8 +124,8 @@ Result<SequentialRuns> RunSequential(const MechanismCase& m, int64_t replication
   const SequentialAuditOptions options = OptionsFor(m, alpha);
   for (int64_t r = 0; r < replications; ++r) {
     PB_ASSIGN_OR_RETURN(SequentialAuditor auditor, SequentialAuditor::Start(options));
-    Rng rng = MakeRng(seed, {static_cast<uint64_t>(case_index), static_cast<uint64_t>(r),
-                             kSequentialStream});
+    Rng rng = MakeRng(
+        seed, {static_cast<uint64_t>(case_index), static_cast<uint64_t>(r), kSequentialStream});
     std::vector<double> in, out_scores;
     int64_t played = 0;
     while (played < max_rounds && ClaimProcess(m, auditor.state()).rejected_at == 0) {
@@ -160,8 +160,7 @@ double GaussianDpMuLower(int64_t tp, int64_t fp, int64_t n, double alpha) {
   return std::max(0.0, NormalQuantile(1.0 - fpr_u) - NormalQuantile(fnr_u));
 }
 
-Result<bool> BatchRejects(const MechanismCase& m, int64_t tp, int64_t fp, int64_t n,
-                          double alpha) {
+Result<bool> BatchRejects(const MechanismCase& m, int64_t tp, int64_t fp, int64_t n, double alpha) {
   if (m.claim == ClaimKind::kGaussianDp) return GaussianDpMuLower(tp, fp, n, alpha) > m.claimed;
   static const std::unique_ptr<IntervalEstimator> cp = [] {
     auto made = MakeIntervalEstimator("clopper_pearson_one_sided");

@@ -59,12 +59,12 @@ enum class ClaimKind { kPureDp, kGaussianDp };  // (eps, 0)-DP, or mu-GDP
 
 struct MechanismCase {
   std::string name;
-  bool correct = true;     // satisfies its claim
+  bool correct = true;  // satisfies its claim
   NoiseKind noise = NoiseKind::kLaplace;
   double sensitivity = 1.0;  // the query's value on the neighbour with the target
   double parameter = 1.0;    // RR: eps; Laplace: scale; Gaussian: sigma
   ClaimKind claim = ClaimKind::kPureDp;
-  double claimed = 1.0;      // the claim's eps or mu
+  double claimed = 1.0;         // the claim's eps or mu
   double true_parameter = 1.0;  // the mechanism's actual eps (pure DP) or mu (GDP)
   std::string description;
 };

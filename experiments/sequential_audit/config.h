@@ -11,9 +11,10 @@ namespace privbench {
 namespace sequential_audit {
 
 struct Config {
-  double alpha = 0.05;       // level of every audit (sequential and batch)
-  double claimed_epsilon = 1.0;  // the (eps, 0)-DP claims of the Laplace and randomized-response cases
-  double claimed_mu = 1.0;       // the mu-GDP claims of the Gaussian cases
+  double alpha = 0.05;  // level of every audit (sequential and batch)
+  double claimed_epsilon =
+      1.0;                  // the (eps, 0)-DP claims of the Laplace and randomized-response cases
+  double claimed_mu = 1.0;  // the mu-GDP claims of the Gaussian cases
   // Type I error: independent sequential audits of each correct mechanism,
   // each watched for up to null_rounds pair rounds.
   int64_t null_replications = 1000;

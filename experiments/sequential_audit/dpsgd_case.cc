@@ -82,8 +82,8 @@ size_t ClaimIndex(const Config& c) {
 
 Result<DpsgdRun> OneRun(const Config& c, DpsgdVariant variant, uint64_t seed, int64_t r) {
   auto stream = [&](uint64_t part) {
-    return DeriveSeed(seed, {kDpsgdStream, static_cast<uint64_t>(variant),
-                             static_cast<uint64_t>(r), part});
+    return DeriveSeed(
+        seed, {kDpsgdStream, static_cast<uint64_t>(variant), static_cast<uint64_t>(r), part});
   };
   Rng data_rng(stream(kDataPart)), coin_rng(stream(kCoinPart));
   const Rows rows = MakeRows(c, data_rng);
@@ -156,8 +156,7 @@ std::vector<double> DpsgdMuGrid(const Config& c) {
   return grid;
 }
 
-Result<std::vector<DpsgdRun>> RunDpsgdAudits(const Config& c, DpsgdVariant variant,
-                                             uint64_t seed) {
+Result<std::vector<DpsgdRun>> RunDpsgdAudits(const Config& c, DpsgdVariant variant, uint64_t seed) {
   SetMathThreads(1);
   std::vector<DpsgdRun> runs;
   for (int64_t r = 0; r < c.dpsgd_runs; ++r) {

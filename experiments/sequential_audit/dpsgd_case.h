@@ -60,17 +60,16 @@ std::vector<double> DpsgdMuGrid(const Config& c);
 
 struct DpsgdRun {
   int64_t steps = 0;
-  int64_t canary_steps = 0;    // steps whose coin included the canary
+  int64_t canary_steps = 0;  // steps whose coin included the canary
   int64_t correct_guesses = 0;
-  int64_t rejected_at = 0;     // step at which the per-step claim 1/sigma was rejected; 0 = never
+  int64_t rejected_at = 0;  // step at which the per-step claim 1/sigma was rejected; 0 = never
   std::optional<double> largest_rejected_mu;  // per step, the prefix rule
-  std::vector<double> trace;   // ln K of the claim after each step
+  std::vector<double> trace;                  // ln K of the claim after each step
   double final_train_accuracy = 0.0;
 };
 
 // config.dpsgd_runs training runs of the variant, each audited step by step.
-Result<std::vector<DpsgdRun>> RunDpsgdAudits(const Config& c, DpsgdVariant variant,
-                                             uint64_t seed);
+Result<std::vector<DpsgdRun>> RunDpsgdAudits(const Config& c, DpsgdVariant variant, uint64_t seed);
 
 }  // namespace sequential_audit
 }  // namespace privbench

@@ -56,26 +56,31 @@ Config Defaults(Scale scale) {
 
 void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddDouble("alpha", &c.alpha, "level of every audit").OpenRange(0, 1);
-  flags.AddDouble("claimed_epsilon", &c.claimed_epsilon,
-                  "eps of the (eps, 0)-DP claims (randomized response, Laplace)")
+  flags
+      .AddDouble("claimed_epsilon", &c.claimed_epsilon,
+                 "eps of the (eps, 0)-DP claims (randomized response, Laplace)")
       .Above(0)
       .Max(20);
   flags.AddDouble("claimed_mu", &c.claimed_mu, "mu of the mu-GDP claims (Gaussian)")
       .Above(0)
       .Max(20);
-  flags.AddInt("null_replications", &c.null_replications,
-               "sequential audits per correct mechanism (type I error)")
+  flags
+      .AddInt("null_replications", &c.null_replications,
+              "sequential audits per correct mechanism (type I error)")
       .Range(1, 1000000);
   flags.AddInt("null_rounds", &c.null_rounds, "pair rounds each type I audit is watched for")
       .Range(1, 10000000);
-  flags.AddInt("detect_replications", &c.detect_replications,
-               "sequential audits per planted violation")
+  flags
+      .AddInt("detect_replications", &c.detect_replications,
+              "sequential audits per planted violation")
       .Range(1, 1000000);
-  flags.AddInt("detect_max_rounds", &c.detect_max_rounds,
-               "pair rounds after which a detection audit gives up")
+  flags
+      .AddInt("detect_max_rounds", &c.detect_max_rounds,
+              "pair rounds after which a detection audit gives up")
       .Range(1, 10000000);
-  flags.AddIntList("batch_sizes", &c.batch_sizes,
-                   "batch audit sizes, outputs per neighbour, increasing")
+  flags
+      .AddIntList("batch_sizes", &c.batch_sizes,
+                  "batch audit sizes, outputs per neighbour, increasing")
       .NonEmpty()
       .Range(1, 10000000);
   flags.AddInt("batch_replications", &c.batch_replications, "batch audits per size and mechanism")
@@ -83,14 +88,14 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddInt("trace_rounds", &c.trace_rounds, "rounds of replication 0's e-process kept")
       .Range(0, 1000000);
   flags.AddInt("dpsgd_runs", &c.dpsgd_runs, "DP-SGD training runs per variant").Range(1, 100000);
-  flags.AddInt("dpsgd_steps", &c.dpsgd_steps, "steps of one DP-SGD training run")
-      .Range(1, 1000000);
+  flags.AddInt("dpsgd_steps", &c.dpsgd_steps, "steps of one DP-SGD training run").Range(1, 1000000);
   flags.AddInt("dpsgd_rows", &c.dpsgd_rows, "synthetic training rows").Range(2, 1000000);
   flags.AddInt("dpsgd_features", &c.dpsgd_features, "features of the rows (the canary adds one)")
       .Range(1, 10000);
   flags.AddInt("dpsgd_batch_size", &c.dpsgd_batch_size, "expected Poisson batch size").Min(1);
-  flags.AddDouble("dpsgd_noise_multiplier", &c.dpsgd_noise_multiplier,
-                  "sigma; the audited per-step claim is (1/sigma)-GDP")
+  flags
+      .AddDouble("dpsgd_noise_multiplier", &c.dpsgd_noise_multiplier,
+                 "sigma; the audited per-step claim is (1/sigma)-GDP")
       .Above(0)
       .Max(1e3);
   flags.AddDouble("dpsgd_clip_norm", &c.dpsgd_clip_norm, "per-example clipping norm C")
@@ -107,14 +112,14 @@ void RegisterFlags(FlagSet& flags, Config& c) {
 Status Validate(const Config& c) {
   for (size_t i = 1; i < c.batch_sizes.size(); ++i) {
     if (c.batch_sizes[i] <= c.batch_sizes[i - 1]) {
-      return Error("batch_sizes must increase: batch_sizes[" + std::to_string(i) + "] = " +
-                   std::to_string(c.batch_sizes[i]) + " after " +
+      return Error("batch_sizes must increase: batch_sizes[" + std::to_string(i) +
+                   "] = " + std::to_string(c.batch_sizes[i]) + " after " +
                    std::to_string(c.batch_sizes[i - 1]));
     }
   }
   if (c.dpsgd_batch_size > c.dpsgd_rows) {
-    return Error("dpsgd_batch_size " + std::to_string(c.dpsgd_batch_size) +
-                 " exceeds dpsgd_rows " + std::to_string(c.dpsgd_rows));
+    return Error("dpsgd_batch_size " + std::to_string(c.dpsgd_batch_size) + " exceeds dpsgd_rows " +
+                 std::to_string(c.dpsgd_rows));
   }
   return Status::Ok();
 }
@@ -143,8 +148,7 @@ Status Run(const Config& c, StudyContext& ctx) {
     results.cases.push_back(std::move(cr));
     progress.Advance(1);
   }
-  PB_ASSIGN_OR_RETURN(results.dpsgd_correct,
-                      RunDpsgdAudits(c, DpsgdVariant::kCorrect, ctx.seed()));
+  PB_ASSIGN_OR_RETURN(results.dpsgd_correct, RunDpsgdAudits(c, DpsgdVariant::kCorrect, ctx.seed()));
   progress.Advance(1);
   PB_ASSIGN_OR_RETURN(results.dpsgd_bug, RunDpsgdAudits(c, DpsgdVariant::kNoiseOnMean, ctx.seed()));
   progress.Advance(1);

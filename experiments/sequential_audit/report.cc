@@ -54,18 +54,17 @@ Status WriteCase(const CaseResults& cr, ResultWriter& out) {
   for (const BatchRuns& b : cr.batch) n.push_back(b.n), rejections.push_back(b.rejections);
   PB_RETURN_IF_ERROR(out.WriteInts(g + "/batch/n", n));
   PB_RETURN_IF_ERROR(out.WriteInts(g + "/batch/rejections", rejections));
-  return SetAttributes(
-      out, g,
-      {{"description", m.description},
-       {"claim", m.claim == ClaimKind::kPureDp ? "eps-DP" : "mu-GDP"},
-       {"claimed", m.claimed},
-       {"true_parameter", m.true_parameter},
-       {"correct", static_cast<int64_t>(m.correct)},
-       {"tpr", cr.rates.tpr},
-       {"fpr", cr.rates.fpr},
-       {"tau", cr.tau},
-       {"replications", static_cast<int64_t>(cr.sequential.rejected_at.size())},
-       {"max_rounds", cr.sequential.max_rounds}});
+  return SetAttributes(out, g,
+                       {{"description", m.description},
+                        {"claim", m.claim == ClaimKind::kPureDp ? "eps-DP" : "mu-GDP"},
+                        {"claimed", m.claimed},
+                        {"true_parameter", m.true_parameter},
+                        {"correct", static_cast<int64_t>(m.correct)},
+                        {"tpr", cr.rates.tpr},
+                        {"fpr", cr.rates.fpr},
+                        {"tau", cr.tau},
+                        {"replications", static_cast<int64_t>(cr.sequential.rejected_at.size())},
+                        {"max_rounds", cr.sequential.max_rounds}});
 }
 
 Status WriteDpsgd(const Config& c, const std::string& variant, const std::vector<DpsgdRun>& runs,
@@ -86,8 +85,8 @@ Status WriteDpsgd(const Config& c, const std::string& variant, const std::vector
   PB_RETURN_IF_ERROR(out.WriteInts(g + "/correct_guesses", correct));
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/largest_rejected_mu", mu));
   PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/train_accuracy", accuracy));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(
-      g + "/trace", trace, {runs.size(), static_cast<uint64_t>(c.dpsgd_steps)}));
+  PB_RETURN_IF_ERROR(
+      out.WriteDoubles(g + "/trace", trace, {runs.size(), static_cast<uint64_t>(c.dpsgd_steps)}));
   return SetAttributes(out, g, {{"claimed_mu", 1.0 / c.dpsgd_noise_multiplier}});
 }
 
@@ -115,8 +114,7 @@ Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteSettings(c, out));
   for (const CaseResults& cr : r.cases) PB_RETURN_IF_ERROR(WriteCase(cr, out));
   PB_RETURN_IF_ERROR(WriteDpsgd(c, DpsgdVariantName(DpsgdVariant::kCorrect), r.dpsgd_correct, out));
-  PB_RETURN_IF_ERROR(
-      WriteDpsgd(c, DpsgdVariantName(DpsgdVariant::kNoiseOnMean), r.dpsgd_bug, out));
+  PB_RETURN_IF_ERROR(WriteDpsgd(c, DpsgdVariantName(DpsgdVariant::kNoiseOnMean), r.dpsgd_bug, out));
   PB_RETURN_IF_ERROR(WriteNumbers(r, out));
   for (auto table : {Type1Table, DetectionTable, BatchPowerTable, DpsgdTable}) {
     PB_ASSIGN_OR_RETURN(const SummaryTable t, table(c, r));

@@ -114,9 +114,10 @@ Result<SummaryTable> BatchPowerTable(const Config& c, const Results& r) {
 Result<SummaryTable> DpsgdTable(const Config& c, const Results& r) {
   TableBuilder t(
       "dpsgd", "Sequential audit of DP-SGD steps (privbench's engine) within one training run",
-      "Logistic regression, " + std::to_string(c.dpsgd_rows) + " synthetic rows, Poisson batches of " +
-          std::to_string(c.dpsgd_batch_size) + " expected, sigma = " +
-          FormatDouble(c.dpsgd_noise_multiplier) + ", C = " + FormatDouble(c.dpsgd_clip_norm) +
+      "Logistic regression, " + std::to_string(c.dpsgd_rows) +
+          " synthetic rows, Poisson batches of " + std::to_string(c.dpsgd_batch_size) +
+          " expected, sigma = " + FormatDouble(c.dpsgd_noise_multiplier) +
+          ", C = " + FormatDouble(c.dpsgd_clip_norm) +
           "; one canary included per step by a fair coin; each step one game round on the "
           "canary coordinate's update, the claim: each step is (1/sigma)-GDP. noise_on_mean: "
           "the noise std calibrated to the averaged gradient (sigma C / B), a bug. "
@@ -141,7 +142,7 @@ Result<SummaryTable> DpsgdTable(const Config& c, const Results& r) {
     }
     const int64_t n = static_cast<int64_t>(runs->size());
     t.Row({DpsgdVariantName(runs == &r.dpsgd_correct ? DpsgdVariant::kCorrect
-                                                      : DpsgdVariant::kNoiseOnMean),
+                                                     : DpsgdVariant::kNoiseOnMean),
            n, c.dpsgd_steps, 1.0 / c.dpsgd_noise_multiplier, Rejections(at), MedianRounds(at),
            Median(mu), n > 0 ? accuracy / n : 0.0});
   }

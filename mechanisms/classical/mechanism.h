@@ -3,7 +3,7 @@
 // a dataset (one data pass: fits, counts, sums) and then draws the summary
 // tau(M(D)) of as many independent outputs as the audit needs.
 //
-// Adjacency (docs/studies.md D0): each mechanism's privacy proof holds for
+// Adjacency (experiments/ml_audit/README.md): each mechanism's privacy proof holds for
 // one neighbour relation, declared by adjacency(): replace_one (D' replaces
 // one row of D) or add_remove (D' adds or removes one row). A replace-one
 // change is two add/remove steps, so an add/remove mechanism guarantees 2 eps

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Bad-flag campaign over the study binaries (issue 24).
+"""Bad-flag campaign over the study binaries.
 
 For every study binary and every flag its --help lists, runs it once with
 that flag set to each hostile value (plus, for directory flags, a missing

@@ -1,4 +1,4 @@
-"""Pins issue 24's study-flag fixes: a missing or non-directory --data_dir /
+"""Pins the bad-flag campaign's study-flag fixes: a missing or non-directory --data_dir /
 --parts_dir and a value outside a computation's accurate range are refused
 up front (exit 2, the message names the flag, no file written).
 

@@ -1,4 +1,4 @@
-// Paper-scale speed of the Epsilon* simulation studies (issue targets):
+// Paper-scale speed of the Epsilon* simulation studies (the targets below):
 //  (1) "n = 10^6 and the 2-million-point evaluation in <= 1 s per value on
 //      one core, memory O(n)", measured in the study setting: samples drawn
 //      as the studies draw them (timed separately), then one value per
