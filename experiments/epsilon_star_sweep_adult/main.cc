@@ -23,7 +23,7 @@
 
 #include "data_scripts/adult.h"
 #include "experiments/lib/epsilon_star_sweep/report.h"
-#include "experiments/lib/epsilon_star_sweep/sweep.h"
+#include "experiments/lib/epsilon_star_sweep/sweep_study.h"
 
 namespace privbench::epsilon_star_sweep_adult {
 namespace {

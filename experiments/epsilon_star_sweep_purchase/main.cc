@@ -30,7 +30,7 @@
 #include "data_scripts/purchase100.h"
 #include "data_scripts/purchase100_surrogate.h"
 #include "experiments/lib/epsilon_star_sweep/report.h"
-#include "experiments/lib/epsilon_star_sweep/sweep.h"
+#include "experiments/lib/epsilon_star_sweep/sweep_study.h"
 
 namespace privbench::epsilon_star_sweep_purchase {
 namespace {

@@ -15,7 +15,7 @@
 #include "core/format.h"
 #include "core/seeding.h"
 #include "experiments/katz_coverage/compute.h"
-#include "experiments/lib/coverage/bench_timing.h"
+#include "experiments/lib/coverage/grid_projection.h"
 #include "experiments/lib/framework/study.h"
 #include "simulations/ratio_draws.h"
 

@@ -43,7 +43,7 @@
 #include "attacks/poisoning/poisoning.h"
 #include "core/flags.h"
 #include "core/seeding.h"
-#include "estimators/ml_audit/ml_audit.h"
+#include "estimators/output_set_audit/output_set_audit.h"
 #include "experiments/ml_audit/compute.h"
 #include "experiments/ml_audit/config.h"
 #include "experiments/ml_audit/data.h"

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "core/seeding.h"
-#include "estimators/ml_audit/ml_audit.h"
+#include "estimators/output_set_audit/output_set_audit.h"
 #include "mechanisms/classical/logistic_regression.h"
 #include "mechanisms/classical/mechanism.h"
 #include "numerics/logistic.h"

@@ -1,6 +1,6 @@
 // Study ml_audit (README.md): every audit case (mechanism x attack x
 // neighbour mode) on every dataset, over the eps_th x k x replicate grid,
-// with ML-Audit's Algorithm 1 (estimators/ml_audit/ml_audit.h).
+// with ML-Audit's Algorithm 1 (estimators/output_set_audit/output_set_audit.h).
 //
 // Cases (AuditCases): role "audit" pairs each correct mechanism with its
 // attacks in the neighbour mode of its own adjacency (replace for the
@@ -25,7 +25,7 @@
 
 #include "attacks/poisoning/poisoning.h"
 #include "core/result.h"
-#include "estimators/ml_audit/ml_audit.h"
+#include "estimators/output_set_audit/output_set_audit.h"
 #include "experiments/ml_audit/config.h"
 #include "experiments/ml_audit/data.h"
 #include "mechanisms/classical/mechanism.h"

@@ -4,7 +4,7 @@
 // logistic regression with output and objective perturbation, Gaussian naive
 // Bayes and the random forest, attacked by the poisonings of
 // attacks/poisoning/ and estimated with Algorithm 1
-// (estimators/ml_audit/ml_audit.h).
+// (estimators/output_set_audit/output_set_audit.h).
 //
 //   bazel run //experiments/ml_audit [-- --scale=paper --eps=0.5,2 --k=1,4
 //       --mechanisms=nb,rf --shard=0/4]

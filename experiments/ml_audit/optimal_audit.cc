@@ -9,7 +9,7 @@
 //     Bayes (Vaidya et al. 2013; naive_bayes.h) the sum over its Laplace-noised
 //     counts, shifted sums and squared deviations of |centre - centre'| /
 //     scale (the last at the worst released mean);
-//   oracle: ML-Audit's Algorithm 1 (estimators/ml_audit) on the 1-d summary
+//   oracle: ML-Audit's Algorithm 1 (estimators/output_set_audit) on the 1-d summary
 //     ln p_D(o) - ln p_D'(o), the exact log-likelihood ratio: the best set any
 //     classifier could find (Neyman-Pearson), so the most any audit of this
 //     neighbour pair can certify with N draws per side (naive Bayes: on the
@@ -41,7 +41,7 @@
 #include "attacks/poisoning/poisoning.h"
 #include "core/flags.h"
 #include "core/seeding.h"
-#include "estimators/ml_audit/ml_audit.h"
+#include "estimators/output_set_audit/output_set_audit.h"
 #include "experiments/ml_audit/compute.h"
 #include "experiments/ml_audit/config.h"
 #include "experiments/ml_audit/data.h"

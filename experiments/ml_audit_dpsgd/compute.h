@@ -1,5 +1,5 @@
 // The computation of study D2 `ml_audit_dpsgd` (README.md):
-// ML-Audit's Algorithm 1 (estimators/ml_audit/ml_audit.h; Lu et al., NeurIPS
+// ML-Audit's Algorithm 1 (estimators/output_set_audit/output_set_audit.h; Lu et al., NeurIPS
 // 2022, Sec. 4) against DP-SGD (Sec. 5, "DP-SGD") on two Fashion-MNIST
 // classes (models.h).
 //
@@ -57,7 +57,7 @@
 #include <vector>
 
 #include "core/result.h"
-#include "estimators/ml_audit/ml_audit.h"
+#include "estimators/output_set_audit/output_set_audit.h"
 #include "experiments/ml_audit_dpsgd/config.h"
 #include "experiments/ml_audit_dpsgd/models.h"
 

@@ -132,7 +132,7 @@ Result<ModelTable> ReadModelParts(const std::vector<std::unique_ptr<ResultReader
 enum class StudyClaims { kAdult, kPurchase };
 
 // What the report is written from: the sweep's plan and its merged parts
-// (RunEpsilonStarSweep, sweep.h), then what the study adds.
+// (RunEpsilonStarSweep, sweep_study.h), then what the study adds.
 struct Results {
   SweepStudy study;
   const Dataset* dataset = nullptr;  // the study's data (it outlives the report)

@@ -1,9 +1,9 @@
-// Tests of Algorithm 1 (ml_audit.h). The validity test is statistical: with
+// Tests of Algorithm 1 (output_set_audit.h). The validity test is statistical: with
 // identical D and D' distributions each audit exceeds 0 with probability at
 // most alpha/2 = 0.025 (asymptotically); 40 audits exceed it more than 7
 // times with probability below 1e-4 (Bin(40, 0.025) tail), the test's
 // false-failure probability. The other tests are deterministic.
-#include "estimators/ml_audit/ml_audit.h"
+#include "estimators/output_set_audit/output_set_audit.h"
 
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>

@@ -2,8 +2,8 @@
 // (experiments/<study>/benchmark.cc of bayes_coverage and katz_coverage):
 // wall-clock seconds, a duration as text, and the projection of a grid's
 // wall time from a measured rate.
-#ifndef PRIVBENCH_EXPERIMENTS_LIB_COVERAGE_BENCH_TIMING_H_
-#define PRIVBENCH_EXPERIMENTS_LIB_COVERAGE_BENCH_TIMING_H_
+#ifndef PRIVBENCH_EXPERIMENTS_LIB_COVERAGE_GRID_PROJECTION_H_
+#define PRIVBENCH_EXPERIMENTS_LIB_COVERAGE_GRID_PROJECTION_H_
 
 #include <chrono>
 #include <cstdint>
@@ -32,4 +32,4 @@ struct Projection {
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_EXPERIMENTS_LIB_COVERAGE_BENCH_TIMING_H_
+#endif  // PRIVBENCH_EXPERIMENTS_LIB_COVERAGE_GRID_PROJECTION_H_

@@ -22,8 +22,8 @@
 // interval, alpha/2 (asymptotic: Katz-log coverage is approximate). Zero
 // counts in the fresh sample use the Haldane-Anscombe correction of
 // katz_log.h (recorded in AuditResult::haldane).
-#ifndef PRIVBENCH_ESTIMATORS_ML_AUDIT_ML_AUDIT_H_
-#define PRIVBENCH_ESTIMATORS_ML_AUDIT_ML_AUDIT_H_
+#ifndef PRIVBENCH_ESTIMATORS_OUTPUT_SET_AUDIT_OUTPUT_SET_AUDIT_H_
+#define PRIVBENCH_ESTIMATORS_OUTPUT_SET_AUDIT_OUTPUT_SET_AUDIT_H_
 
 #include <cstdint>
 #include <functional>
@@ -96,4 +96,4 @@ Result<BestSet> SearchThreshold(std::vector<double> scores_d, std::vector<double
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_ESTIMATORS_ML_AUDIT_ML_AUDIT_H_
+#endif  // PRIVBENCH_ESTIMATORS_OUTPUT_SET_AUDIT_OUTPUT_SET_AUDIT_H_

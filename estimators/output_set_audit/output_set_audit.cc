@@ -1,4 +1,4 @@
-#include "estimators/ml_audit/ml_audit.h"
+#include "estimators/output_set_audit/output_set_audit.h"
 
 #include <algorithm>
 #include <cmath>

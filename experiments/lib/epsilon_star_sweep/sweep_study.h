@@ -16,8 +16,8 @@
 // shard that leaves the sweep incomplete ends with ctx.SkipOutput and no
 // study file). Units run most expensive first; the study file lists them
 // in (configuration, repetition) order.
-#ifndef PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_SWEEP_H_
-#define PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_SWEEP_H_
+#ifndef PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_SWEEP_STUDY_H_
+#define PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_SWEEP_STUDY_H_
 
 #include <optional>
 
@@ -46,4 +46,4 @@ Result<std::optional<epsilon_star_sweep::Results>> RunEpsilonStarSweep(
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_SWEEP_H_
+#endif  // PRIVBENCH_EXPERIMENTS_LIB_EPSILON_STAR_SWEEP_SWEEP_STUDY_H_

@@ -1,4 +1,4 @@
-#include "experiments/lib/epsilon_star_sweep/sweep.h"
+#include "experiments/lib/epsilon_star_sweep/sweep_study.h"
 
 #include <cstdio>
 #include <string>
