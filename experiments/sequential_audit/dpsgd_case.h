@@ -32,12 +32,13 @@
 // gradient far above C (clipped) and its contribution near
 // dirac / sqrt(dirac^2 + 1) of the maximum, at every step.
 //
-// THE BUG (variant "noise_on_mean"): the noise std is calibrated to the
-// averaged gradient, sigma C / B, instead of to the sum, sigma C, i.e.
-// N(0, sigma^2 C^2) added AFTER dividing the clipped sum by B. The code path
-// is the engine's own step; only the noise std passed in differs, which is
-// how this bug arises in a training loop built on such a step. Per step it is
-// (B/sigma)-GDP while claiming 1/sigma.
+// THE BUG (variant "noise_on_mean"): the noise std is calibrated as if the
+// noise were added to the averaged gradient: sigma C / B is passed where
+// the engine adds noise to the clipped SUM (before dividing by B), so the
+// averaged gradient carries noise sigma C / B^2 instead of sigma C / B.
+// The code path is the engine's own step; only the noise std passed in
+// differs, which is how this bug arises in a training loop built on such a
+// step. Per step it is (B/sigma)-GDP while claiming 1/sigma.
 #ifndef PRIVBENCH_EXPERIMENTS_SEQUENTIAL_AUDIT_DPSGD_CASE_H_
 #define PRIVBENCH_EXPERIMENTS_SEQUENTIAL_AUDIT_DPSGD_CASE_H_
 
