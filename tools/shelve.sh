@@ -1,7 +1,7 @@
 #!/bin/bash
 # Produces or refreshes a study's paper-scale shelf (results/shelf.h):
 #
-#   tools/shelve.sh <study> [--threads=N] [--accept_parts_from=COMMIT]
+#   tools/shelve.sh <study> [--threads=N] [--accept_parts_from=COMMIT[,COMMIT...]]
 #   tools/shelve.sh <study> --pack
 #
 # runs `<study> --scale=paper` (nice'd) with its sweep parts under
@@ -15,7 +15,7 @@
 # finished parts to experiments/<study>/paper/parts.tar.xz (parts/ itself
 # is git-ignored; HDF5 parts compress about 17x), which the next run unpacks
 # when parts/ is absent, e.g. on another machine or at another commit with
-# --accept_parts_from=<the commit that made the parts> (the shelf test then
+# --accept_parts_from=<the commits that made the parts> (the shelf test then
 # checks that this code makes the same numbers); the archive is removed once
 # the shelf file is written.
 # Each study's README gives its shelf's refresh time.

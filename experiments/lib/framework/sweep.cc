@@ -78,11 +78,16 @@ std::string VersionText(const std::string& commit, bool dirty) {
 // cannot tell which edits were made, so refusing there would block every
 // resume while developing (such edits are the user's to track). A part or a
 // binary whose commit is unknown (built outside git) is not checked.
-// --accept_parts_from=<c> names the one other commit whose parts are
-// reused (a prefix of at least 7 hex digits of it).
+// --accept_parts_from=<c1>[,<c2>...] names the other commits whose parts
+// are reused (each a prefix of at least 7 hex digits of one), e.g. a long
+// run resumed twice at later commits.
 bool AcceptedCommit(const SweepOptions& o, const std::string& theirs) {
-  const std::string& accepted = o.accept_parts_from;
-  return accepted.size() >= 7 && theirs.compare(0, accepted.size(), accepted) == 0;
+  std::stringstream list(o.accept_parts_from);
+  std::string accepted;
+  while (std::getline(list, accepted, ',')) {
+    if (accepted.size() >= 7 && theirs.compare(0, accepted.size(), accepted) == 0) return true;
+  }
+  return false;
 }
 
 Status CheckPartVersion(const SweepOptions& o, const std::string& path, const ResultReader& part) {
@@ -358,14 +363,24 @@ void RegisterSweepFlags(FlagSet& flags, SweepFlags* sweep) {
       });
   flags
       .AddString("accept_parts_from", &sweep->accept_parts_from,
-                 "a git commit (at least 7 hex digits) whose parts are reused as if this "
-                 "binary made them, e.g. to resume a paper-scale run from committed parts")
-      .Satisfies("empty or at least 7 hex digits", [](const std::string& commit) {
-        const bool hex = std::all_of(commit.begin(), commit.end(), [](char c) {
-          return std::isxdigit(static_cast<unsigned char>(c));
-        });
-        if (commit.empty() || (commit.size() >= 7 && hex)) return Status::Ok();
-        return Status(Error("'" + commit + "' is not a commit of at least 7 hex digits"));
+                 "git commits (each at least 7 hex digits, comma-separated) whose parts are "
+                 "reused as if this binary made them, e.g. to resume a paper-scale run from "
+                 "committed parts")
+      .Satisfies("empty or commits of at least 7 hex digits", [](const std::string& commits) {
+        std::stringstream list(commits);
+        std::string commit;
+        while (std::getline(list, commit, ',')) {
+          const bool hex = std::all_of(commit.begin(), commit.end(), [](char c) {
+            return std::isxdigit(static_cast<unsigned char>(c));
+          });
+          if (commit.size() < 7 || !hex) {
+            return Status(Error("'" + commit + "' is not a commit of at least 7 hex digits"));
+          }
+        }
+        if (!commits.empty() && commits.back() == ',') {
+          return Status(Error("'" + commits + "' ends with a comma"));
+        }
+        return Status::Ok();
       });
 }
 

@@ -69,10 +69,10 @@ struct SweepOptions {
   // Non-empty: run exactly these units (ids of the plan, any shard) and
   // nothing else, e.g. the paper-scale shelf check re-running a stored unit.
   std::vector<std::string> only_units;
-  // Non-empty: parts made by this commit (a prefix of at least 7 hex digits
-  // of it) are reused as if made by ours, e.g. a long run resumed from the
-  // parts a previous commit made and committed; the merge records the mixed
-  // versions and the shelf check re-runs a sample of units with this code.
+  // Non-empty: parts made by these commits (comma-separated, each a prefix
+  // of at least 7 hex digits of one) are reused as if made by ours, e.g. a long run resumed from
+  // the parts a previous commit made and committed; the merge records the mixed versions and the
+  // shelf check re-runs a sample of units with this code.
   std::string accept_parts_from;
 };
 
@@ -133,7 +133,7 @@ struct SweepFlags {
   std::string parts_dir;          // empty: DefaultPartsDir()
   bool merge_only = false;        // assemble from existing parts, run nothing
   std::string units;              // --units=id,...: run only these units, write no study file
-  std::string accept_parts_from;  // --accept_parts_from=<commit>: reuse that commit's parts
+  std::string accept_parts_from;  // --accept_parts_from=<commit>[,...]: reuse those commits' parts
 };
 void RegisterSweepFlags(FlagSet& flags, SweepFlags* sweep);
 

@@ -185,6 +185,11 @@ TEST(SweepTest, RefusesPartsOfAnotherCommit) {
   EXPECT_EQ(accepted->skipped, 1);
   EXPECT_EQ(ran, 1);
   EXPECT_TRUE(OpenSweepParts(units, o).ok());
+  // One of several comma-separated commits.
+  o.accept_parts_from = "abcdef0," + old_commit.substr(0, 8);
+  EXPECT_TRUE(OpenSweepParts(units, o).ok());
+  o.accept_parts_from = "abcdef0,1234567";
+  EXPECT_FALSE(OpenSweepParts(units, o).ok());
   o.accept_parts_from.clear();
 
   // This commit, with or without uncommitted changes, and an unknown commit
