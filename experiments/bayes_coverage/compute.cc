@@ -36,7 +36,7 @@ std::string CoverageSetting::Label() const {
          ")";
 }
 
-std::vector<CoverageSetting> MakeCoverageSettings(const BayesCoverageConfig& c) {
+std::vector<CoverageSetting> MakeCoverageSettings(const Config& c) {
   std::vector<CoverageSetting> settings;
   for (const GridPoint& g : PairMajorGrid(c.fpr.size(), c.n)) {
     settings.push_back({g.pair, c.fpr[g.pair], c.fnr[g.pair], g.n});
@@ -130,8 +130,7 @@ std::vector<double> Row(const std::vector<double>& v, int64_t s, int64_t t) {
   return std::vector<double>(v.begin() + s * t, v.begin() + (s + 1) * t);
 }
 
-Result<CoverageRun> RunCoverageTrials(const BayesCoverageConfig& c,
-                                      const std::vector<CoverageSetting>& settings,
+Result<CoverageRun> RunCoverageTrials(const Config& c, const std::vector<CoverageSetting>& settings,
                                       const std::vector<CoverageMethod>& methods, uint64_t seed,
                                       int threads, bool quiet) {
   const int64_t S = static_cast<int64_t>(settings.size());
@@ -165,7 +164,7 @@ Result<CoverageRun> RunCoverageTrials(const BayesCoverageConfig& c,
   return run;
 }
 
-void SummarizeCoverage(const BayesCoverageConfig& c, const std::vector<CoverageSetting>& settings,
+void SummarizeCoverage(const Config& c, const std::vector<CoverageSetting>& settings,
                        const std::vector<CoverageMethod>& methods, CoverageRun* run) {
   const int64_t S = static_cast<int64_t>(settings.size());
   const int64_t T = c.trials;

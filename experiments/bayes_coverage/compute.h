@@ -50,7 +50,7 @@ struct CoverageSetting {
   std::string Label() const;
 };
 // Every (pair, n), pair-major.
-std::vector<CoverageSetting> MakeCoverageSettings(const BayesCoverageConfig& c);
+std::vector<CoverageSetting> MakeCoverageSettings(const Config& c);
 
 // A registered estimator as the study runs it.
 struct CoverageMethod {
@@ -122,13 +122,12 @@ struct CoverageRun {
 // Draws every (setting, trial) and runs every method on it, on `threads`
 // threads (the result does not depend on the thread count). Fills lower,
 // upper, fn and fp; the statistics are left to SummarizeCoverage.
-Result<CoverageRun> RunCoverageTrials(const BayesCoverageConfig& c,
-                                      const std::vector<CoverageSetting>& settings,
+Result<CoverageRun> RunCoverageTrials(const Config& c, const std::vector<CoverageSetting>& settings,
                                       const std::vector<CoverageMethod>& methods, uint64_t seed,
                                       int threads, bool quiet);
 
 // Fills truth, stats and classes of every method (nominal 1 - alpha).
-void SummarizeCoverage(const BayesCoverageConfig& c, const std::vector<CoverageSetting>& settings,
+void SummarizeCoverage(const Config& c, const std::vector<CoverageSetting>& settings,
                        const std::vector<CoverageMethod>& methods, CoverageRun* run);
 
 }  // namespace privbench::bayes_coverage

@@ -13,8 +13,8 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-BayesCoverageConfig SmallConfig() {
-  BayesCoverageConfig c;
+Config SmallConfig() {
+  Config c;
   c.fpr = {0.05, 0.5};
   c.fnr = {0.05, 0.5};
   c.n = {100, 200};
@@ -109,7 +109,7 @@ TEST(Row, SliceOfASettingMajorArray) {
 }
 
 TEST(RunCoverageTrials, DoesNotDependOnThreads) {
-  const BayesCoverageConfig c = SmallConfig();
+  const Config c = SmallConfig();
   const auto settings = MakeCoverageSettings(c);
   auto methods = MakeCoverageMethods(c.delta);
   ASSERT_TRUE(methods.ok());
@@ -134,7 +134,7 @@ TEST(RunCoverageTrials, DoesNotDependOnThreads) {
 }
 
 TEST(SummarizeCoverage, TruthAtEachMethodsDelta) {
-  const BayesCoverageConfig c = SmallConfig();
+  const Config c = SmallConfig();
   const auto settings = MakeCoverageSettings(c);
   auto methods = MakeCoverageMethods(c.delta);
   ASSERT_TRUE(methods.ok());

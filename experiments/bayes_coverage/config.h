@@ -8,7 +8,7 @@
 
 namespace privbench::bayes_coverage {
 
-struct BayesCoverageConfig {
+struct Config {
   std::vector<double> fpr;  // true FPRs, paired with fnr by position
   std::vector<double> fnr;
   std::vector<int64_t> n;  // total trials (members + non-members), even

@@ -27,8 +27,6 @@
 
 namespace privbench::bayes_coverage {
 
-using Config = BayesCoverageConfig;
-
 // What the computation hands the report.
 struct Results {
   std::vector<CoverageSetting> settings;

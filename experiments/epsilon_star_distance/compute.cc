@@ -8,8 +8,7 @@
 
 namespace privbench::epsilon_star_distance {
 
-Result<DistanceResults> ComputeDistance(const DistanceConfig& c, uint64_t seed, int threads,
-                                        bool quiet) {
+Result<DistanceResults> ComputeDistance(const Config& c, uint64_t seed, int threads, bool quiet) {
   DistanceResults r;
   const GammaLoss train = DistanceTrain(c);
   r.N = c.est.n.size();

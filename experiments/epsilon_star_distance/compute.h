@@ -61,8 +61,7 @@ struct DistanceResults {
 // The exact values of every (d, window), then every (d, n, repetition) unit
 // from the seed stream DeriveSeed(seed, {kDistanceSeedStream}) on `threads`
 // threads; bias = mean - exact reference.
-Result<DistanceResults> ComputeDistance(const DistanceConfig& c, uint64_t seed, int threads,
-                                        bool quiet);
+Result<DistanceResults> ComputeDistance(const Config& c, uint64_t seed, int threads, bool quiet);
 
 // Root mean squared error of `x` against `reference` (divisor x.size()).
 double Rmse(const xt::xtensor<double, 1>& x, double reference);

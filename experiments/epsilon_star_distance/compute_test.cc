@@ -14,8 +14,8 @@
 namespace privbench::epsilon_star_distance {
 namespace {
 
-DistanceConfig Small() {
-  DistanceConfig c;
+Config Small() {
+  Config c;
   c.est = DefaultEstimationConfig(Scale::kTest);
   c.est.n = {100, 300};
   c.est.repetitions = 2;
@@ -25,7 +25,7 @@ DistanceConfig Small() {
 }
 
 TEST(DistancePopulationTest, ShapeOrLocationShift) {
-  DistanceConfig c;
+  Config c;
   const GammaLoss shape = DistancePopulation(c, 2.0);
   EXPECT_EQ(shape.shape, 3.0);
   EXPECT_EQ(shape.offset, 0.0);
@@ -38,7 +38,7 @@ TEST(DistancePopulationTest, ShapeOrLocationShift) {
 }
 
 TEST(ComputeDistanceTest, ExactBiasAndSeeds) {
-  const DistanceConfig c = Small();
+  const Config c = Small();
   auto r = ComputeDistance(c, 11, 2, true);
   auto again = ComputeDistance(c, 11, 1, true);
   ASSERT_TRUE(r.ok() && again.ok()) << r.message();

@@ -14,7 +14,7 @@
 
 namespace privbench::epsilon_star_distance {
 
-struct DistanceConfig {
+struct Config {
   double train_shape = 1.0;  // lost in the paper; ours
   double train_scale = 1.0;
   double population_shape = 1.0;  // population shape at d = 0 (shift = shape)
@@ -24,20 +24,18 @@ struct DistanceConfig {
   EstimationConfig est;
 };
 
-inline GammaLoss DistanceTrain(const DistanceConfig& c) {
-  return {c.train_shape, c.train_scale, 0.0};
-}
+inline GammaLoss DistanceTrain(const Config& c) { return {c.train_shape, c.train_scale, 0.0}; }
 
 // The population at distance d:
 //   shift = shape:    Gamma(population_shape + d, population_scale)
 //   shift = location: Gamma(population_shape, population_scale) + d
-inline GammaLoss DistancePopulation(const DistanceConfig& c, double d) {
+inline GammaLoss DistancePopulation(const Config& c, double d) {
   if (c.shift == "location") return {c.population_shape, c.population_scale, d};
   return {c.population_shape + d, c.population_scale, 0.0};
 }
 
 // "Gamma(shape 1 + d, scale 1)" or "Gamma(shape 1, scale 1) + d".
-inline std::string DistancePopulationText(const DistanceConfig& c) {
+inline std::string DistancePopulationText(const Config& c) {
   if (c.shift == "location") {
     return GammaLossText({c.population_shape, c.population_scale, 0.0}) + " + d";
   }

@@ -42,8 +42,6 @@
 
 namespace privbench::epsilon_star_distance {
 
-using Config = DistanceConfig;
-
 // What the report needs: the simulation and the scale it ran at (for
 // /meta lost_parameters).
 struct Results {

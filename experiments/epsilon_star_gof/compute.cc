@@ -144,7 +144,7 @@ double FractionAbove(const std::vector<double>& values, double threshold) {
   return static_cast<double>(above) / static_cast<double>(values.size());
 }
 
-Result<GofOptions> MakeGofOptions(const GofStudyConfig& c) {
+Result<GofOptions> MakeGofOptions(const Config& c) {
   GofOptions o;
   o.n_eval = c.n_eval;
   o.max_components = c.max_components;
@@ -193,7 +193,7 @@ std::vector<int64_t> ConcatenateField(const std::vector<GofGrid>& grids, GofIntF
   return v;
 }
 
-std::vector<AnalysisSpec> Analyses(const GofStudyConfig& c) {
+std::vector<AnalysisSpec> Analyses(const Config& c) {
   std::vector<AnalysisSpec> out;
   for (size_t f = 0; f < c.variance_floors.size(); ++f) {
     const std::string v = FormatDouble(c.variance_floors[f]);

@@ -96,7 +96,7 @@ Result<GofGrid> RunGofGrid(const std::vector<double>& values, const GofOptions& 
 // The study's GofOptions: n_eval, components, EM settings (the first
 // variance floor as em.variance_floor), init and primary p-value method
 // parsed and validated (errors name the parameter).
-Result<GofOptions> MakeGofOptions(const GofStudyConfig& config);
+Result<GofOptions> MakeGofOptions(const Config& config);
 
 // The GofGrid fields a sweep unit stores per loss set, and the merged
 // arrays hold per analysis (all but fit_size).
@@ -121,7 +121,7 @@ struct AnalysisSpec {
   std::string suffix;  // claim / number id suffix: "" for the primary
   std::string label;   // for captions and figures
 };
-std::vector<AnalysisSpec> Analyses(const GofStudyConfig& config);
+std::vector<AnalysisSpec> Analyses(const Config& config);
 
 // The per-model scalars a sweep unit stores under /unit (and the merged file
 // under /models), in this order.

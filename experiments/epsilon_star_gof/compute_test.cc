@@ -164,7 +164,7 @@ TEST(GofAggregatesTest, FractionAbove) {
 }
 
 TEST(GofStudyTest, AnalysesArePrimaryFloorSensitivityFloorsThenCarlini) {
-  GofStudyConfig c;
+  Config c;
   c.variance_floors = {1e-6, 1e-12};
   c.carlini_analysis = true;
   const std::vector<AnalysisSpec> a = Analyses(c);
@@ -185,7 +185,7 @@ TEST(GofStudyTest, AnalysesArePrimaryFloorSensitivityFloorsThenCarlini) {
 }
 
 TEST(GofStudyTest, MakeGofOptionsTakesTheConfig) {
-  GofStudyConfig c;
+  Config c;
   c.n_eval = {100, 200};
   c.max_components = 4;
   c.variance_floors = {1e-5, 1e-9};

@@ -19,7 +19,7 @@ inline const std::vector<std::string> kGofModels = {"no_dp", "dp"};
 inline const std::vector<std::string> kGofModelLabels = {"no DP", "DP-SGD"};
 inline const std::vector<std::string> kGofLossSets = {"train", "population"};
 
-struct GofStudyConfig {
+struct Config {
   // Data.
   std::string data_dir;
   int64_t n_train = -1;       // -1: all 32,561 rows, else the first n_train

@@ -21,8 +21,6 @@
 namespace privbench::epsilon_star_gof {
 namespace {
 
-using Config = GofStudyConfig;
-
 Config Defaults(Scale scale) {
   Config c;
   switch (scale) {

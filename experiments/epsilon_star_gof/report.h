@@ -38,8 +38,6 @@
 
 namespace privbench::epsilon_star_gof {
 
-using Config = GofStudyConfig;
-
 // What the report needs: the merged arrays of every unit and the label of
 // the data they came from (e.g. "uci-adult").
 struct Results {

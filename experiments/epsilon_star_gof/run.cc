@@ -32,7 +32,7 @@ constexpr char kStudy[] = "epsilon_star_gof";
 
 // The Adult data (the first n_train / n_population rows when set), with
 // room for max(n_eval) + max_components values in every tested loss set.
-Result<Dataset> LoadGofData(const GofStudyConfig& c) {
+Result<Dataset> LoadGofData(const Config& c) {
   AdultOptions ao;
   ao.data_dir = c.data_dir;
   PB_ASSIGN_OR_RETURN(Dataset data, LoadAdult(ao));
@@ -52,7 +52,7 @@ Result<Dataset> LoadGofData(const GofStudyConfig& c) {
 }
 
 // What a unit's results depend on: parts made with anything else are refused.
-std::string SweepConfigText(const GofStudyConfig& c, const Dataset& d, uint64_t seed) {
+std::string SweepConfigText(const Config& c, const Dataset& d, uint64_t seed) {
   std::string s;
   auto kv = [&s](const std::string& k, const std::string& v) { s += k + " = " + v + "\n"; };
   kv("seed", std::to_string(seed));
@@ -88,7 +88,7 @@ std::string SweepConfigText(const GofStudyConfig& c, const Dataset& d, uint64_t 
   return s;
 }
 
-GofModelConfig ModelConfig(const GofStudyConfig& c, bool dp, double delta) {
+GofModelConfig ModelConfig(const Config& c, bool dp, double delta) {
   GofModelConfig m;
   m.private_training = dp;
   m.epochs = dp ? c.dp_epochs : c.baseline_epochs;
@@ -106,7 +106,7 @@ GofModelConfig ModelConfig(const GofStudyConfig& c, bool dp, double delta) {
 }
 
 // Units in run (and merge) order: every repetition of no_dp, then of dp.
-std::vector<SweepUnit> Units(const GofStudyConfig& c) {
+std::vector<SweepUnit> Units(const Config& c) {
   std::vector<SweepUnit> units;
   for (int64_t m = 0; m < 2; ++m) {
     for (int64_t r = 0; r < c.repetitions; ++r) {
@@ -121,7 +121,7 @@ double Seconds(std::chrono::steady_clock::time_point since) {
 }
 
 struct UnitInputs {
-  const GofStudyConfig* config;
+  const Config* config;
   const Dataset* dataset;
   const GofOptions* gof;
   const GofNoisePlan* plan;
@@ -141,7 +141,7 @@ struct TrainedUnit {
 };
 
 Result<TrainedUnit> TrainUnit(const UnitInputs& in, int64_t m, int64_t r) {
-  const GofStudyConfig& c = *in.config;
+  const Config& c = *in.config;
   const bool dp = m == 1;
   const auto t0 = std::chrono::steady_clock::now();
   TrainedUnit u;
@@ -355,8 +355,8 @@ Status MergeModel(const SweepParts& parts, int64_t m, GofArrays& mg, std::vector
   return WriteModelStacks(st, m, mg.R, out);
 }
 
-Status WriteGofArrays(const GofArrays& mg, const std::vector<int64_t>& fit_size,
-                      const GofStudyConfig& c, ResultWriter& out) {
+Status WriteGofArrays(const GofArrays& mg, const std::vector<int64_t>& fit_size, const Config& c,
+                      ResultWriter& out) {
   const std::vector<uint64_t> shape = {static_cast<uint64_t>(mg.M), static_cast<uint64_t>(mg.R),
                                        static_cast<uint64_t>(mg.S), static_cast<uint64_t>(mg.A),
                                        static_cast<uint64_t>(mg.I), static_cast<uint64_t>(mg.K)};
@@ -377,7 +377,7 @@ Status WriteGofArrays(const GofArrays& mg, const std::vector<int64_t>& fit_size,
 }
 
 // Reads every part into the merged arrays and writes the raw data.
-Result<GofArrays> MergeParts(const SweepParts& parts, const GofStudyConfig& c,
+Result<GofArrays> MergeParts(const SweepParts& parts, const Config& c,
                              const std::string& dataset_label, ResultWriter& out) {
   GofArrays mg;
   mg.R = c.repetitions;
@@ -395,7 +395,7 @@ Result<GofArrays> MergeParts(const SweepParts& parts, const GofStudyConfig& c,
   return mg;
 }
 
-Status WriteAnalysisSettings(const GofStudyConfig& c, ResultWriter& out) {
+Status WriteAnalysisSettings(const Config& c, ResultWriter& out) {
   std::vector<std::string> names, transforms, labels, suffixes;
   std::vector<double> floors;
   for (const AnalysisSpec& a : Analyses(c)) {
@@ -421,7 +421,7 @@ std::string DatasetLabel(const Dataset& data) {
               : "");
 }
 
-Status WriteSettings(const GofStudyConfig& c, double delta, const std::string& dataset_label,
+Status WriteSettings(const Config& c, double delta, const std::string& dataset_label,
                      ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteInts("/settings/n_eval", c.n_eval));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/variance_floors", c.variance_floors));
@@ -444,8 +444,7 @@ Status WriteSettings(const GofStudyConfig& c, double delta, const std::string& d
 }
 
 // The DP model's training description for /meta lost_parameters.
-std::string ModelsText(const GofStudyConfig& c, const Dataset& d, double delta,
-                       const GofNoisePlan& plan) {
+std::string ModelsText(const Config& c, const Dataset& d, double delta, const GofNoisePlan& plan) {
   return "Adult MLP Linear(" + std::to_string(d.num_features) + "->" + std::to_string(c.hidden) +
          ") Tanh Linear(" + std::to_string(c.hidden) +
          "->2) (mechanisms AdultMlpSpec), Poisson sampling, expected batch " +
@@ -466,7 +465,7 @@ std::string ModelsText(const GofStudyConfig& c, const Dataset& d, double delta,
 }
 
 // The goodness-of-fit settings for /meta lost_parameters.
-std::string FittingText(const GofStudyConfig& c) {
+std::string FittingText(const Config& c) {
   std::string floors;
   for (size_t f = 1; f < c.variance_floors.size(); ++f) {
     floors += (f > 1 ? ", " : "") + FormatDouble(c.variance_floors[f]);
@@ -491,13 +490,13 @@ std::string FittingText(const GofStudyConfig& c) {
          FormatDouble(c.significance);
 }
 
-std::string LostParameters(const GofStudyConfig& c, const Dataset& d, double delta,
+std::string LostParameters(const Config& c, const Dataset& d, double delta,
                            const GofNoisePlan& plan) {
   return "The paper gives neither the models of Fig. 6 nor the fitting details; ours: " +
          ModelsText(c, d, delta, plan) + "; " + FittingText(c);
 }
 
-std::string AccountingText(const GofStudyConfig& c, double delta, const GofNoisePlan& plan) {
+std::string AccountingText(const Config& c, double delta, const GofNoisePlan& plan) {
   const auto g6 = [](double x) { return FormatSignificant(x, 6); };
   return "RDP accountant (estimators/accountants 'rdp', DefaultRdpOrders, Poisson sampling, "
          "classic RDP->(eps, delta) conversion); calibration_rule " +
@@ -511,7 +510,7 @@ std::string AccountingText(const GofStudyConfig& c, double delta, const GofNoise
 
 // What the merge needs besides the parts.
 struct MergeInputs {
-  const GofStudyConfig* config;
+  const Config* config;
   const Dataset* dataset;
   double delta;
   const GofNoisePlan* plan;
@@ -536,7 +535,7 @@ Status WriteMeta(const MergeInputs& in, const SweepParts& parts, const SweepOpti
 
 Status Merge(const MergeInputs& in, const SweepParts& parts, const SweepOptions& so,
              ResultWriter& out) {
-  const GofStudyConfig& c = *in.config;
+  const Config& c = *in.config;
   const std::string label = DatasetLabel(*in.dataset);
   PB_ASSIGN_OR_RETURN(GofArrays mg, MergeParts(parts, c, label, out));
   PB_RETURN_IF_ERROR(WriteSettings(c, in.delta, label, out));
@@ -546,7 +545,7 @@ Status Merge(const MergeInputs& in, const SweepParts& parts, const SweepOptions&
 
 }  // namespace
 
-Status RunGofStudy(const GofStudyConfig& c, StudyContext& ctx) {
+Status RunGofStudy(const Config& c, StudyContext& ctx) {
   PB_ASSIGN_OR_RETURN(Dataset data, LoadGofData(c));
   const double delta = c.delta > 0.0 ? c.delta : 1.0 / static_cast<double>(data.n_train());
   PB_ASSIGN_OR_RETURN(GofNoisePlan plan, PlanGofNoise(ModelConfig(c, true, delta), data.n_train()));

@@ -61,7 +61,7 @@ namespace privbench::epsilon_star_gof {
 
 // Runs this shard's units (training + goodness of fit) and, once every part
 // exists, merges them into ctx.out() with the tables and claims.
-Status RunGofStudy(const GofStudyConfig& config, StudyContext& ctx);
+Status RunGofStudy(const Config& config, StudyContext& ctx);
 
 }  // namespace privbench::epsilon_star_gof
 

@@ -5,8 +5,7 @@
 
 namespace privbench::epsilon_star_identical {
 
-Result<IdenticalResults> ComputeIdentical(const IdenticalConfig& c, uint64_t seed, int threads,
-                                          bool quiet) {
+Result<IdenticalResults> ComputeIdentical(const Config& c, uint64_t seed, int threads, bool quiet) {
   IdenticalResults r;
   const GammaLoss dist = IdenticalDistribution(c);
   r.names = AllLossSampleEstimatorNames();

@@ -46,8 +46,7 @@ struct IdenticalResults {
 
 // The exact values, then every (n, repetition) unit from the seed stream
 // DeriveSeed(seed, {kIdenticalSeedStream}) on `threads` threads.
-Result<IdenticalResults> ComputeIdentical(const IdenticalConfig& c, uint64_t seed, int threads,
-                                          bool quiet);
+Result<IdenticalResults> ComputeIdentical(const Config& c, uint64_t seed, int threads, bool quiet);
 
 }  // namespace privbench::epsilon_star_identical
 

@@ -13,8 +13,8 @@
 namespace privbench::epsilon_star_identical {
 namespace {
 
-IdenticalConfig Small() {
-  IdenticalConfig c;
+Config Small() {
+  Config c;
   c.est = DefaultEstimationConfig(Scale::kTest);
   c.est.n = {100, 300};
   c.est.repetitions = 2;

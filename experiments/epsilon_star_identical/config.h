@@ -10,14 +10,14 @@
 
 namespace privbench::epsilon_star_identical {
 
-struct IdenticalConfig {
+struct Config {
   double shape = 1.0;  // lost in the paper; our default Gamma(1, 1)
   double scale = 1.0;
   EstimationConfig est;
 };
 
 // The one distribution of both samples.
-inline GammaLoss IdenticalDistribution(const IdenticalConfig& c) { return {c.shape, c.scale, 0.0}; }
+inline GammaLoss IdenticalDistribution(const Config& c) { return {c.shape, c.scale, 0.0}; }
 
 }  // namespace privbench::epsilon_star_identical
 

@@ -33,8 +33,6 @@
 
 namespace privbench::epsilon_star_identical {
 
-using Config = IdenticalConfig;
-
 // What the report needs: the simulation and the scale it ran at (for
 // /meta lost_parameters).
 struct Results {

@@ -34,7 +34,7 @@ Result<ExactAtThresholds> ExactRatesAt(const KnownLossDistribution& train,
   return x;
 }
 
-Result<NoiseCurves> ComputeNoiseCurves(const NoiseCurvesConfig& c, uint64_t seed, int threads) {
+Result<NoiseCurves> ComputeNoiseCurves(const Config& c, uint64_t seed, int threads) {
   PB_ASSIGN_OR_RETURN(KnownLossDistribution train, KnownNormalLoss(c.train));
   PB_ASSIGN_OR_RETURN(KnownLossDistribution population, KnownNormalLoss(c.population));
   const EpsilonStarCurveOptions o = CurveOptions(c);

@@ -46,7 +46,7 @@ struct NoiseCurves {
 // Draws n train then n population losses from MakeRng(seed, {1}), computes
 // both curves (on two threads when `threads` >= 2) and the exact values at
 // the empirical thresholds. An error if either curve keeps no threshold.
-Result<NoiseCurves> ComputeNoiseCurves(const NoiseCurvesConfig& c, uint64_t seed, int threads);
+Result<NoiseCurves> ComputeNoiseCurves(const Config& c, uint64_t seed, int threads);
 
 // Exact rates and terms of the known distributions at thresholds `tau`
 // (term1 is +inf where the exact FNR underflows).

@@ -10,8 +10,8 @@
 namespace privbench::epsilon_star_noise_curves {
 namespace {
 
-NoiseCurvesConfig Small() {
-  NoiseCurvesConfig c;
+Config Small() {
+  Config c;
   c.n = 400;
   c.quantiles_per_distribution = 400;
   return c;
@@ -88,7 +88,7 @@ TEST(ComputeNoiseCurvesTest, SeededAndConsistent) {
 }
 
 TEST(ComputeNoiseCurvesTest, NoThresholdLeftIsAnError) {
-  NoiseCurvesConfig c = Small();
+  Config c = Small();
   c.rate_floor = 0.6;  // no threshold has both rates >= 0.6
   auto r = ComputeNoiseCurves(c, 7, 1);
   ASSERT_FALSE(r.ok());

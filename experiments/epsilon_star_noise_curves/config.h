@@ -11,7 +11,7 @@
 
 namespace privbench::epsilon_star_noise_curves {
 
-struct NoiseCurvesConfig {
+struct Config {
   NormalLoss train{0.0, 1.0};                  // the paper's N(0, 1)
   NormalLoss population{3.0, 1.0};             // the paper's N(3, 1)
   int64_t n = 10000;                           // simulated losses per distribution (lost)
@@ -21,7 +21,7 @@ struct NoiseCurvesConfig {
 };
 
 // The curve options of the config (delta, m, rate_floor).
-inline EpsilonStarCurveOptions CurveOptions(const NoiseCurvesConfig& c) {
+inline EpsilonStarCurveOptions CurveOptions(const Config& c) {
   EpsilonStarCurveOptions o;
   o.delta = c.delta;
   o.quantiles_per_distribution = c.quantiles_per_distribution;

@@ -35,8 +35,6 @@
 
 namespace privbench::epsilon_star_noise_curves {
 
-using Config = NoiseCurvesConfig;
-
 // What the report needs: the curves and the scale they were computed at
 // (for /meta lost_parameters).
 struct Results {

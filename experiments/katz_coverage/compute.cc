@@ -82,7 +82,7 @@ std::string RatioSetting::Label() const {
   return "(p1 " + FormatDouble(p1) + ", p0 " + FormatDouble(p0) + ", N " + std::to_string(n) + ")";
 }
 
-std::vector<RatioSetting> MakeRatioSettings(const KatzCoverageConfig& c) {
+std::vector<RatioSetting> MakeRatioSettings(const Config& c) {
   std::vector<RatioSetting> settings;
   for (const GridPoint& g : PairMajorGrid(c.p1.size(), c.n)) {
     settings.push_back({g.pair, c.p1[g.pair], c.p0[g.pair], g.n});
@@ -155,8 +155,7 @@ RatioCoverageStats SummarizeRatioBounds(const xt::xtensor<double, 1>& bounds, do
   return s;
 }
 
-Result<RatioRun> RunRatioTrials(const KatzCoverageConfig& c,
-                                const std::vector<RatioSetting>& settings,
+Result<RatioRun> RunRatioTrials(const Config& c, const std::vector<RatioSetting>& settings,
                                 const std::vector<RatioMethod>& methods, uint64_t seed, int threads,
                                 bool quiet) {
   const int64_t S = static_cast<int64_t>(settings.size());
@@ -195,7 +194,7 @@ void SummarizeRatioCoverage(const std::vector<RatioSetting>& settings,
   }
 }
 
-Result<std::vector<CeilingRow>> DetectionCeiling(const KatzCoverageConfig& c) {
+Result<std::vector<CeilingRow>> DetectionCeiling(const Config& c) {
   std::vector<CeilingRow> rows;
   for (int64_t n : c.n) {
     for (int64_t n0 : {int64_t{1}, int64_t{0}}) {

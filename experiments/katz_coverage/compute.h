@@ -55,7 +55,7 @@ struct RatioSetting {
   std::string Label() const;
 };
 // Every (pair, N), pair-major.
-std::vector<RatioSetting> MakeRatioSettings(const KatzCoverageConfig& c);
+std::vector<RatioSetting> MakeRatioSettings(const Config& c);
 
 struct RatioMethod {
   std::string name;
@@ -115,8 +115,7 @@ struct RatioRun {
 // of each setting goes through the validated RatioLowerBounds (which
 // cross-checks katz_log against KatzLogEpsLowerBound). Fills bounds, n1 and
 // n0; the statistics are left to SummarizeRatioCoverage.
-Result<RatioRun> RunRatioTrials(const KatzCoverageConfig& c,
-                                const std::vector<RatioSetting>& settings,
+Result<RatioRun> RunRatioTrials(const Config& c, const std::vector<RatioSetting>& settings,
                                 const std::vector<RatioMethod>& methods, uint64_t seed, int threads,
                                 bool quiet);
 
@@ -133,7 +132,7 @@ struct CeilingRow {
   double corollary = 0.0;      // KatzLogCeiling(N, alpha)
   std::vector<double> bounds;  // RatioLowerBounds(N, n0, N, alpha)
 };
-Result<std::vector<CeilingRow>> DetectionCeiling(const KatzCoverageConfig& c);
+Result<std::vector<CeilingRow>> DetectionCeiling(const Config& c);
 
 }  // namespace privbench::katz_coverage
 

@@ -13,8 +13,8 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-KatzCoverageConfig SmallConfig() {
-  KatzCoverageConfig c;
+Config SmallConfig() {
+  Config c;
   c.p1 = {0.5, 0.2};
   c.p0 = {0.05, 0.2};
   c.n = {50, 200};
@@ -95,7 +95,7 @@ TEST(SummarizeRatioBounds, CoverageTightnessVacuous) {
 }
 
 TEST(RunRatioTrials, DoesNotDependOnThreads) {
-  const KatzCoverageConfig c = SmallConfig();
+  const Config c = SmallConfig();
   const auto settings = MakeRatioSettings(c);
   auto methods = MakeRatioMethods(c.alpha);
   ASSERT_TRUE(methods.ok());
@@ -116,7 +116,7 @@ TEST(RunRatioTrials, DoesNotDependOnThreads) {
 }
 
 TEST(SummarizeRatioCoverage, OneEntryPerSetting) {
-  const KatzCoverageConfig c = SmallConfig();
+  const Config c = SmallConfig();
   const auto settings = MakeRatioSettings(c);
   auto methods = MakeRatioMethods(c.alpha);
   ASSERT_TRUE(methods.ok());
@@ -131,7 +131,7 @@ TEST(SummarizeRatioCoverage, OneEntryPerSetting) {
 }
 
 TEST(DetectionCeiling, KatzAtOneEqualsCorollary) {
-  KatzCoverageConfig c = SmallConfig();
+  Config c = SmallConfig();
   c.n = {1, 100};
   auto rows = DetectionCeiling(c);
   ASSERT_TRUE(rows.ok());

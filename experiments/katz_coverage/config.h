@@ -8,7 +8,7 @@
 
 namespace privbench::katz_coverage {
 
-struct KatzCoverageConfig {
+struct Config {
   std::vector<double> p1;  // P[M(D) in S], paired with p0 by position
   std::vector<double> p0;  // P[M(D') in S]
   std::vector<int64_t> n;  // samples per side

@@ -25,8 +25,6 @@
 
 namespace privbench::katz_coverage {
 
-using Config = KatzCoverageConfig;
-
 // What the computation hands the report.
 struct Results {
   std::vector<RatioSetting> settings;

@@ -119,7 +119,7 @@ SummaryDraws Recycled(const std::vector<double>* pool, int64_t dim) {
 // iterations depend on it); the pools for the rest of the audit come from
 // eps_th = 1.
 Result<Costs> MechanismCosts(const AuditDataset& ds, const std::string& mechanism,
-                             const std::string& variant, const MlAuditConfig& config) {
+                             const std::string& variant, const Config& config) {
   const std::vector<double> x(ds.data.row(0), ds.data.row(0) + ds.data.d);
   BinaryData dprime = ds.data;
   dprime.y[0] = 1 - dprime.y[0];
@@ -190,7 +190,7 @@ std::string Key(const AuditCase& c) {
 // Times one dataset's mechanisms and attacks; appends its units in the
 // study's order.
 Status TimeDataset(const std::string& name, const std::vector<AuditCase>& cases,
-                   const MlAuditConfig& config, std::vector<Unit>* units) {
+                   const Config& config, std::vector<Unit>* units) {
   const int64_t n = config.n;
   PB_ASSIGN_OR_RETURN(AuditDataset ds, LoadAuditDataset(name, ""));
   std::map<std::string, Costs> costs;
@@ -291,7 +291,7 @@ void PrintProjection(const std::vector<Unit>& units, int threads, int64_t n) {
 }
 
 // config: n, the classifier and its penalty, the mechanisms.
-Status Run(const std::string& datasets, MlAuditConfig config, int threads) {
+Status Run(const std::string& datasets, Config config, int threads) {
   const int64_t n = config.n;
   for (const std::string& a : PoisoningAttackNames()) config.attacks += a + ",";
   config.roles = "audit,bug1,bug2,weakened,library";
@@ -313,7 +313,7 @@ int main(int argc, char** argv) {
   using namespace privbench;
   using namespace privbench::ml_audit;
   std::string datasets = "iris,breast_cancer,adult";
-  MlAuditConfig config;  // the study's defaults for the audit's options
+  Config config;  // the study's defaults for the audit's options
   config.mechanisms = "lr_output,lr_objective,nb,rf";
   config.n = 10000;
   int64_t threads = 2;

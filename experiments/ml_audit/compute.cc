@@ -61,7 +61,7 @@ Result<double> LrOutputMaxLoss(const AuditDataset& ds, const BinaryData& dprime,
 
 }  // namespace
 
-std::vector<AuditCase> AuditCases(const MlAuditConfig& config) {
+std::vector<AuditCase> AuditCases(const Config& config) {
   const NeighbourMode rep = NeighbourMode::kReplace, add = NeighbourMode::kAdd;
   std::vector<AuditCase> all;
   for (const char* m : {"lr_output", "lr_objective"}) {
@@ -107,8 +107,8 @@ double GuaranteeFactor(const AuditCase& c) {
 
 std::string UnitId(const std::string& dataset, const AuditCase& c) { return dataset + "." + c.id; }
 
-Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c,
-                                const MlAuditConfig& config, uint64_t seed) {
+Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c, const Config& config,
+                                uint64_t seed) {
   const auto start = std::chrono::steady_clock::now();
   UnitResult u;
   u.dataset = ds.name;

@@ -49,7 +49,7 @@ struct AuditCase {
 SummaryDraws DrawsOf(SummarySampler* sampler);
 
 // The case table, filtered by the config's mechanisms, attacks and roles.
-std::vector<AuditCase> AuditCases(const MlAuditConfig& config);
+std::vector<AuditCase> AuditCases(const Config& config);
 
 // The per-copy guarantee factor of a case (1 or 2, see above).
 double GuaranteeFactor(const AuditCase& c);
@@ -85,8 +85,8 @@ struct UnitResult {
 // Runs every cell of one (dataset, case) unit. Seeds: DeriveSeed(seed,
 // {StableHash(unit id), cell index}); the forest's row-to-tree assignment
 // from DeriveSeed(seed, {StableHash(dataset)}) (the same for D and D').
-Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c,
-                                const MlAuditConfig& config, uint64_t seed);
+Result<UnitResult> RunAuditUnit(const AuditDataset& ds, const AuditCase& c, const Config& config,
+                                uint64_t seed);
 
 std::string UnitId(const std::string& dataset, const AuditCase& c);
 

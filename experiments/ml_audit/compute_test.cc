@@ -10,8 +10,8 @@
 namespace privbench::ml_audit {
 namespace {
 
-MlAuditConfig AllCases() {
-  MlAuditConfig c;
+Config AllCases() {
+  Config c;
   c.mechanisms = "lr_output,lr_objective,nb,rf";
   c.attacks = "influence,ma,clipbkd,swapx,nb_flip,nb_mean,rf_flip";
   c.roles = "audit,bug1,bug2,weakened";
@@ -19,7 +19,7 @@ MlAuditConfig AllCases() {
 }
 
 TEST(MlAuditStudyTest, CasesAndGuarantees) {
-  MlAuditConfig c = AllCases();
+  Config c = AllCases();
   const std::vector<AuditCase> all = AuditCases(c);
   EXPECT_EQ(all.size(), 23u);
   for (const AuditCase& a : all) {
@@ -64,7 +64,7 @@ TEST(MlAuditStudyTest, SklearnCsvParsingAndScaling) {
 
 // The validity claim counts exceedances against the binomial allowance.
 TEST(MlAuditStudyTest, ValidityClaimFailsBeyondTheAllowance) {
-  MlAuditConfig c = AllCases();
+  Config c = AllCases();
   c.n = 1000;
   c.eps = {1};
   c.k = {1};
@@ -110,7 +110,7 @@ TEST(MlAuditStudyTest, ValidityClaimFailsBeyondTheAllowance) {
 TEST(MlAuditStudyTest, TenfoldWeakenedLrAndNbAreFlaggedCorrectOnesAreNot) {
   Result<AuditDataset> ds = LoadAuditDataset("iris", "");
   ASSERT_TRUE(ds.ok()) << ds.message();
-  MlAuditConfig c = AllCases();
+  Config c = AllCases();
   c.mechanisms = "lr_output,lr_objective,nb";
   c.attacks = "influence,nb_flip";
   c.roles = "audit,weakened";

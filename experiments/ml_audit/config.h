@@ -10,7 +10,7 @@
 
 namespace privbench::ml_audit {
 
-struct MlAuditConfig {
+struct Config {
   // Comma-separated lists (SplitList):
   std::string datasets;  // iris, breast_cancer, adult, banknote, credit, thoracic
   // Downloadable datasets (banknote, credit, thoracic) run when their files

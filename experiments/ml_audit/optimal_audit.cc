@@ -82,7 +82,7 @@ Result<double> Learned(const AuditDataset& ds, const BinaryData& dprime, const P
                       mech->Prepare(ds.data, ds.bounds, poison.x));
   PB_ASSIGN_OR_RETURN(std::shared_ptr<SummarySampler> b,
                       mech->Prepare(dprime, ds.bounds, poison.x));
-  return Audit(a->dim(), DrawsOf(a.get()), DrawsOf(b.get()), s.n, MlAuditConfig().classifier, 11);
+  return Audit(a->dim(), DrawsOf(a.get()), DrawsOf(b.get()), s.n, Config().classifier, 11);
 }
 
 // Draws from one side of lr_output (centre c) mapped to a 1-d summary.

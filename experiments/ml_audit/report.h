@@ -36,8 +36,6 @@
 
 namespace privbench::ml_audit {
 
-using Config = MlAuditConfig;
-
 // The /audits rows, column by column.
 struct AuditTable {
   std::map<std::string, std::vector<double>> doubles;

@@ -16,15 +16,15 @@
 namespace privbench::ml_audit {
 namespace {
 
-MlAuditConfig Config() {
-  MlAuditConfig c;
+Config TestConfig() {
+  Config c;
   c.mechanisms = "lr_output,lr_objective,nb,rf";
   c.attacks = "influence,ma,clipbkd,swapx,nb_flip,nb_mean,rf_flip";
   c.roles = "audit,bug1,bug2,weakened";
   return c;
 }
 
-AuditCase CaseOf(const MlAuditConfig& c, const std::string& id) {
+AuditCase CaseOf(const Config& c, const std::string& id) {
   for (const AuditCase& a : AuditCases(c)) {
     if (a.id == id) return a;
   }
@@ -47,7 +47,7 @@ AuditCell CellOf(double eps, double guarantee, int64_t k, int64_t n, int64_t n1,
   return cell;
 }
 
-Claim ClaimOf(const AuditTable& t, const MlAuditConfig& c, const std::string& id) {
+Claim ClaimOf(const AuditTable& t, const Config& c, const std::string& id) {
   for (const Claim& claim : AuditClaims(t, c)) {
     if (claim.id == id) return claim;
   }
@@ -65,7 +65,7 @@ UnitResult Unit(const AuditCase& a) {
 
 // The forest's bug-2 table: 8 replace-one flip audits at eps_th <= 2 (eps
 // 0.5, guarantee 2 eps) and 12 add/remove audits at eps 0.5.
-AuditTable Bug2Table(const MlAuditConfig& c, const AuditCell& flip_pick, int add_exceed) {
+AuditTable Bug2Table(const Config& c, const AuditCell& flip_pick, int add_exceed) {
   UnitResult flip = Unit(CaseOf(c, "rf.rf_flip.replace"));
   flip.cells.push_back(flip_pick);
   for (int i = 1; i < 8; ++i) flip.cells.push_back(CellOf(0.5, 1, 1, 10000, 300, 250));
@@ -81,7 +81,7 @@ AuditTable Bug2Table(const MlAuditConfig& c, const AuditCell& flip_pick, int add
 }
 
 TEST(MlAuditReportTest, Bug2DetectionIsCorrectedForThePickAmongFlipAudits) {
-  const MlAuditConfig c = Config();
+  const Config c = TestConfig();
   // 243/115 at N = 10,000: bound 0.528 > 0.5 at alpha, but 0.441 at alpha / 8:
   // one of eight tests a replace-one eps-DP forest passes with probability
   // up to 8 x 2.5% = 20%.
@@ -97,7 +97,7 @@ TEST(MlAuditReportTest, Bug2DetectionIsCorrectedForThePickAmongFlipAudits) {
 }
 
 TEST(MlAuditReportTest, Bug2ValidityHalfAllowsTheBinomialCountOfExceedances) {
-  const MlAuditConfig c = Config();
+  const Config c = TestConfig();
   const AuditCell strong = CellOf(2, 4, 1, 10000, 3757, 317);
   // Bin(12, 0.025): P(X > 2) = 2.9e-3, P(X > 3) = 1.6e-4: 3 allowed at 1e-3.
   ASSERT_EQ(AllowedExceedances(12, 0.025, c.false_failure), 3);
@@ -108,7 +108,7 @@ TEST(MlAuditReportTest, Bug2ValidityHalfAllowsTheBinomialCountOfExceedances) {
 }
 
 TEST(MlAuditReportTest, WeakenedFlagIsCorrectedForThePickAmongItsAudits) {
-  MlAuditConfig c = Config();
+  Config c = TestConfig();
   c.mechanisms = "rf";
   c.attacks = "rf_flip";
   c.roles = "weakened";
@@ -130,7 +130,7 @@ TEST(MlAuditReportTest, WeakenedFlagIsCorrectedForThePickAmongItsAudits) {
 // holds; 8 of 10 (p = 0.055) is inconclusive, with its fraction 0.8;
 // larger in 1 of 10 does not hold. Appended-copy audits are not judged.
 TEST(MlAuditReportTest, NbPriorClaimIsASignTestOverMatchedReplaceAudits) {
-  const MlAuditConfig c = Config();
+  const Config c = TestConfig();
   auto table = [&](int flip_wins) {
     UnitResult flip = Unit(CaseOf(c, "nb.nb_flip.replace"));
     UnitResult mean = Unit(CaseOf(c, "nb.nb_mean.replace"));
@@ -161,7 +161,7 @@ TEST(MlAuditReportTest, NbPriorClaimIsASignTestOverMatchedReplaceAudits) {
 // The group-privacy trade-off compares k = 1 with one pre-set k (the
 // largest): the best of several k > 1 would win by selection alone.
 TEST(MlAuditReportTest, GroupTradeoffComparesWithTheLargestKOnly) {
-  MlAuditConfig c = Config();
+  Config c = TestConfig();
   c.eps = {0.5, 8};
   c.k = {1, 2, 4};
   UnitResult u = Unit(CaseOf(c, "lr_output.influence.replace"));
