@@ -64,8 +64,6 @@
 namespace privbench {
 namespace ml_audit_dpsgd {
 
-using Config = MlAuditDpsgdConfig;
-
 std::vector<std::string> AttackNames();   // clipbkd, clipbkd_vec, shadow
 std::vector<std::string> PairNames();     // append, flip_replace
 std::vector<std::string> LabelSources();  // nonprivate, dp

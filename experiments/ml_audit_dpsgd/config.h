@@ -9,9 +9,9 @@
 
 #include "experiments/lib/framework/sweep.h"
 
-namespace privbench {
+namespace privbench::ml_audit_dpsgd {
 
-struct MlAuditDpsgdConfig {
+struct Config {
   std::vector<double> eps;  // claimed eps_th (sigma calibrated to each)
   std::vector<int64_t> k;   // copies of the poison
   std::string attacks = "clipbkd,clipbkd_vec,shadow";
@@ -58,6 +58,6 @@ struct MlAuditDpsgdConfig {
   SweepFlags sweep;
 };
 
-}  // namespace privbench
+}  // namespace privbench::ml_audit_dpsgd
 
 #endif  // PRIVBENCH_EXPERIMENTS_ML_AUDIT_DPSGD_CONFIG_H_

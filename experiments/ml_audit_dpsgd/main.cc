@@ -33,11 +33,8 @@
 #include "experiments/ml_audit_dpsgd/report.h"
 #include "mechanisms/device.h"
 
-namespace privbench {
+namespace privbench::ml_audit_dpsgd {
 namespace {
-
-using Config = MlAuditDpsgdConfig;
-using namespace ml_audit_dpsgd;
 
 Config Defaults(Scale scale) {
   Config c;
@@ -266,10 +263,11 @@ Status Run(const Config& c, StudyContext& ctx) {
 }
 
 }  // namespace
-}  // namespace privbench
+}  // namespace privbench::ml_audit_dpsgd
 
 int main(int argc, char** argv) {
   using namespace privbench;
+  using namespace privbench::ml_audit_dpsgd;
   Study<Config> study;
   study.info = {"ml_audit_dpsgd",
                 "Lu et al., A General Framework for Auditing Differentially Private Machine "

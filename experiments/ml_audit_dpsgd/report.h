@@ -59,8 +59,6 @@
 namespace privbench {
 namespace ml_audit_dpsgd {
 
-using Config = MlAuditDpsgdConfig;  // as in compute.h
-
 // What the sweep and the audits hand the report.
 struct Results {
   std::vector<Calibration> calibration;  // sigma per eps_th
