@@ -5,7 +5,8 @@ study's (see the README, "Adding a study"):
 
     BUILD        privbench_study(name = "<study>", deps = [...]) plus the
                  study's own libraries and unit tests
-    main.cc      the typed config, its scales and RunStudyMain
+    config.h     struct Config in namespace privbench::<study>
+    main.cc      its scales, one flag per field and RunStudyMain
     claims.json  its published numbers and claims, declared once
     figures.py   its figure script (optional)
     smoke_test.py, README.md (its documentation section)
