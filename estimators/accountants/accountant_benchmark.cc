@@ -1,4 +1,4 @@
-// Speed of the accountants (targets from the accountants brief):
+// Speed of the accountants (the targets below):
 //  - RDP eps for one setting with DefaultRdpOrders(): <= 1 ms;
 //  - CalibrateSigma for the RDP accountant: <= 50 ms;
 //  - PLD eps for 10,000 steps at q = 0.01: well under a second (target

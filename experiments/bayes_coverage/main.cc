@@ -12,23 +12,14 @@
 // (docs/studies.md A1 at the true rates; methods with requires_zero_delta()
 // run at delta = 0 against the truth at delta = 0), its Monte-Carlo standard
 // error, the two tails' miss rates, and widths (mean over finite intervals
-// plus the fraction infinite). Definitions: compute.h; claims: report.h.
+// plus the fraction infinite). Definitions: compute.h.
 //
 // The Bayesian paper (Zanella-Beguelin et al., ICML 2023) states the
 // expectations checked here in Sec. 2.6, 3.2 and 3.4. It reports no coverage
 // simulation: the grid, n and the number of trials are our choice
 // (/meta lost_parameters).
 //
-// Output (results/raw/bayes_coverage.h5), S settings x T trials:
-//   /settings/{pair_index,fpr,fnr,n,positives,negatives,true_eps,true_eps_delta0}  [S]
-//   /trials/{fn,fp}                           [S, T] int64 counts
-//   /methods/{name,label,one_sided,delta}     one row per registered estimator
-//   /estimates/<name>/eps_lo                  [S, T]
-//   /estimates/<name>/eps_hi                  [S, T] (two-sided methods only; may be inf)
-//   /estimates/<name>/{true_eps,coverage,coverage_se,miss_low,miss_high,
-//                      mean_width,frac_infinite,mean_lower,median_lower}  [S]
-//   /estimates/<name>/coverage_class          [S] "under" / "near" / "over"
-//   /summary/..., /claims/..., /numbers/...
+// Output (results/raw/bayes_coverage.h5) and claims: report.h.
 #include <string>
 #include <vector>
 

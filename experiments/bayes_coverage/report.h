@@ -1,6 +1,13 @@
 // What study bayes_coverage (README.md) writes, all through WriteReport:
-//   /settings, /trials, /methods, /estimates   the raw draws and intervals
-//                                              (layout in main.cc)
+//   the raw draws, S settings x T trials:
+//   /settings/{pair_index,fpr,fnr,n,positives,negatives,true_eps,true_eps_delta0}  [S]
+//   /trials/{fn,fp}                           [S, T] int64 counts
+//   /methods/{name,label,one_sided,delta}     one row per registered estimator
+//   /estimates/<name>/eps_lo                  [S, T]
+//   /estimates/<name>/eps_hi                  [S, T] (two-sided methods only; may be inf)
+//   /estimates/<name>/{true_eps,coverage,coverage_se,miss_low,miss_high,
+//                      mean_width,frac_infinite,mean_lower,median_lower}  [S]
+//   /estimates/<name>/coverage_class          [S] "under" / "near" / "over"
 //   /summary/{coverage,coverage_by_method,width_by_method,coverage_classes,
 //             diagonal_limit}
 //   /numbers/bayes_coverage_*                  per method the minimum coverage

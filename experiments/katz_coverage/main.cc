@@ -19,21 +19,13 @@
 // DeriveSeed(seed, {setting, trial})) and compute four lower bounds on the
 // target log(p1/p0) (the eps lower bound at delta = 0; ML-Audit Sec. 4 sets
 // delta = 0, and the Katz interval has no delta, so this study has no delta
-// parameter). Methods and coverage definitions: compute.h; claims: report.h.
-// The brief's comparison is katz_log (ML-Audit's Eps_LB, one-sided level
+// parameter). Methods and coverage definitions: compute.h.
+// The study's main comparison is katz_log (ML-Audit's Eps_LB, one-sided level
 // 1 - alpha/2) against clopper_pearson_ratio (the prior-work union bound,
 // level >= 1 - alpha); katz_log_one_sided and clopper_pearson_ratio_strict
 // give like-for-like pairs at the same nominal level.
 //
-// Output (results/raw/katz_coverage.h5), S settings x T trials:
-//   /settings/{pair_index,p1,p0,n,target}      [S], target = log(p1/p0)
-//   /trials/{n1,n0}                            [S, T]
-//   /methods/{name,description,nominal}        the four bounds
-//   /bounds/<method>/log_ratio_lo              [S, T] unclipped (may be -inf)
-//   /bounds/<method>/{coverage,coverage_se,mean_eps_bound,median_eps_bound,
-//                     frac_vacuous,mean_eps_bound_covering}  [S]
-//   /bounds/<method>/coverage_class            [S]
-//   /summary/..., /claims/..., /numbers/...
+// Output (results/raw/katz_coverage.h5) and claims: report.h.
 #include <string>
 #include <vector>
 

@@ -1,6 +1,12 @@
 // What study katz_coverage (README.md) writes, all through WriteReport:
-//   /settings, /trials, /methods, /bounds   the raw draws and bounds (layout
-//                                           in main.cc)
+//   the raw draws, S settings x T trials:
+//   /settings/{pair_index,p1,p0,n,target}      [S], target = log(p1/p0)
+//   /trials/{n1,n0}                            [S, T]
+//   /methods/{name,description,nominal}        the four bounds
+//   /bounds/<method>/log_ratio_lo              [S, T] unclipped (may be -inf)
+//   /bounds/<method>/{coverage,coverage_se,mean_eps_bound,median_eps_bound,
+//                     frac_vacuous,mean_eps_bound_covering}  [S]
+//   /bounds/<method>/coverage_class            [S]
 //   /summary/{coverage,coverage_by_method,detection_ceiling}
 //   /numbers/katz_coverage_*                every detection ceiling, and per
 //                                           method the minimum coverage and

@@ -15,15 +15,7 @@
 // of every registered interval estimator at the threshold the paper selects
 // and at two valid selections (compute.h). Sharded two-phase sweep: run.h.
 //
-// Output (results/raw/lira_bayes_audit.h5):
-//   /shadow_is_in [M*P] (1 = the point trained the shadow; both settings)
-//   /settings/<setting>/{shadow_phi [M*P], selection_weight,
-//     challenge, base, bits, target_phi, score_online, score_offline,
-//     target_test_accuracy, shadow_test_accuracy, bonferroni_grid,
-//     roc/threshold, roc/<method>/{lower,upper}}
-//   /figure/<setting>/{eps, density}   posterior density of eps (Fig. 1)
-//   /accounting (sigma, q, steps, eps), /pool_rows
-//   /summary/{table2, width_reduction, accuracy}, /claims, /numbers
+// Output (results/raw/lira_bayes_audit.h5) and claims: report.h.
 #include <cmath>
 #include <string>
 
