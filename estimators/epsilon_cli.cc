@@ -100,7 +100,11 @@ ops:
       method and the Gaussian-DP bound (Nasr et al. 2023) the eps interval
       under each threshold selection: "split" and "bonferroni" (valid
       confidence statements) and "max_over_thresholds" (NOT valid: the
-      threshold is chosen on the same data; marked in every row). Each side
+      threshold is chosen on the same data; marked in every row); on request
+      also "bonferroni_all" (valid: every score a threshold, each interval at
+      alpha / K, K = the number of scores + 1; clopper_pearson,
+      clopper_pearson_one_sided and the Gaussian-DP bound only, the other
+      methods skipped for it with the reason). Each side
       inline or from a file: "member_scores_path" / "nonmember_scores_path"
       (.npy float64/float32 1-D; .csv/.txt with one number per line, or one
       named column of a CSV with a header as "file.csv:column"; or a 1-D
@@ -162,8 +166,9 @@ Accuracy ranges (beyond them the request is refused, naming the argument):
       computed to ~1e-9, so smaller tail masses are not resolved).
   one_run: m <= 2^53.
   audit_scores: at most 1000 bonferroni thresholds (bonferroni_grid length,
-      bonferroni_quantiles), and alpha / G >= 1e-300; split and
-      max_over_thresholds evaluate each method at most at 1025 candidate
+      bonferroni_quantiles), and alpha / G >= 1e-300 (bonferroni_all: alpha /
+      K >= 1e-300); split, max_over_thresholds and bonferroni_all evaluate
+      each method at most at 1025 candidate
       thresholds (every ROC point up to 1025 points, else the corners of the
       ROC's steps, which give the same largest lower end for the rate-box
       methods and gaussian_dp, else the 1025 corners with the largest

@@ -181,7 +181,31 @@ TEST(EpsilonCli, AuditScoresAnswersAndNamesBadFields) {
             "member_scores must be non-empty");
   EXPECT_EQ(ErrorOf(R"({"op":"audit_scores","member_scores":[1,2],"nonmember_scores":[1,2],)"
                     R"("alpha":0.1,"delta":0,"selections":["best"]})"),
-            "selections must name split, bonferroni or max_over_thresholds, got 'best'");
+            "selections must name split, bonferroni, bonferroni_all or max_over_thresholds, got "
+            "'best'");
+}
+
+// Issue 34, item 4: "bonferroni_all" by name: every score a threshold (K = 4 + 4 + 1), each
+// interval at alpha / K on all the scores; jeffreys is skipped for it, with the reason.
+TEST(EpsilonCli, AuditScoresBonferroniAll) {
+  const nlohmann::json a =
+      Answer(R"({"op":"audit_scores","member_scores":[3,4,5,6],"nonmember_scores":[0,1,2,3.5],)"
+             R"("alpha":0.1,"delta":0,"methods":["clopper_pearson","jeffreys"],)"
+             R"("selections":["bonferroni_all"]})");
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  ASSERT_EQ(a["intervals"].size(), 1u);
+  const nlohmann::json& row = a["intervals"][0];
+  EXPECT_EQ(row["selection"], "bonferroni_all");
+  EXPECT_EQ(row["method"], "clopper_pearson");
+  EXPECT_DOUBLE_EQ(row["level_alpha"].get<double>(), 0.1 / 9);
+  EXPECT_EQ(row["valid_confidence_statement"], true);
+  const nlohmann::json& c = row["counts"];  // of all the scores: no split
+  EXPECT_EQ(c["tp"].get<int>() + c["fn"].get<int>() + c["fp"].get<int>() + c["tn"].get<int>(), 8);
+  EXPECT_EQ(a["gaussian_dp"][0]["selection"], "bonferroni_all");
+  ASSERT_EQ(a["skipped_methods"].size(), 1u);
+  EXPECT_EQ(a["skipped_methods"][0]["method"], "jeffreys");
+  EXPECT_NE(a["skipped_methods"][0]["reason"].get<std::string>().find("bonferroni_all only"),
+            std::string::npos);
 }
 
 // Issue 37, item 1: a NUL byte in a path opened another file (the extension

@@ -389,6 +389,23 @@ class PythonSide(unittest.TestCase):
         self.assertFalse(a.intervals_for("max_over_thresholds")[0]["valid_confidence_statement"])
         self.assertIn("NOT a valid confidence statement", repr(a))
         self.assertIn("AUC", repr(a))
+        # Issue 34, item 4: "bonferroni_all" on request, the same numbers as the CLI's; every
+        # score a threshold (K = 401), the Clopper-Pearson methods only.
+        kw = dict(alpha=0.05, delta=1e-5, selections=["bonferroni_all"],
+                  methods=["clopper_pearson", "jeffreys"])
+        b = privbench.audit(members, non, **kw)
+        (want_b,) = cli([{"op": "audit_scores", "member_scores": members.tolist(),
+                          "nonmember_scores": non.tolist(), **kw}])
+        self.assertEqual([(r["method"], r["selection"]) for r in b["intervals"]],
+                         [("clopper_pearson", "bonferroni_all")])
+        self.assertEqual(b["intervals"][0]["lower"], number(want_b["intervals"][0]["lower"]))
+        self.assertEqual(b["gaussian_dp"][0]["mu_lower"],
+                         number(want_b["gaussian_dp"][0]["mu_lower"]))
+        self.assertEqual(b["intervals"][0]["level_alpha"], 0.05 / 401)
+        self.assertTrue(b["intervals"][0]["valid_confidence_statement"])
+        self.assertIn("bonferroni_all only", dict(b["skipped_methods"])["jeffreys"])
+        self.assertIn("bonferroni_all", module_error(privbench.audit, members, non,
+                                                     selections=["bonferroni_al"]))
         # Bad input names the argument.
         self.assertIn("member_scores", module_error(privbench.audit, [], non))
         self.assertIn("nonmember_scores[1] must be finite",

@@ -1,23 +1,83 @@
 #include "estimators/roc/roc.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <numeric>
 #include <string>
 
 #include "core/validate.h"
 
 namespace privbench {
 
-Result<RocCurve> ComputeRoc(const std::vector<double>& member_scores,
-                            const std::vector<double>& nonmember_scores) {
-  PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member_scores));
-  PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", nonmember_scores));
-  std::vector<double> m = member_scores, n = nonmember_scores;
-  std::sort(m.begin(), m.end(), std::greater<double>());
-  std::sort(n.begin(), n.end(), std::greater<double>());
+namespace {
+
+// The order-preserving map of a double's bits to an unsigned key, reversed:
+// ascending keys are descending scores.
+uint64_t DescendingKey(double v) {
+  uint64_t b;
+  std::memcpy(&b, &v, sizeof b);
+  const uint64_t ascending = (b >> 63) != 0 ? ~b : (b | (uint64_t{1} << 63));
+  return ~ascending;
+}
+
+double FromDescendingKey(uint64_t key) {
+  const uint64_t ascending = ~key;
+  const uint64_t b = (ascending >> 63) != 0 ? (ascending & ~(uint64_t{1} << 63)) : ~ascending;
+  double v;
+  std::memcpy(&v, &b, sizeof v);
+  return v;
+}
+
+}  // namespace
+
+void SortDescending(const std::vector<double>& scores, std::vector<double>* sorted,
+                    std::vector<uint64_t>* origin) {
+  const size_t n = scores.size();
+  std::vector<uint64_t> keys(n), keys_tmp(n);
+  std::vector<uint64_t> idx, idx_tmp;
+  const bool with_origin = origin != nullptr;
+  if (with_origin) {
+    idx.resize(n);
+    idx_tmp.resize(n);
+    std::iota(idx.begin(), idx.end(), uint64_t{0});
+  }
+  constexpr int kPasses = 8, kBuckets = 256;
+  std::vector<std::array<size_t, kBuckets>> counts(kPasses);
+  for (auto& c : counts) c.fill(0);
+  for (size_t i = 0; i < n; ++i) {
+    keys[i] = DescendingKey(scores[i]);
+    for (int p = 0; p < kPasses; ++p) ++counts[p][(keys[i] >> (8 * p)) & 0xff];
+  }
+  for (int p = 0; p < kPasses; ++p) {
+    std::array<size_t, kBuckets>& c = counts[p];
+    if (n == 0 || *std::max_element(c.begin(), c.end()) == n) continue;  // one byte value
+    size_t sum = 0;
+    for (size_t& x : c) {
+      const size_t here = x;
+      x = sum;
+      sum += here;
+    }
+    const int shift = 8 * p;
+    for (size_t i = 0; i < n; ++i) {
+      const size_t to = c[(keys[i] >> shift) & 0xff]++;
+      keys_tmp[to] = keys[i];
+      if (with_origin) idx_tmp[to] = idx[i];
+    }
+    keys.swap(keys_tmp);
+    if (with_origin) idx.swap(idx_tmp);
+  }
+  sorted->resize(n);
+  for (size_t i = 0; i < n; ++i) (*sorted)[i] = FromDescendingKey(keys[i]);
+  if (with_origin) *origin = std::move(idx);
+}
+
+RocCurve RocOfDescending(const std::vector<double>& m, const std::vector<double>& n) {
   const int64_t P = static_cast<int64_t>(m.size()), N = static_cast<int64_t>(n.size());
   RocCurve roc;
+  roc.points.reserve(m.size() + n.size() + 1);
   roc.points.push_back({std::numeric_limits<double>::infinity(), {0, P, 0, N}});
   size_t i = 0, j = 0;
   double auc_sum = 0.0;  // sum over steps of (TPR gain) * (FPR before) ... via trapezoids
@@ -26,19 +86,30 @@ Result<RocCurve> ComputeRoc(const std::vector<double>& member_scores,
     double t = -std::numeric_limits<double>::infinity();
     if (i < m.size()) t = m[i];
     if (j < n.size()) t = std::max(t, n[j]);
-    const OperatingPoint& prev = roc.points.back();
+    const ConfusionCounts prev = roc.points.back().counts;
     while (i < m.size() && m[i] == t) ++i;
     while (j < n.size() && n[j] == t) ++j;
     OperatingPoint p{t,
                      {static_cast<int64_t>(i), P - static_cast<int64_t>(i), static_cast<int64_t>(j),
                       N - static_cast<int64_t>(j)}};
     // Trapezoid between consecutive points: exact Mann-Whitney with ties.
-    auc_sum += static_cast<double>(p.counts.fp - prev.counts.fp) *
-               static_cast<double>(p.counts.tp + prev.counts.tp) / 2.0;
+    auc_sum += static_cast<double>(p.counts.fp - prev.fp) *
+               static_cast<double>(p.counts.tp + prev.tp) / 2.0;
     roc.points.push_back(p);
   }
+  roc.points.shrink_to_fit();
   roc.auc = auc_sum / (static_cast<double>(P) * static_cast<double>(N));
   return roc;
+}
+
+Result<RocCurve> ComputeRoc(const std::vector<double>& member_scores,
+                            const std::vector<double>& nonmember_scores) {
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member_scores));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", nonmember_scores));
+  std::vector<double> m, n;
+  SortDescending(member_scores, &m, nullptr);
+  SortDescending(nonmember_scores, &n, nullptr);
+  return RocOfDescending(m, n);
 }
 
 Result<OperatingPoint> BestTprAtFpr(const RocCurve& roc, double max_fpr) {
@@ -46,7 +117,8 @@ Result<OperatingPoint> BestTprAtFpr(const RocCurve& roc, double max_fpr) {
   if (roc.points.empty()) return Error("roc must have at least one point");
   const OperatingPoint* best = &roc.points.front();
   for (const OperatingPoint& p : roc.points) {
-    if (p.fpr() <= max_fpr && p.tpr() > best->tpr()) best = &p;
+    if (p.fpr() > max_fpr) break;  // FPR is non-decreasing along a RocCurve
+    if (p.tpr() > best->tpr()) best = &p;
   }
   return *best;
 }

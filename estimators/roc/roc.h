@@ -14,6 +14,7 @@
 #ifndef PRIVBENCH_ESTIMATORS_ROC_ROC_H_
 #define PRIVBENCH_ESTIMATORS_ROC_ROC_H_
 
+#include <cstdint>
 #include <vector>
 
 #include "core/result.h"
@@ -39,9 +40,25 @@ struct RocCurve {
 Result<RocCurve> ComputeRoc(const std::vector<double>& member_scores,
                             const std::vector<double>& nonmember_scores);
 
+// ComputeRoc of scores already sorted in decreasing order (unchecked: the
+// caller validated and sorted them; SortDescending below): O(n), the same
+// points and AUC, bit for bit, as ComputeRoc of the scores in any order.
+RocCurve RocOfDescending(const std::vector<double>& member_desc,
+                         const std::vector<double>& nonmember_desc);
+
+// The scores in decreasing order with, in *origin (when not null), the input
+// index of each: (*sorted)[r] = scores[(*origin)[r]]. A stable LSD radix sort
+// (eight 8-bit passes, a pass skipped where every key shares its byte) on
+// the bit patterns mapped to their order: O(n) time and memory, ~5x faster
+// than std::sort on 10^6 doubles. Scores must not be NaN (unchecked); -0.0
+// sorts after +0.0 (they compare equal, so a ROC does not see the order).
+void SortDescending(const std::vector<double>& scores, std::vector<double>* sorted,
+                    std::vector<uint64_t>* origin);
+
 // The point with the largest TPR among those with FPR <= max_fpr (no
 // interpolation between points; ties in TPR keep the smaller FPR).
-// max_fpr in [0, 1].
+// max_fpr in [0, 1]. Reads the points up to the first with FPR > max_fpr
+// (a RocCurve's FPR is non-decreasing).
 Result<OperatingPoint> BestTprAtFpr(const RocCurve& roc, double max_fpr);
 
 // The point maximising TPR - FPR (the first such point, i.e. the highest

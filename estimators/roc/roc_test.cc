@@ -2,8 +2,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <vector>
 
 #include "core/seeding.h"
 
@@ -49,6 +54,53 @@ TEST(RocTest, AucMatchesBruteForceAndGaussianTheory) {
 TEST(RocTest, RefusesBadInput) {
   EXPECT_EQ(ComputeRoc({}, {1.0}).message(), "member_scores must be non-empty");
   EXPECT_FALSE(ComputeRoc({1.0}, {}).ok());
+}
+
+// The radix sort against std::sort: every sign, exponent and tie, the
+// extremes of the double range, -0.0 beside +0.0; origin maps back.
+TEST(RocTest, SortDescendingMatchesStdSortAndKeepsOrigins) {
+  Rng rng = MakeRng(34, {1});
+  boost::random::normal_distribution<double> normal(0.0, 1.0);
+  std::vector<double> x = {0.0,     -0.0, 1e308, -1e308, 5e-324,
+                           -5e-324, 2.0,  2.0,   -3.5,   std::numeric_limits<double>::min()};
+  for (int i = 0; i < 5000; ++i) {
+    const double v = normal(rng);
+    x.push_back(i % 3 == 0 ? std::round(v * 8) / 8 : v * std::pow(10.0, i % 40 - 20));
+  }
+  std::vector<double> sorted;
+  std::vector<uint64_t> origin;
+  SortDescending(x, &sorted, &origin);
+  std::vector<double> want = x;
+  std::sort(want.begin(), want.end(), std::greater<double>());
+  ASSERT_EQ(sorted.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_EQ(sorted[i], want[i]) << i;  // -0.0 == 0.0
+    EXPECT_EQ(std::signbit(sorted[i]), std::signbit(x[origin[i]])) << i;
+    EXPECT_EQ(sorted[i], x[origin[i]]) << i;
+  }
+  std::vector<double> no_origin;
+  SortDescending(x, &no_origin, nullptr);
+  EXPECT_EQ(no_origin, sorted);
+  SortDescending({}, &no_origin, nullptr);
+  EXPECT_TRUE(no_origin.empty());
+}
+
+// RocOfDescending on sorted scores is ComputeRoc, point for point.
+TEST(RocTest, RocOfDescendingIsComputeRoc) {
+  const std::vector<double> m = {5, 3, 3, 1, -2}, n = {4, 3, 0, 0, -2, -7};
+  std::vector<double> ms = m, ns = n;
+  std::sort(ms.begin(), ms.end(), std::greater<double>());
+  std::sort(ns.begin(), ns.end(), std::greater<double>());
+  const RocCurve a = ComputeRoc(m, n).value(), b = RocOfDescending(ms, ns);
+  ASSERT_EQ(a.points.size(), 8u);  // +inf, 5, 4, 3, 1, 0, -2, -7
+  ASSERT_EQ(b.points.size(), a.points.size());
+  for (size_t i = 0; i < a.points.size(); ++i) {
+    EXPECT_EQ(a.points[i].threshold, b.points[i].threshold);
+    EXPECT_EQ(a.points[i].counts.ToString(), b.points[i].counts.ToString());
+  }
+  EXPECT_EQ(a.auc, b.auc);
+  EXPECT_EQ(b.points[3].counts.tp, 3);  // the tie at 3 is never split
+  EXPECT_EQ(b.points[3].counts.fp, 2);
 }
 
 }  // namespace

@@ -50,6 +50,11 @@ constexpr char kSplitNote[] =
 constexpr char kGridNote[] =
     "thresholds fixed before the audited scores were seen, each interval at level alpha / G, the "
     "best reported; by the union bound all G hold at once: a valid confidence statement";
+constexpr char kAllNote[] =
+    "thresholds: every score of all the scores (K = P + N + 1, the ROC's points when no two "
+    "scores tie), each interval at level alpha / K, the best reported; by the union bound all K "
+    "hold at once (Clopper-Pearson limits stay valid at thresholds taken from the data): a valid "
+    "confidence statement";
 constexpr char kMaxNote[] =
     "NOT a valid confidence statement: the threshold maximises the lower end over every ROC "
     "threshold of the same scores the interval is computed on, so the reported lower end exceeds "
@@ -63,6 +68,8 @@ const char* SelectionNote(ThresholdSelection s) {
       return kGridNote;
     case ThresholdSelection::kMaxOverThresholds:
       return kMaxNote;
+    case ThresholdSelection::kBonferroniAll:
+      return kAllNote;
   }
   return "";
 }
@@ -113,19 +120,71 @@ double ProxyLowerEnd(const ConfusionCounts& c, double z, double delta) {
   return MinEpsOverBox(RateBox{fnr.lo, fnr.hi, fpr.lo, fpr.hi}, delta);
 }
 
+// Phi^-1(p) for p in (0, 1) to ~1e-9 relative (Acklam's rational
+// approximation): the ranking proxy's probits, ~50x cheaper than Boost's.
+double ApproxProbit(double p) {
+  static constexpr double a[] = {-3.969683028665376e+01, 2.209460984245205e+02,
+                                 -2.759285104469687e+02, 1.383577518672690e+02,
+                                 -3.066479806614716e+01, 2.506628277459239e+00};
+  static constexpr double b[] = {-5.447609879822406e+01, 1.615858368580409e+02,
+                                 -1.556989798598866e+02, 6.680131188771972e+01,
+                                 -1.328068155288572e+01};
+  static constexpr double c[] = {-7.784894002430293e-03, -3.223964580411365e-01,
+                                 -2.400758277161838e+00, -2.549732539343734e+00,
+                                 4.374664141464968e+00,  2.938163982698783e+00};
+  static constexpr double d[] = {7.784695709041462e-03, 3.224671290700398e-01,
+                                 2.445134137142996e+00, 3.754408661907416e+00};
+  if (p <= 0.0) return -kInf;
+  if (p >= 1.0) return kInf;
+  if (p < 0.02425 || p > 1 - 0.02425) {
+    const double q = std::sqrt(-2 * std::log(p < 0.5 ? p : 1 - p));
+    const double x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+                     ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    return p < 0.5 ? x : -x;
+  }
+  const double q = p - 0.5, r = q * q;
+  return (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q /
+         (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+}
+
+// An O(1) stand-in for mu_lower (the Gaussian-DP bound of "bonferroni_all"):
+// the one-sided Wilson upper limits at normal quantile z in place of the
+// Clopper-Pearson ones.
+double ProxyMuLower(const ConfusionCounts& c, double z) {
+  const double fpr_u = WilsonRate(c.fp, c.negatives(), z).hi;
+  const double fnr_u = WilsonRate(c.fn, c.positives(), z).hi;
+  return std::max(0.0, -ApproxProbit(fpr_u) - ApproxProbit(fnr_u));
+}
+
 struct Candidates {
   std::vector<size_t> points;  // ascending (ROC order)
   std::string note;            // empty when every point is a candidate
 };
 
+// What ranks the corners when there are too many: the rate box of Wilson
+// intervals (every method, and the Gaussian-DP bound of the selections
+// other than bonferroni_all), or ProxyMuLower.
+enum class Proxy { kEpsBox, kMuLower };
+
 // The kMaxCandidateThresholds corners with the largest proxy lower end
 // (ties: the earlier point), always with point 0; ascending.
 std::vector<size_t> TopByProxy(const RocCurve& roc, const std::vector<size_t>& corners,
-                               double alpha, double delta) {
-  const double z = boost::math::quantile(boost::math::complement(boost::math::normal(), alpha / 2));
+                               double alpha, double delta, Proxy proxy) {
   std::vector<std::pair<double, size_t>> ranked;
-  for (size_t i : corners) {
-    if (i != 0) ranked.emplace_back(-ProxyLowerEnd(roc.points[i].counts, z, delta), i);
+  ranked.reserve(corners.size());
+  if (proxy == Proxy::kEpsBox) {
+    const double z =
+        boost::math::quantile(boost::math::complement(boost::math::normal(), alpha / 2));
+    for (size_t i : corners) {
+      if (i != 0) ranked.emplace_back(-ProxyLowerEnd(roc.points[i].counts, z, delta), i);
+    }
+  } else {
+    // Each one-sided upper limit at tail alpha / 2, as MuLower's.
+    const double z =
+        boost::math::quantile(boost::math::complement(boost::math::normal(), alpha / 2));
+    for (size_t i : corners) {
+      if (i != 0) ranked.emplace_back(-ProxyMuLower(roc.points[i].counts, z), i);
+    }
   }
   const size_t keep = static_cast<size_t>(kMaxCandidateThresholds) - 1;
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep),
@@ -136,7 +195,8 @@ std::vector<size_t> TopByProxy(const RocCurve& roc, const std::vector<size_t>& c
   return out;
 }
 
-Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta) {
+Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta,
+                           Proxy proxy = Proxy::kEpsBox) {
   const size_t k = roc.points.size(), cap = static_cast<size_t>(kMaxCandidateThresholds);
   Candidates out;
   if (k <= cap) {
@@ -154,25 +214,69 @@ Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta) {
     out.note = "candidates: the " + std::to_string(out.points.size()) + " corners" + of;
     return out;
   }
-  out.points = TopByProxy(roc, corners, alpha, delta);
+  out.points = TopByProxy(roc, corners, alpha, delta, proxy);
   out.note = "candidates: " + std::to_string(cap) + " of the " + std::to_string(corners.size()) +
              " corners" + of + ", those with the largest approximate lower end (work bound)";
   return out;
 }
 
-Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha, double delta) {
-  if (roc.points.empty()) return Error("roc must have at least one point");
-  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
-  const Candidates c = CandidatePoints(roc, alpha, delta);
+// The best of a ROC's candidates (computed once per ROC and level, shared
+// by every method of a selection) at level `level`.
+Result<Chosen> ChooseAmong(const RocCurve& roc, const Candidates& c, const Scorer& score,
+                           double level) {
   PB_ASSIGN_OR_RETURN(auto best, BestOf(
                                      c.points.size(),
                                      [&](size_t i) -> Result<ConfusionCounts> {
                                        return roc.points[c.points[i]].counts;
                                      },
-                                     score, alpha));
+                                     score, level));
   const OperatingPoint& p = roc.points[c.points[best.first]];
-  return Chosen{p.threshold, p.counts, best.second, alpha, static_cast<int64_t>(c.points.size()),
+  return Chosen{p.threshold, p.counts, best.second, level, static_cast<int64_t>(c.points.size()),
                 c.note};
+}
+
+// The candidates of the Gaussian-DP bound: ranked by its own proxy.
+Candidates GaussianDpCandidates(const RocCurve& roc, double level, double delta) {
+  return CandidatePoints(roc, level, delta, Proxy::kMuLower);
+}
+
+Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha, double delta) {
+  if (roc.points.empty()) return Error("roc must have at least one point");
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  return ChooseAmong(roc, CandidatePoints(roc, alpha, delta), score, alpha);
+}
+
+// The counts at threshold t (flag iff score >= t) of scores sorted in
+// decreasing order: O(log n).
+ConfusionCounts CountsAt(const std::vector<double>& member_desc,
+                         const std::vector<double>& nonmember_desc, double t) {
+  auto flagged = [t](const std::vector<double>& x) {
+    return static_cast<int64_t>(
+        std::partition_point(x.begin(), x.end(), [t](double v) { return v >= t; }) - x.begin());
+  };
+  ConfusionCounts c;
+  c.tp = flagged(member_desc);
+  c.fn = static_cast<int64_t>(member_desc.size()) - c.tp;
+  c.fp = flagged(nonmember_desc);
+  c.tn = static_cast<int64_t>(nonmember_desc.size()) - c.fp;
+  return c;
+}
+
+// A split prepared once for every method: the selection half's ROC and its
+// candidates at the family level, the audit half sorted.
+struct PreparedSplit {
+  RocCurve select_roc;
+  Candidates candidates;  // shared by every method and the Gaussian-DP bound
+  std::vector<double> audit_member, audit_nonmember;  // decreasing
+};
+
+// The threshold chosen on the selection half, the interval on the audit half.
+Result<Chosen> ChooseSplitPrepared(const PreparedSplit& s, const Scorer& score, double alpha) {
+  PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseAmong(s.select_roc, s.candidates, score, alpha));
+  const ConfusionCounts at_audit = CountsAt(s.audit_member, s.audit_nonmember, on_select.threshold);
+  PB_ASSIGN_OR_RETURN(Interval iv, score(at_audit, alpha));
+  return Chosen{on_select.threshold,      at_audit, iv, alpha, on_select.considered,
+                on_select.candidates_note};
 }
 
 Status CheckHalves(const ScoreHalves& h) {
@@ -182,15 +286,21 @@ Status CheckHalves(const ScoreHalves& h) {
   return CheckFiniteSamples("halves.audit_nonmember", h.audit_nonmember);
 }
 
+std::vector<double> Descending(const std::vector<double>& x) {
+  std::vector<double> out;
+  SortDescending(x, &out, nullptr);
+  return out;
+}
+
 Result<Chosen> ChooseSplit(const ScoreHalves& h, const Scorer& score, double alpha, double delta) {
   PB_RETURN_IF_ERROR(CheckHalves(h));
-  PB_ASSIGN_OR_RETURN(RocCurve roc, ComputeRoc(h.select_member, h.select_nonmember));
-  PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseOverRoc(roc, score, alpha, delta));
-  PB_ASSIGN_OR_RETURN(OperatingPoint at_audit,
-                      AtThreshold(h.audit_member, h.audit_nonmember, on_select.threshold));
-  PB_ASSIGN_OR_RETURN(Interval iv, score(at_audit.counts, alpha));
-  return Chosen{on_select.threshold,  at_audit.counts,          iv, alpha,
-                on_select.considered, on_select.candidates_note};
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  PreparedSplit s;
+  s.select_roc = RocOfDescending(Descending(h.select_member), Descending(h.select_nonmember));
+  s.candidates = CandidatePoints(s.select_roc, alpha, delta);
+  s.audit_member = Descending(h.audit_member);
+  s.audit_nonmember = Descending(h.audit_nonmember);
+  return ChooseSplitPrepared(s, score, alpha);
 }
 
 Status CheckGrid(const std::vector<double>& grid) {
@@ -204,36 +314,22 @@ Status CheckGrid(const std::vector<double>& grid) {
   return Status::Ok();
 }
 
-// The counts at each grid threshold (flag iff score >= t), from sorted
-// copies: O((n + G) log n) rather than a pass over the scores per threshold.
-std::vector<ConfusionCounts> GridCounts(const std::vector<double>& member,
-                                        const std::vector<double>& non,
+// The counts at each grid threshold (flag iff score >= t) of scores sorted
+// in decreasing order: O(G log n).
+std::vector<ConfusionCounts> GridCounts(const std::vector<double>& member_desc,
+                                        const std::vector<double>& nonmember_desc,
                                         const std::vector<double>& grid) {
-  std::vector<double> m = member, o = non;
-  std::sort(m.begin(), m.end());
-  std::sort(o.begin(), o.end());
   std::vector<ConfusionCounts> out;
-  for (double t : grid) {
-    const int64_t m_below = std::lower_bound(m.begin(), m.end(), t) - m.begin();
-    const int64_t o_below = std::lower_bound(o.begin(), o.end(), t) - o.begin();
-    ConfusionCounts c;
-    c.tp = static_cast<int64_t>(m.size()) - m_below;
-    c.fn = m_below;
-    c.fp = static_cast<int64_t>(o.size()) - o_below;
-    c.tn = o_below;
-    out.push_back(c);
-  }
+  out.reserve(grid.size());
+  for (double t : grid) out.push_back(CountsAt(member_desc, nonmember_desc, t));
   return out;
 }
 
-Result<Chosen> ChooseOnGrid(const std::vector<double>& member, const std::vector<double>& non,
-                            const std::vector<double>& grid, const Scorer& score, double alpha) {
-  PB_RETURN_IF_ERROR(CheckGrid(grid));
-  PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member));
-  PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", non));
-  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+// The best grid threshold, each at level alpha / G, from the grid's counts.
+Result<Chosen> ChooseOnGridCounts(const std::vector<double>& grid,
+                                  const std::vector<ConfusionCounts>& counts, const Scorer& score,
+                                  double alpha) {
   const double level = alpha / static_cast<double>(grid.size());
-  const std::vector<ConfusionCounts> counts = GridCounts(member, non, grid);
   PB_ASSIGN_OR_RETURN(
       auto best, BestOf(
                      grid.size(), [&](size_t i) -> Result<ConfusionCounts> { return counts[i]; },
@@ -244,6 +340,16 @@ Result<Chosen> ChooseOnGrid(const std::vector<double>& member, const std::vector
                 level,
                 static_cast<int64_t>(grid.size()),
                 ""};
+}
+
+Result<Chosen> ChooseOnGrid(const std::vector<double>& member, const std::vector<double>& non,
+                            const std::vector<double>& grid, const Scorer& score, double alpha) {
+  PB_RETURN_IF_ERROR(CheckGrid(grid));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member));
+  PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", non));
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  return ChooseOnGridCounts(grid, GridCounts(Descending(member), Descending(non), grid), score,
+                            alpha);
 }
 
 Scorer MethodScorer(const IntervalEstimator& method, double delta) {
@@ -362,16 +468,70 @@ std::vector<uint8_t> FirstHalfOfPermutation(size_t n, uint64_t seed) {
   return in_select;
 }
 
+// 1 for the input positions of the selection half: the first floor(n/2) of
+// a seeded permutation.
+std::vector<uint8_t> SelectionMask(size_t n, uint64_t seed) {
+  return n <= std::numeric_limits<uint32_t>::max() ? FirstHalfOfPermutation<uint32_t>(n, seed)
+                                                   : FirstHalfOfPermutation<size_t>(n, seed);
+}
+
+Status CheckSplitSizes(size_t members, size_t nonmembers) {
+  if (members < 2) {
+    return Error("split: each half needs a member score, but member_scores has 1 (needs >= 2)");
+  }
+  if (nonmembers < 2) {
+    return Error(
+        "split: each half needs a non-member score, but nonmember_scores has 1 (needs >= 2)");
+  }
+  return Status::Ok();
+}
+
 // The first floor(n/2) of a seeded permutation go to *select, the rest to
 // *audit; both keep the input order.
 void SplitSide(const std::vector<double>& x, uint64_t seed, std::vector<double>* select,
                std::vector<double>* audit) {
-  const std::vector<uint8_t> in_select = x.size() <= std::numeric_limits<uint32_t>::max()
-                                             ? FirstHalfOfPermutation<uint32_t>(x.size(), seed)
-                                             : FirstHalfOfPermutation<size_t>(x.size(), seed);
+  const std::vector<uint8_t> in_select = SelectionMask(x.size(), seed);
   select->reserve(x.size() / 2);
   audit->reserve(x.size() - x.size() / 2);
   for (size_t i = 0; i < x.size(); ++i) (in_select[i] ? select : audit)->push_back(x[i]);
+}
+
+// One side's scores sorted once (decreasing), and, when a split is drawn,
+// its halves taken from that order (the same halves as SplitSide, sorted).
+struct SortedSide {
+  std::vector<double> all, select, audit;
+};
+
+SortedSide SortSide(const std::vector<double>& x, const std::vector<uint8_t>* in_select) {
+  SortedSide s;
+  std::vector<uint64_t> origin;
+  SortDescending(x, &s.all, in_select != nullptr ? &origin : nullptr);
+  if (in_select == nullptr) return s;
+  s.select.reserve(x.size() / 2);
+  s.audit.reserve(x.size() - x.size() / 2);
+  for (size_t r = 0; r < s.all.size(); ++r) {
+    ((*in_select)[origin[r]] != 0 ? s.select : s.audit).push_back(s.all[r]);
+  }
+  return s;
+}
+
+// The ascending pool of two decreasing samples (CalibrationQuantileGrid's
+// sorted pool, without sorting again).
+std::vector<double> AscendingPool(const std::vector<double>& a_desc,
+                                  const std::vector<double>& b_desc) {
+  std::vector<double> pooled(a_desc.size() + b_desc.size());
+  std::merge(a_desc.rbegin(), a_desc.rend(), b_desc.rbegin(), b_desc.rend(), pooled.begin());
+  return pooled;
+}
+
+std::vector<double> QuantileGridOfSorted(const std::vector<double>& pooled, int64_t g) {
+  std::vector<double> grid;
+  grid.reserve(static_cast<size_t>(g));
+  for (int64_t j = 0; j < g; ++j) {
+    grid.push_back(
+        QuantileOfSorted(pooled, (static_cast<double>(j) + 0.5) / static_cast<double>(g)));
+  }
+  return grid;
 }
 
 }  // namespace
@@ -384,17 +544,39 @@ std::string_view ThresholdSelectionName(ThresholdSelection selection) {
       return "bonferroni";
     case ThresholdSelection::kMaxOverThresholds:
       return "max_over_thresholds";
+    case ThresholdSelection::kBonferroniAll:
+      return "bonferroni_all";
   }
   return "unknown";
 }
 
 Result<ThresholdSelection> ParseThresholdSelection(const std::string& name) {
-  for (ThresholdSelection s : {ThresholdSelection::kSplit, ThresholdSelection::kBonferroni,
-                               ThresholdSelection::kMaxOverThresholds}) {
+  for (ThresholdSelection s :
+       {ThresholdSelection::kSplit, ThresholdSelection::kBonferroni,
+        ThresholdSelection::kMaxOverThresholds, ThresholdSelection::kBonferroniAll}) {
     if (name == ThresholdSelectionName(s)) return s;
   }
-  return Error("selections must name split, bonferroni or max_over_thresholds, got " +
-               QuoteText(name));
+  return Error(
+      "selections must name split, bonferroni, bonferroni_all or max_over_thresholds, got " +
+      QuoteText(name));
+}
+
+bool HoldsAtDataThresholds(std::string_view method) {
+  return method == "clopper_pearson" || method == "clopper_pearson_one_sided";
+}
+
+Result<double> BonferroniAllLevel(const RocCurve& roc, double alpha) {
+  if (roc.points.empty()) return Error("roc must have at least one point");
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  const ConfusionCounts& c = roc.points.front().counts;
+  const int64_t k = c.positives() + c.negatives() + 1;
+  const double level = alpha / static_cast<double>(k);
+  if (level < kMinAlpha) {
+    return Error("alpha / K must be >= 1e-300 for bonferroni_all, got alpha=" +
+                 FormatDouble(alpha) + " over K=" + std::to_string(k) +
+                 " thresholds: raise alpha or leave bonferroni_all out of selections");
+  }
+  return level;
 }
 
 bool BetterInterval(double lower_a, double upper_a, double lower_b, double upper_b) {
@@ -405,13 +587,7 @@ Result<ScoreHalves> SplitScoreHalves(const std::vector<double>& member_scores,
                                      const std::vector<double>& nonmember_scores, uint64_t seed) {
   PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member_scores));
   PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", nonmember_scores));
-  if (member_scores.size() < 2) {
-    return Error("split: each half needs a member score, but member_scores has 1 (needs >= 2)");
-  }
-  if (nonmember_scores.size() < 2) {
-    return Error(
-        "split: each half needs a non-member score, but nonmember_scores has 1 (needs >= 2)");
-  }
+  PB_RETURN_IF_ERROR(CheckSplitSizes(member_scores.size(), nonmember_scores.size()));
   ScoreHalves h;
   SplitSide(member_scores, DeriveSeed(seed, {1, 0}), &h.select_member, &h.audit_member);
   SplitSide(nonmember_scores, DeriveSeed(seed, {1, 1}), &h.select_nonmember, &h.audit_nonmember);
@@ -424,12 +600,7 @@ Result<std::vector<double>> CalibrationQuantileGrid(const ScoreHalves& halves, i
   std::vector<double> pooled = halves.select_member;
   pooled.insert(pooled.end(), halves.select_nonmember.begin(), halves.select_nonmember.end());
   std::sort(pooled.begin(), pooled.end());
-  std::vector<double> grid;
-  for (int64_t j = 0; j < g; ++j) {
-    grid.push_back(
-        QuantileOfSorted(pooled, (static_cast<double>(j) + 0.5) / static_cast<double>(g)));
-  }
-  return grid;
+  return QuantileGridOfSorted(pooled, g);
 }
 
 Result<AuditInterval> SelectSplit(const IntervalEstimator& method, const ScoreHalves& halves,
@@ -451,6 +622,20 @@ Result<AuditInterval> SelectMaxOverThresholds(const IntervalEstimator& method, c
                                               double delta, double alpha) {
   PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, MethodScorer(method, delta), alpha, delta));
   return MakeAuditInterval(method, ThresholdSelection::kMaxOverThresholds, c);
+}
+
+Result<AuditInterval> SelectBonferroniAll(const IntervalEstimator& method, const RocCurve& roc,
+                                          double delta, double alpha) {
+  if (!HoldsAtDataThresholds(method.name())) {
+    return Error(
+        "method: bonferroni_all holds for clopper_pearson and clopper_pearson_one_sided "
+        "only (score_audit.h), got " +
+        std::string(method.name()));
+  }
+  PB_ASSIGN_OR_RETURN(const double level, BonferroniAllLevel(roc, alpha));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseAmong(roc, CandidatePoints(roc, level, delta),
+                                            MethodScorer(method, delta), level));
+  return MakeAuditInterval(method, ThresholdSelection::kBonferroniAll, c);
 }
 
 Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double delta,
@@ -495,6 +680,14 @@ Result<GaussianDpBound> GaussianDpMaxOverThresholds(const RocCurve& roc, double 
   PB_RETURN_IF_ERROR(CheckDelta(delta));
   PB_ASSIGN_OR_RETURN(Chosen c, ChooseOverRoc(roc, GaussianDpScorer(), alpha, delta));
   return MakeGaussianDpBound(ThresholdSelection::kMaxOverThresholds, c, delta);
+}
+
+Result<GaussianDpBound> GaussianDpBonferroniAll(const RocCurve& roc, double delta, double alpha) {
+  PB_RETURN_IF_ERROR(CheckDelta(delta));
+  PB_ASSIGN_OR_RETURN(const double level, BonferroniAllLevel(roc, alpha));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseAmong(roc, GaussianDpCandidates(roc, level, delta),
+                                            GaussianDpScorer(), level));
+  return MakeGaussianDpBound(ThresholdSelection::kBonferroniAll, c, delta);
 }
 
 namespace {
@@ -594,62 +787,121 @@ Result<std::vector<TprAtFpr>> TprAtLowFpr(const RocCurve& roc, double alpha) {
   return out;
 }
 
-// The data "bonferroni" evaluates its grid on.
-struct GridData {
-  const std::vector<double>* member = nullptr;
-  const std::vector<double>* nonmember = nullptr;
-  std::string note;  // where the grid came from, which scores the intervals use
+// The data each selection evaluates on, prepared once for every method.
+struct AuditData {
+  PreparedSplit split;  // "split"
+  // "bonferroni": the grid's counts, the sizes of the scores they count and
+  // where the grid came from, which scores the intervals use.
+  std::vector<ConfusionCounts> grid_counts;
+  int64_t grid_positives = 0, grid_negatives = 0;
+  std::string grid_note;
 };
 
-// A method that cannot run at the grid's level alpha / G (the Bayesian
-// methods refuse alpha below 1e-6) is left out of "bonferroni" alone, and
-// skipped_methods says so; it keeps its split and max_over_thresholds rows.
-bool SkipAtGridLevel(const IntervalEstimator& m, const GridData& g, size_t grid_size, double delta,
-                     double alpha, ScoreAudit* out) {
+// A method that cannot run at a selection's level (the Bayesian methods
+// refuse alpha below 1e-6) is left out of that selection alone, and
+// skipped_methods says so; it keeps its other rows.
+// `family` names the level ("alpha / G"), `count` the thresholds ("G = 16
+// thresholds").
+bool SkipAtLevel(const IntervalEstimator& m, std::string_view selection, int64_t positives,
+                 int64_t negatives, double level, const std::string& family,
+                 const std::string& count, double delta, ScoreAudit* out) {
   ConfusionCounts all_flagged;
-  all_flagged.tp = static_cast<int64_t>(g.member->size());
-  all_flagged.fp = static_cast<int64_t>(g.nonmember->size());
-  const double level = alpha / static_cast<double>(grid_size);
+  all_flagged.tp = positives;
+  all_flagged.fp = negatives;
   const Result<EpsInterval> probe = m.Estimate(all_flagged, delta, level);
   if (probe.ok()) return false;
-  out->skipped_methods.push_back(
-      {std::string(m.name()), "bonferroni only: its level alpha / G = " + FormatDouble(level) +
-                                  " (G = " + std::to_string(grid_size) +
-                                  " thresholds) is refused: " + probe.message()});
+  out->skipped_methods.push_back({std::string(m.name()), std::string(selection) +
+                                                             " only: its level " + family + " = " +
+                                                             FormatDouble(level) + " (" + count +
+                                                             ") is refused: " + probe.message()});
   return true;
 }
 
-// One selection's rows: every method, then the Gaussian-DP bound.
+bool SkipAtGridLevel(const IntervalEstimator& m, const AuditData& d, size_t grid_size, double delta,
+                     double alpha, ScoreAudit* out) {
+  return SkipAtLevel(m, "bonferroni", d.grid_positives, d.grid_negatives,
+                     alpha / static_cast<double>(grid_size), "alpha / G",
+                     "G = " + std::to_string(grid_size) + " thresholds", delta, out);
+}
+
+// "bonferroni_all" runs the methods whose limits hold at thresholds taken
+// from the data (HoldsAtDataThresholds); the others are skipped for it.
+bool SkipForBonferroniAll(const IntervalEstimator& m, double level, double delta, ScoreAudit* out) {
+  if (!HoldsAtDataThresholds(m.name())) {
+    out->skipped_methods.push_back(
+        {std::string(m.name()),
+         "bonferroni_all only: its intervals are not shown to hold at thresholds taken from the "
+         "data (only the Clopper-Pearson methods' are; score_audit.h)"});
+    return true;
+  }
+  const ConfusionCounts& c = out->roc.points.front().counts;
+  return SkipAtLevel(m, "bonferroni_all", c.positives(), c.negatives(), level, "alpha / K",
+                     "K = " + std::to_string(c.positives() + c.negatives() + 1) + " thresholds",
+                     delta, out);
+}
+
+// One selection's rows: every method, then the Gaussian-DP bound. The
+// candidates of a ROC are computed once per selection.
 Status AuditSelection(ThresholdSelection s,
-                      const std::vector<std::unique_ptr<IntervalEstimator>>& ms,
-                      const ScoreHalves& halves, const GridData& grid_data, double delta,
-                      double alpha, ScoreAudit* out) {
+                      const std::vector<std::unique_ptr<IntervalEstimator>>& ms, const AuditData& d,
+                      double delta, double alpha, ScoreAudit* out) {
+  using TS = ThresholdSelection;
+  const RocCurve& roc = out->roc;
+  Candidates candidates;
+  double level = alpha;
+  if (s == TS::kMaxOverThresholds) candidates = CandidatePoints(roc, alpha, delta);
+  if (s == TS::kBonferroniAll) {
+    PB_ASSIGN_OR_RETURN(level, BonferroniAllLevel(roc, alpha));
+    candidates = CandidatePoints(roc, level, delta);
+  }
+  auto choose = [&](const Scorer& score) -> Result<Chosen> {
+    if (s == TS::kSplit) return ChooseSplitPrepared(d.split, score, alpha);
+    if (s == TS::kBonferroni)
+      return ChooseOnGridCounts(out->bonferroni_grid, d.grid_counts, score, alpha);
+    return ChooseAmong(roc, candidates, score, level);
+  };
   for (const auto& m : ms) {
-    AuditInterval row;
-    if (s == ThresholdSelection::kSplit) {
-      PB_ASSIGN_OR_RETURN(row, SelectSplit(*m, halves, delta, alpha));
-    } else if (s == ThresholdSelection::kBonferroni) {
-      if (SkipAtGridLevel(*m, grid_data, out->bonferroni_grid.size(), delta, alpha, out)) continue;
-      PB_ASSIGN_OR_RETURN(row, SelectOnGrid(*m, *grid_data.member, *grid_data.nonmember,
-                                            out->bonferroni_grid, delta, alpha));
-      row.note += " (" + grid_data.note + ")";
-    } else {
-      PB_ASSIGN_OR_RETURN(row, SelectMaxOverThresholds(*m, out->roc, delta, alpha));
+    if (s == TS::kBonferroni &&
+        SkipAtGridLevel(*m, d, out->bonferroni_grid.size(), delta, alpha, out)) {
+      continue;
     }
+    if (s == TS::kBonferroniAll && SkipForBonferroniAll(*m, level, delta, out)) continue;
+    PB_ASSIGN_OR_RETURN(Chosen c, choose(MethodScorer(*m, delta)));
+    AuditInterval row = MakeAuditInterval(*m, s, c);
+    if (s == TS::kBonferroni) row.note += " (" + d.grid_note + ")";
     out->intervals.push_back(std::move(row));
   }
-  GaussianDpBound gdp;
-  if (s == ThresholdSelection::kSplit) {
-    PB_ASSIGN_OR_RETURN(gdp, GaussianDpSplit(halves, delta, alpha));
-  } else if (s == ThresholdSelection::kBonferroni) {
-    PB_ASSIGN_OR_RETURN(gdp, GaussianDpOnGrid(*grid_data.member, *grid_data.nonmember,
-                                              out->bonferroni_grid, delta, alpha));
-    gdp.note += "; bonferroni grid: " + grid_data.note;
-  } else {
-    PB_ASSIGN_OR_RETURN(gdp, GaussianDpMaxOverThresholds(out->roc, delta, alpha));
-  }
+  // Under "bonferroni_all" the Gaussian-DP bound has its own candidates
+  // (they differ only on a ROC of more than kMaxCandidateThresholds
+  // corners); the other selections keep the methods' (score_audit.h).
+  if (s == TS::kBonferroniAll) candidates = GaussianDpCandidates(roc, level, delta);
+  PB_ASSIGN_OR_RETURN(Chosen c, choose(GaussianDpScorer()));
+  PB_ASSIGN_OR_RETURN(GaussianDpBound gdp, MakeGaussianDpBound(s, c, delta));
+  if (s == TS::kBonferroni) gdp.note += "; bonferroni grid: " + d.grid_note;
   out->gaussian_dp.push_back(std::move(gdp));
   return Status::Ok();
+}
+
+// The grid of "bonferroni" and the counts at it: the user's grid on all the
+// scores, or the quantiles of the selection half on the audit half.
+void PrepareGrid(const ScoreAuditOptions& o, const SortedSide& m, const SortedSide& n,
+                 ScoreAudit* out, AuditData* d) {
+  const std::vector<double>*member = &m.all, *nonmember = &n.all;
+  if (o.bonferroni_grid.has_value()) {
+    out->bonferroni_grid = *o.bonferroni_grid;
+    out->bonferroni_grid_source = "user grid";
+    d->grid_note = "user grid, intervals on all the scores";
+  } else {
+    out->bonferroni_grid =
+        QuantileGridOfSorted(AscendingPool(m.select, n.select), o.bonferroni_quantiles);
+    out->bonferroni_grid_source = "quantiles of the selection half";
+    d->grid_note = "quantiles of the selection half, intervals on the audit half";
+    member = &m.audit;
+    nonmember = &n.audit;
+  }
+  d->grid_counts = GridCounts(*member, *nonmember, out->bonferroni_grid);
+  d->grid_positives = static_cast<int64_t>(member->size());
+  d->grid_negatives = static_cast<int64_t>(nonmember->size());
 }
 
 }  // namespace
@@ -661,32 +913,41 @@ Result<ScoreAudit> AuditScores(const std::vector<double>& member_scores,
   PB_RETURN_IF_ERROR(CheckFiniteSamples("member_scores", member_scores));
   PB_RETURN_IF_ERROR(CheckFiniteSamples("nonmember_scores", nonmember_scores));
   PB_RETURN_IF_ERROR(CheckOptions(o));
+  const bool split = Wants(o, ThresholdSelection::kSplit);
+  const bool bonferroni = Wants(o, ThresholdSelection::kBonferroni);
+  const bool need_halves = split || (bonferroni && !o.bonferroni_grid.has_value());
+  // Each side is sorted once; the halves are read off that order.
+  const Status halves_ok =
+      need_halves ? CheckSplitSizes(member_scores.size(), nonmember_scores.size()) : Status::Ok();
+  const bool draw = need_halves && halves_ok.ok();
+  std::vector<uint8_t> in_select_m, in_select_n;
+  if (draw) {
+    in_select_m = SelectionMask(member_scores.size(), DeriveSeed(o.seed, {1, 0}));
+    in_select_n = SelectionMask(nonmember_scores.size(), DeriveSeed(o.seed, {1, 1}));
+  }
+  SortedSide m = SortSide(member_scores, draw ? &in_select_m : nullptr);
+  SortedSide n = SortSide(nonmember_scores, draw ? &in_select_n : nullptr);
   ScoreAudit out;
-  PB_ASSIGN_OR_RETURN(out.roc, ComputeRoc(member_scores, nonmember_scores));
+  out.roc = RocOfDescending(m.all, n.all);
   PB_ASSIGN_OR_RETURN(out.tpr_at_fpr, TprAtLowFpr(out.roc, o.alpha));
   PB_ASSIGN_OR_RETURN(auto methods, ResolveMethods(o, out.roc.points.back().counts, &out));
-
-  const bool bonferroni = Wants(o, ThresholdSelection::kBonferroni);
-  const bool need_halves =
-      Wants(o, ThresholdSelection::kSplit) || (bonferroni && !o.bonferroni_grid.has_value());
-  ScoreHalves halves;
-  if (need_halves) {
-    PB_ASSIGN_OR_RETURN(halves, SplitScoreHalves(member_scores, nonmember_scores, o.seed));
+  PB_RETURN_IF_ERROR(halves_ok);
+  if (Wants(o, ThresholdSelection::kBonferroniAll)) {
+    PB_RETURN_IF_ERROR(BonferroniAllLevel(out.roc, o.alpha).status());
   }
-  GridData grid_data;
-  if (bonferroni && o.bonferroni_grid.has_value()) {
-    out.bonferroni_grid = *o.bonferroni_grid;
-    out.bonferroni_grid_source = "user grid";
-    grid_data = {&member_scores, &nonmember_scores, "user grid, intervals on all the scores"};
-  } else if (bonferroni) {
-    PB_ASSIGN_OR_RETURN(out.bonferroni_grid,
-                        CalibrationQuantileGrid(halves, o.bonferroni_quantiles));
-    out.bonferroni_grid_source = "quantiles of the selection half";
-    grid_data = {&halves.audit_member, &halves.audit_nonmember,
-                 "quantiles of the selection half, intervals on the audit half"};
+
+  AuditData d;
+  if (split) {
+    d.split.select_roc = RocOfDescending(m.select, n.select);
+    d.split.candidates = CandidatePoints(d.split.select_roc, o.alpha, o.delta);
+  }
+  if (bonferroni) PrepareGrid(o, m, n, &out, &d);
+  if (split) {
+    d.split.audit_member = std::move(m.audit);
+    d.split.audit_nonmember = std::move(n.audit);
   }
   for (ThresholdSelection s : o.selections) {
-    PB_RETURN_IF_ERROR(AuditSelection(s, methods, halves, grid_data, o.delta, o.alpha, &out));
+    PB_RETURN_IF_ERROR(AuditSelection(s, methods, d, o.delta, o.alpha, &out));
   }
   return out;
 }

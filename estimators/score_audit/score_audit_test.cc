@@ -526,3 +526,152 @@ TEST(ScoreAuditTest, OnlyTheSplitDependsOnTheInputOrder) {
 
 }  // namespace
 }  // namespace privbench
+
+namespace privbench {
+namespace {
+
+// ---- bonferroni_all (issue 34, item 4) ----
+
+TEST(ScoreAuditTest, BonferroniAllIsTheBestRocPointAtAlphaOverK) {
+  const double alpha = 0.1, delta = 1e-3;
+  EXPECT_EQ(ParseThresholdSelection("bonferroni_all").value(), S::kBonferroniAll);
+  EXPECT_EQ(ThresholdSelectionName(S::kBonferroniAll), "bonferroni_all");
+  const ScoreAudit a = AuditScores(kMembers, kNonmembers,
+                                   Options({"clopper_pearson", "clopper_pearson_one_sided"},
+                                           {S::kBonferroniAll}, alpha, delta))
+                           .value();
+  const double level = alpha / 14;  // K = 3 + 10 + 1
+  ASSERT_EQ(a.intervals.size(), 2u);
+  for (const AuditInterval& row : a.intervals) {
+    auto m = MakeIntervalEstimator(row.method).value();
+    size_t best = 0;
+    double best_lo = -1, best_hi = kInf;
+    for (size_t i = 0; i < a.roc.points.size(); ++i) {
+      const EpsInterval e = m->Estimate(a.roc.points[i].counts, delta, level).value();
+      const double hi = e.upper ? *e.upper : kInf;
+      if (e.lower > best_lo || (e.lower == best_lo && hi < best_hi)) {
+        best = i;
+        best_lo = e.lower;
+        best_hi = hi;
+      }
+    }
+    EXPECT_EQ(row.selection, S::kBonferroniAll);
+    EXPECT_EQ(row.threshold, a.roc.points[best].threshold) << row.method;
+    EXPECT_EQ(row.counts.ToString(), a.roc.points[best].counts.ToString());  // all the scores
+    EXPECT_EQ(row.lower, best_lo) << row.method;
+    EXPECT_EQ(row.upper, best_hi) << row.method;
+    EXPECT_EQ(row.level_alpha, level);
+    EXPECT_EQ(row.thresholds_considered, 6);
+    EXPECT_TRUE(row.valid_confidence_statement);
+    EXPECT_TRUE(Contains(row.note, "alpha / K")) << row.note;
+  }
+  // Level alpha / K rather than alpha: never above max_over_thresholds.
+  const ScoreAudit max =
+      AuditScores(kMembers, kNonmembers,
+                  Options({"clopper_pearson"}, {S::kMaxOverThresholds}, alpha, delta))
+          .value();
+  EXPECT_LE(a.intervals[0].lower, max.intervals[0].lower);
+  ASSERT_EQ(a.gaussian_dp.size(), 1u);
+  double best_mu = -1;
+  for (const OperatingPoint& p : a.roc.points) {
+    best_mu = std::max(best_mu, GaussianDpAtCounts(p.counts, delta, level).value().mu_lower);
+  }
+  EXPECT_EQ(a.gaussian_dp[0].mu_lower, best_mu);
+  EXPECT_EQ(a.gaussian_dp[0].level_alpha, level);
+  EXPECT_TRUE(a.gaussian_dp[0].valid_confidence_statement);
+}
+
+// Separated scores: the best threshold flags every member and no non-member,
+// fn = fp = 0 of 100 each, so mu_lower = -2 Phi^-1(1 - (a/2)^(1/100)) at
+// a = alpha / K, K = 201 (GaussianDpAtCountsByHand's formula).
+TEST(ScoreAuditTest, BonferroniAllGaussianDpOnSeparatedScoresByHand) {
+  std::vector<double> m, n;
+  for (int i = 0; i < 100; ++i) {
+    m.push_back(10.0 + i);
+    n.push_back(-static_cast<double>(i));
+  }
+  const double alpha = 0.05, delta = 1e-5;
+  const ScoreAudit a =
+      AuditScores(m, n, Options({"clopper_pearson"}, {S::kBonferroniAll}, alpha, delta)).value();
+  const double level = alpha / 201;
+  const double u = 1.0 - std::pow(level / 2, 1.0 / 100);
+  const GaussianDpBound& g = a.gaussian_dp[0];
+  EXPECT_EQ(g.threshold, 10.0);
+  EXPECT_EQ(g.counts.fn, 0);
+  EXPECT_EQ(g.counts.fp, 0);
+  EXPECT_NEAR(g.fpr_upper, u, 1e-14);
+  EXPECT_NEAR(g.mu_lower, -2 * boost::math::quantile(boost::math::normal(), u), 1e-12);
+  // The same data at level alpha (max_over_thresholds) give a larger bound.
+  EXPECT_LT(g.mu_lower, GaussianDpMaxOverThresholds(a.roc, delta, alpha).value().mu_lower);
+}
+
+// K counts every score, tied or not (the argument needs K fixed in advance):
+// {2, 1} vs {2, 1} has a ROC of 3 points but K = 5.
+TEST(ScoreAuditTest, BonferroniAllCountsTiedScoresInK) {
+  const ScoreAudit a =
+      AuditScores({2, 1}, {2, 1}, Options({"clopper_pearson"}, {S::kBonferroniAll}, 0.05, 0.0))
+          .value();
+  EXPECT_EQ(a.roc.points.size(), 3u);
+  EXPECT_EQ(a.intervals[0].level_alpha, 0.05 / 5);
+  EXPECT_EQ(BonferroniAllLevel(a.roc, 0.05).value(), 0.05 / 5);
+  EXPECT_TRUE(Contains(BonferroniAllLevel(a.roc, 1e-300).message(),
+                       "alpha / K must be >= 1e-300 for bonferroni_all"));
+  EXPECT_TRUE(Contains(
+      AuditScores({2, 1}, {2, 1}, Options({"clopper_pearson"}, {S::kBonferroniAll}, 1e-300, 0.0))
+          .message(),
+      "over K=5"));
+}
+
+// Only the Clopper-Pearson methods are shown to hold at thresholds taken from
+// the data; the others are skipped for bonferroni_all alone.
+TEST(ScoreAuditTest, BonferroniAllRunsTheClopperPearsonMethodsOnly) {
+  Rng rng(DeriveSeed(34, {4}));
+  const std::vector<double> m = Gaussian(60, 1.0, rng), n = Gaussian(60, 0.0, rng);
+  const ScoreAudit a =
+      AuditScores(m, n, Options({}, {S::kMaxOverThresholds, S::kBonferroniAll}, 0.05, 0.0)).value();
+  std::vector<std::string> all_rows;
+  for (const AuditInterval& r : a.intervals) {
+    if (r.selection == S::kBonferroniAll) all_rows.push_back(r.method);
+  }
+  EXPECT_EQ(all_rows, (std::vector<std::string>{"clopper_pearson", "clopper_pearson_one_sided"}));
+  int skipped = 0;
+  for (const SkippedMethod& s : a.skipped_methods) {
+    EXPECT_TRUE(Contains(s.reason, "bonferroni_all only")) << s.reason;
+    EXPECT_FALSE(HoldsAtDataThresholds(s.method)) << s.method;
+    ++skipped;
+  }
+  EXPECT_EQ(skipped, 5);  // jeffreys x2, bayesian x2, katz_log
+  EXPECT_EQ(a.intervals.size(), AllIntervalEstimatorNames().size() + 2);
+  auto jeffreys = MakeIntervalEstimator("jeffreys").value();
+  EXPECT_TRUE(Contains(SelectBonferroniAll(*jeffreys, a.roc, 0.0, 0.05).message(), "jeffreys"));
+}
+
+// On a ROC of more than 1025 points: exhaustive over the corners when they
+// number at most 1025 (the corner proof), never above the exhaustive maximum
+// beyond.
+TEST(ScoreAuditTest, BonferroniAllCandidatesKeepTheExhaustiveMaximum) {
+  Rng rng(DeriveSeed(34, {5}));
+  const double alpha = 0.05, delta = 1e-5;
+  for (const auto& [shift, per_side] : {std::pair{4.0, 1200}, std::pair{1.0, 3000}}) {
+    const std::vector<double> m = Gaussian(per_side, shift, rng), n = Gaussian(per_side, 0.0, rng);
+    const ScoreAudit a =
+        AuditScores(m, n, Options({"clopper_pearson"}, {S::kBonferroniAll}, alpha, delta)).value();
+    const double level = alpha / (2 * per_side + 1);
+    const double exhaustive = ExhaustiveLowerEnd("clopper_pearson", a.roc, delta, level);
+    const double exhaustive_mu = ExhaustiveMuLower(a.roc, delta, level);
+    ASSERT_GT(a.roc.points.size(), static_cast<size_t>(kMaxCandidateThresholds));
+    if (shift == 4.0) {  // few corners: exhaustive
+      EXPECT_EQ(a.intervals[0].lower, exhaustive);
+      EXPECT_EQ(a.gaussian_dp[0].mu_lower, exhaustive_mu);
+    } else {  // thousands of corners, 1025 of them kept
+      EXPECT_TRUE(Contains(a.intervals[0].note, "largest approximate lower end"));
+      EXPECT_LE(a.intervals[0].lower, exhaustive);
+      EXPECT_GE(a.intervals[0].lower, exhaustive - 0.05);
+      EXPECT_LE(a.gaussian_dp[0].mu_lower, exhaustive_mu);
+      EXPECT_GE(a.gaussian_dp[0].mu_lower, exhaustive_mu - 0.02);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace privbench

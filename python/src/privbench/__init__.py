@@ -260,7 +260,8 @@ class Audit(dict):
         return ax
 
     def intervals_for(self, selection):
-        """The interval rows of one selection ("split", "bonferroni", "max_over_thresholds")."""
+        """The interval rows of one selection ("split", "bonferroni", "max_over_thresholds",
+        "bonferroni_all")."""
         return [r for r in self["intervals"] if r["selection"] == selection]
 
     def __repr__(self):
@@ -296,8 +297,12 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
     gives the interval), "bonferroni" (G thresholds fixed in advance: your
     bonferroni_grid, else bonferroni_quantiles quantiles of the selection
     half, each at alpha / G) and "max_over_thresholds" (NOT a valid
-    confidence statement; kept for comparison). See
-    estimators/score_audit/score_audit.h for the assumptions.
+    confidence statement; kept for comparison); on request also
+    "bonferroni_all" (every score a threshold, each interval at alpha / K
+    with K = the number of scores + 1, on all the scores; Clopper-Pearson
+    methods and the Gaussian-DP bound only, the others are listed in
+    skipped_methods). See estimators/score_audit/score_audit.h for the
+    assumptions.
 
     Either side may also be a path (str, bytes or os.PathLike) to a score
     file, read as epsilon_cli reads its *_path fields: .npy (1-D
