@@ -495,8 +495,30 @@ std::vector<double> ReadScores(const std::string& path, const std::string& argum
   return ValueOrRaise(std::move(scores));
 }
 
+// pybind11 before 2.12 reads NumPy 2's dtype struct with NumPy 1's layout:
+// the arrays it makes get a wrong item size, so a vectorised result would be
+// silently wrong (interval(tp=[90, 80, 70], ...) repeated its first element).
+// Such a build (Debian bookworm's pybind11 2.10: the Bazel build, `pip
+// install ./python`) refuses NumPy 2 at import; the wheels of
+// tools/build_wheels.sh use pybind11 2.13, which supports both.
+void RefuseNumpyThisPybind11Misreads() {
+#if PYBIND11_VERSION_HEX < 0x020C0000
+  const auto version = py::module_::import("numpy").attr("__version__").cast<std::string>();
+  if (version.rfind("1.", 0) != 0) {
+    throw py::import_error(
+        "privbench: this build of its extension module uses pybind11 " +
+        std::to_string(PYBIND11_VERSION_MAJOR) + "." + std::to_string(PYBIND11_VERSION_MINOR) +
+        ", which does not support NumPy " + version +
+        " (its arrays would be read wrongly); use NumPy 1.x (e.g. a venv made with "
+        "--system-site-packages for Debian's python3-numpy) or a wheel from "
+        "tools/build_wheels.sh (README, From Python)");
+  }
+#endif
+}
+
 void Define(py::module_& m) {
   using py::arg;
+  RefuseNumpyThisPybind11Misreads();
   m.doc() = "privbench's estimator library (the package privbench wraps this module)";
   m.def("interval_methods", &AllIntervalEstimatorNames, "Registered interval estimators.");
   m.def("accountant_methods", &AllAccountantNames, "Registered DP-SGD accountants.");

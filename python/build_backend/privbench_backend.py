@@ -78,7 +78,9 @@ def _check_tag(name):
     if not name.endswith("-%s.whl" % tag):
         raise RuntimeError(
             "the Bazel build makes %s (Debian's CPython 3.11 headers), which this "
-            "interpreter (%s) cannot import; make the venv with /usr/bin/python3" % (name, tag))
+            "interpreter (%s) cannot import; make the venv with /usr/bin/python3, or build "
+            "this interpreter's wheel with tools/build_wheels.sh --python=%s (README, From Python)"
+            % (name, tag, sys.executable))
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):

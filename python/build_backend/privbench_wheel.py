@@ -7,13 +7,16 @@ from `bazel build //python:wheel` and one from `pip install ./python` are
 the same bytes.
 
     privbench_wheel.py --pyproject python/pyproject.toml --out privbench.whl \\
-        <files of the package, each .../privbench/<name>>
+        [--tag cp39-cp39-linux_x86_64] <files of the package, each .../privbench/<name>>
 
 The output has a fixed name (Bazel needs it before the build); pip needs
 the canonical one, privbench-<version>-<tag>.whl, which canonical_name()
 reads back from the wheel. The tag is that of the interpreter running this
 script: the genrule runs Debian's /usr/bin/python3, whose headers the
 extension is compiled against (cp311-cp311-linux_x86_64 on bookworm/amd64).
+tools/build_wheels.sh passes --tag for the interpreter it compiled the
+extension for (the wheels for CPython 3.9-3.13, before auditwheel repairs
+them into manylinux wheels).
 Entries are sorted and dated 1980-01-01 so the same inputs give the same
 bytes (Bazel's cache and reproducible wheels).
 """
@@ -151,9 +154,12 @@ def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--pyproject", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--tag", help="the wheel's tag (tools/build_wheels.sh: the target "
+                        "interpreter's, e.g. cp39-cp39-linux_x86_64); default: this one's")
     parser.add_argument("files", nargs="+")
     args = parser.parse_args(argv)
-    write_wheel(args.out, args.files, read_project(args.pyproject), interpreter_tag())
+    write_wheel(args.out, args.files, read_project(args.pyproject),
+                args.tag or interpreter_tag())
     return 0
 
 
