@@ -18,6 +18,7 @@
 #include "experiments/ml_audit_dpsgd/compute.h"
 #include "experiments/ml_audit_dpsgd/config.h"
 #include "results/h5_file.h"
+#include "results/report_file_testing.h"
 
 namespace privbench {
 namespace ml_audit_dpsgd {
@@ -222,26 +223,8 @@ Config SmallConfig() {
 
 std::unique_ptr<ResultReader> WriteAndOpen(const Config& c, const Results& results,
                                            const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name + ".h5";
-  RunMeta meta;
-  meta.study = "ml_audit_dpsgd";
-  auto w = ResultWriter::Create(path, meta);
-  EXPECT_TRUE(w.ok()) << w.message();
-  if (!w.ok()) return nullptr;
-  const Status st = WriteReport(c, results, **w);
-  EXPECT_TRUE(st.ok()) << st.message();
-  EXPECT_TRUE((*w)->Commit().ok());
-  auto r = ResultReader::Open(path);
-  EXPECT_TRUE(r.ok()) << r.message();
-  if (!r.ok()) return nullptr;
-  return std::move(r).value();
-}
-
-std::vector<std::string> ColumnNames(const SummaryTable& t) {
-  std::vector<std::string> names;
-  for (const Column& c : t.columns) names.push_back(c.name);
-  return names;
+  return testing::WriteAndReadBack("ml_audit_dpsgd", name,
+                                   [&](ResultWriter& out) { return WriteReport(c, results, out); });
 }
 
 TEST(Report, EpsLbTableHasEveryAuditBesideItsCellsMedian) {
@@ -249,7 +232,7 @@ TEST(Report, EpsLbTableHasEveryAuditBesideItsCellsMedian) {
   ASSERT_NE(r, nullptr);
   auto t = r->ReadTable("eps_lb");
   ASSERT_TRUE(t.ok()) << t.message();
-  ASSERT_EQ(ColumnNames(*t),
+  ASSERT_EQ(testing::ColumnNames(*t),
             (std::vector<std::string>{"attack", "pair", "eps_th", "k", "group", "replicate",
                                       "sigma", "eps_lb", "eps_lb_median", "fresh_n1", "fresh_n0",
                                       "search_bound"}));
@@ -269,15 +252,16 @@ TEST(Report, AccountingAndCeilingTables) {
   ASSERT_NE(r, nullptr);
   auto a = r->ReadTable("accounting");
   ASSERT_TRUE(a.ok()) << a.message();
-  ASSERT_EQ(ColumnNames(*a),
+  ASSERT_EQ(testing::ColumnNames(*a),
             (std::vector<std::string>{"eps_th", "sigma", "eps_rdp", "q", "steps"}));
   EXPECT_EQ(a->columns[0].doubles, (std::vector<double>{1.0, 8.0}));
   EXPECT_EQ(a->columns[1].doubles, (std::vector<double>{2.5, 0.7}));
   EXPECT_EQ(a->columns[4].ints, (std::vector<int64_t>{24, 24}));
   auto d = r->ReadTable("detection_ceiling");
   ASSERT_TRUE(d.ok()) << d.message();
-  ASSERT_EQ(ColumnNames(*d), (std::vector<std::string>{"N", "k", "group", "ceiling_z_alpha_2",
-                                                       "ceiling_z_alpha_4"}));
+  ASSERT_EQ(
+      testing::ColumnNames(*d),
+      (std::vector<std::string>{"N", "k", "group", "ceiling_z_alpha_2", "ceiling_z_alpha_4"}));
   // Append pairs: one row per k, group k; ln 50 - z sqrt(1 - 1/50) / group.
   EXPECT_EQ(d->columns[0].ints, (std::vector<int64_t>{50, 50}));
   EXPECT_EQ(d->columns[1].ints, (std::vector<int64_t>{1, 4}));

@@ -17,6 +17,7 @@
 #include "experiments/one_run_audit/compute.h"
 #include "experiments/one_run_audit/config.h"
 #include "results/h5_file.h"
+#include "results/report_file_testing.h"
 
 namespace privbench {
 namespace one_run_audit {
@@ -183,29 +184,12 @@ Config SmallConfig() {
 // Writes the report of `runs` into the test's temporary directory and opens it.
 std::unique_ptr<ResultReader> WriteAndOpen(const std::vector<RunResult>& runs,
                                            const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name + ".h5";
-  RunMeta meta;
-  meta.study = "one_run_audit";
-  auto w = ResultWriter::Create(path, meta);
-  EXPECT_TRUE(w.ok()) << w.message();
-  if (!w.ok()) return nullptr;
   Results results;
   results.runs = runs;
   results.data_provenance = "adult (test)";
-  const Status st = WriteReport(SmallConfig(), results, **w);
-  EXPECT_TRUE(st.ok()) << st.message();
-  EXPECT_TRUE((*w)->Commit().ok());
-  auto r = ResultReader::Open(path);
-  EXPECT_TRUE(r.ok()) << r.message();
-  if (!r.ok()) return nullptr;
-  return std::move(r).value();
-}
-
-std::vector<std::string> ColumnNames(const SummaryTable& t) {
-  std::vector<std::string> names;
-  for (const Column& c : t.columns) names.push_back(c.name);
-  return names;
+  return testing::WriteAndReadBack("one_run_audit", name, [&](ResultWriter& out) {
+    return WriteReport(SmallConfig(), results, out);
+  });
 }
 
 TEST(Report, BoundsTableHasOneRowPerRunAndCanaryType) {
@@ -213,9 +197,10 @@ TEST(Report, BoundsTableHasOneRowPerRunAndCanaryType) {
   ASSERT_NE(r, nullptr);
   auto t = r->ReadTable("bounds");
   ASSERT_TRUE(t.ok()) << t.message();
-  ASSERT_EQ(ColumnNames(*t), (std::vector<std::string>{"target_epsilon", "canaries", "eps_rdp",
-                                                       "eps_pld", "eps_last_iterate", "eps_lower",
-                                                       "eps_pld_over_lower", "trained_models"}));
+  ASSERT_EQ(testing::ColumnNames(*t),
+            (std::vector<std::string>{"target_epsilon", "canaries", "eps_rdp", "eps_pld",
+                                      "eps_last_iterate", "eps_lower", "eps_pld_over_lower",
+                                      "trained_models"}));
   EXPECT_EQ(t->columns[0].strings, (std::vector<std::string>{"1", "1", "8", "8", "inf", "inf"}));
   EXPECT_EQ(t->columns[1].strings,
             (std::vector<std::string>{"input_space", "white_box", "input_space", "white_box",
@@ -240,7 +225,7 @@ TEST(Report, ComparisonTableSetsOneRunBoundsBesideTheAttack) {
   ASSERT_NE(r, nullptr);
   auto t = r->ReadTable("comparison");
   ASSERT_TRUE(t.ok()) << t.message();
-  ASSERT_EQ(ColumnNames(*t),
+  ASSERT_EQ(testing::ColumnNames(*t),
             (std::vector<std::string>{"target_epsilon", "audit", "kind", "eps_lower", "eps_pld",
                                       "trained_models", "records_audited"}));
   EXPECT_EQ(t->columns[0].strings,

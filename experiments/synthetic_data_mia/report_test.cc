@@ -24,6 +24,7 @@
 #include "experiments/synthetic_data_mia/config.h"
 #include "experiments/synthetic_data_mia/targets.h"
 #include "results/h5_file.h"
+#include "results/report_file_testing.h"
 
 namespace privbench::synthetic_data_mia {
 namespace {
@@ -212,27 +213,9 @@ Results Fixture() {
 }
 
 std::unique_ptr<ResultReader> WriteAndOpen(const Results& results, const std::string& name) {
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name + ".h5";
-  RunMeta meta;
-  meta.study = "synthetic_data_mia";
-  auto w = ResultWriter::Create(path, meta);
-  EXPECT_TRUE(w.ok()) << w.message();
-  if (!w.ok()) return nullptr;
-  Config config;
-  const Status st = WriteReport(config, results, **w);
-  EXPECT_TRUE(st.ok()) << st.message();
-  EXPECT_TRUE((*w)->Commit().ok());
-  auto r = ResultReader::Open(path);
-  EXPECT_TRUE(r.ok()) << r.message();
-  if (!r.ok()) return nullptr;
-  return std::move(r).value();
-}
-
-std::vector<std::string> ColumnNames(const SummaryTable& t) {
-  std::vector<std::string> names;
-  for (const Column& c : t.columns) names.push_back(c.name);
-  return names;
+  return testing::WriteAndReadBack("synthetic_data_mia", name, [&](ResultWriter& out) {
+    return WriteReport(Config{}, results, out);
+  });
 }
 
 TEST(Report, GamesTableSkipsWhiteBoxOnNonPrivateCases) {
@@ -240,7 +223,7 @@ TEST(Report, GamesTableSkipsWhiteBoxOnNonPrivateCases) {
   ASSERT_NE(r, nullptr);
   auto t = r->ReadTable("games");
   ASSERT_TRUE(t.ok()) << t.message();
-  ASSERT_EQ(ColumnNames(*t),
+  ASSERT_EQ(testing::ColumnNames(*t),
             (std::vector<std::string>{"synthesizer", "epsilon", "mu", "target", "adversary",
                                       "attack", "auc", "tpr_at_fpr_01", "privacy_gain", "eps_lower",
                                       "mu_lower", "gdp_eps_lower"}));
@@ -271,7 +254,7 @@ TEST(Report, ByCaseTableHasEachCasesLargestBounds) {
   ASSERT_NE(r, nullptr);
   auto t = r->ReadTable("by_case");
   ASSERT_TRUE(t.ok()) << t.message();
-  ASSERT_EQ(ColumnNames(*t),
+  ASSERT_EQ(testing::ColumnNames(*t),
             (std::vector<std::string>{"synthesizer", "epsilon", "black_box_eps_lower",
                                       "white_box_adult_eps_lower", "worst_case_eps_lower",
                                       "best_black_box_auc", "black_box_ceiling",
@@ -320,7 +303,7 @@ TEST(Report, WorstCaseBugPowerSweepAndCostTables) {
   EXPECT_EQ(s->columns[4].ints, (std::vector<int64_t>{1, 2}));
   auto c = r->ReadTable("cost");
   ASSERT_TRUE(c.ok()) << c.message();
-  EXPECT_EQ(ColumnNames(*c),
+  EXPECT_EQ(testing::ColumnNames(*c),
             (std::vector<std::string>{"synthesizer", "seconds_n100", "seconds_n200", "slope"}));
   EXPECT_EQ(c->columns[0].strings, (std::vector<std::string>{"independent", "mst"}));
   EXPECT_EQ(c->columns[3].doubles, (std::vector<double>{1.0, 1.58}));

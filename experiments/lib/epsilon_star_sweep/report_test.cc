@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "experiments/lib/epsilon_star_sweep/claims.h"
+#include "results/report_file_testing.h"
 
 namespace privbench::epsilon_star_sweep {
 namespace {
@@ -182,26 +183,8 @@ std::unique_ptr<ResultReader> WriteAndOpen(Fixture& fx, const std::string& name)
   for (const SweepPoint& p : fx.points) fx.table.seconds_by_config[p.id] = {2.0, 2};
   fx.table.loss_quantiles_train.assign(fx.units.size() * kLossQuantiles, 0.5);
   fx.table.loss_quantiles_population.assign(fx.units.size() * kLossQuantiles, 0.7);
-  const char* tmp = std::getenv("TEST_TMPDIR");
-  const std::string path = std::string(tmp ? tmp : "/tmp") + "/" + name + ".h5";
-  RunMeta meta;
-  meta.study = "s";
-  auto w = ResultWriter::Create(path, meta);
-  EXPECT_TRUE(w.ok()) << w.message();
-  if (!w.ok()) return nullptr;
-  const Status st = WriteReport(fx.config, fx.results, **w);
-  EXPECT_TRUE(st.ok()) << st.message();
-  EXPECT_TRUE((*w)->Commit().ok());
-  auto r = ResultReader::Open(path);
-  EXPECT_TRUE(r.ok()) << r.message();
-  if (!r.ok()) return nullptr;
-  return std::move(r).value();
-}
-
-std::vector<std::string> ColumnNames(const SummaryTable& t) {
-  std::vector<std::string> names;
-  for (const Column& c : t.columns) names.push_back(c.name);
-  return names;
+  return testing::WriteAndReadBack(
+      "s", name, [&](ResultWriter& out) { return WriteReport(fx.config, fx.results, out); });
 }
 
 TEST(SweepReport, WriteReportAdult) {
@@ -213,7 +196,7 @@ TEST(SweepReport, WriteReportAdult) {
   ASSERT_TRUE(t.ok()) << t.message();
   // The variant columns are those of the variants present (no empirical).
   EXPECT_EQ(
-      ColumnNames(*t),
+      testing::ColumnNames(*t),
       (std::vector<std::string>{
           "configuration", "target_eps", "eps_sound", "eps_tf_privacy_0_5_1", "noise_multiplier",
           "epsilon_star_parametric_mean", "epsilon_star_parametric_min",
