@@ -6,7 +6,8 @@ Left: ln K of the first replication of every mechanism against the pair
 rounds played (correct mechanisms dashed), and ln(1/alpha), where the claim
 is rejected. Right: the same for the DP-SGD step audit, one line per run of
 the correct engine and of the bug (noise calibrated to the averaged
-gradient), against the steps of one training run.
+gradient), against the steps of one training run; its y axis stops at
+3 ln(1/alpha), so the bug's runs leave the frame once they have crossed.
 """
 import math
 import os
@@ -43,6 +44,8 @@ def main():
             right.plot(np.arange(1, len(trace) + 1), trace, color=color, alpha=0.4, lw=0.8,
                        label=variant if r == 0 else None)
     right.axhline(bar, color="black", lw=1, label="ln(1/alpha)")
+    low = min(float(np.min(f[f"dpsgd/{v}/trace"][...])) for v in ("correct", "noise_on_mean"))
+    right.set_ylim(min(-1.0, low - 0.5), 3 * bar)  # the bug's runs leave the frame upwards
     right.set_xlabel("DP-SGD step (one game round each)")
     right.set_ylabel("ln K of the per-step claim (1/sigma)-GDP")
     right.set_title("DP-SGD engine: correct vs noise calibrated to the mean", fontsize=10)
