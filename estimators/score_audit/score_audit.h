@@ -1,6 +1,6 @@
 // The score auditor: membership scores -> ROC, AUC, TPR at low FPR, and
 // eps lower bounds whose threshold selection is, or is labelled as not,
-// a valid confidence statement (issue 21).
+// a valid confidence statement.
 //
 // INPUT. One score per trial, higher = "more likely a member": member_scores
 // from trials whose challenge point was in the training set, nonmember_scores
@@ -176,7 +176,7 @@
 //    which may miss the exhaustive maximum (valid for split all the same).
 //  - Beyond 1025 corners the reported lower end is the best of the 1025
 //    candidates, at most the exhaustive one.
-//  - Known weakness (measured, issue 34 item 4; bazel run
+//  - Known weakness (measured; bazel run
 //    //estimators/score_audit:score_audit_benchmark -- --tightness_seeds=5):
 //    on a large ROC the split's Gaussian-DP row can choose a threshold in a
 //    tail and report far less than bonferroni. Two causes. (1) Its

@@ -1,5 +1,5 @@
-// Speed of the score auditor (issue 34, item 2) and the tightness of its
-// Gaussian-DP bound under each threshold selection (issue 34, item 4).
+// Speed of the score auditor and the tightness of its
+// Gaussian-DP bound under each threshold selection.
 //
 // TIMES. AuditScores with methods = {"clopper_pearson"} (plus the
 // Gaussian-DP bound every audit reports), one selection per call, on n

@@ -168,7 +168,7 @@ TEST(ScoreAuditCoverageTest, ValidSelectionsCoverAKnownGaussianMechanism) {
   }
 }
 
-// bonferroni_all (issue 34, item 4) under the null of
+// bonferroni_all under the null of
 // UnderTheNullOnlyMaxOverThresholdsOverstates (same data, alpha = 0.3): its thresholds are the
 // data's own scores, as max_over_thresholds' are (which exceeds the truth in ~100 of 200
 // repetitions there), but each interval is at alpha / K, K = 401, which makes the union bound

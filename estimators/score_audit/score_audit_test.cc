@@ -530,7 +530,7 @@ TEST(ScoreAuditTest, OnlyTheSplitDependsOnTheInputOrder) {
 namespace privbench {
 namespace {
 
-// ---- bonferroni_all (issue 34, item 4) ----
+// ---- bonferroni_all ----
 
 TEST(ScoreAuditTest, BonferroniAllIsTheBestRocPointAtAlphaOverK) {
   const double alpha = 0.1, delta = 1e-3;
