@@ -20,6 +20,25 @@ namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 using S = ThresholdSelection;
 
+// Brute force over every ROC point with the tie rule: larger lower end, then
+// smaller upper end (+inf for one-sided methods), then the first point.
+struct BestPoint {
+  size_t index = 0;
+  double lower = -1, upper = kInf;
+};
+BestPoint BestRocPoint(const std::string& method, const RocCurve& roc, double delta, double level) {
+  auto m = MakeIntervalEstimator(method).value();
+  BestPoint best;
+  for (size_t i = 0; i < roc.points.size(); ++i) {
+    const EpsInterval e = m->Estimate(roc.points[i].counts, delta, level).value();
+    const double hi = e.upper ? *e.upper : kInf;
+    if (e.lower > best.lower || (e.lower == best.lower && hi < best.upper)) {
+      best = {i, e.lower, hi};
+    }
+  }
+  return best;
+}
+
 ScoreAuditOptions Options(std::vector<std::string> methods, std::vector<S> selections,
                           double alpha = 0.05, double delta = 1e-5, uint64_t seed = 0) {
   ScoreAuditOptions o;
@@ -107,19 +126,7 @@ TEST(ScoreAuditTest, MaxOverThresholdsIsTheBestRocPointAndLabelledInvalid) {
                            .value();
   ASSERT_EQ(a.intervals.size(), 2u);
   for (const AuditInterval& row : a.intervals) {
-    auto m = MakeIntervalEstimator(row.method).value();
-    // Brute force with the tie rule: larger lower end, then smaller upper end, then first.
-    size_t best = 0;
-    double best_lo = -1, best_hi = kInf;
-    for (size_t i = 0; i < a.roc.points.size(); ++i) {
-      const EpsInterval e = m->Estimate(a.roc.points[i].counts, delta, alpha).value();
-      const double hi = e.upper ? *e.upper : kInf;
-      if (e.lower > best_lo || (e.lower == best_lo && hi < best_hi)) {
-        best = i;
-        best_lo = e.lower;
-        best_hi = hi;
-      }
-    }
+    const auto [best, best_lo, best_hi] = BestRocPoint(row.method, a.roc, delta, alpha);
     EXPECT_EQ(row.threshold, a.roc.points[best].threshold) << row.method;
     EXPECT_EQ(row.lower, best_lo) << row.method;
     EXPECT_EQ(row.upper, best_hi) << row.method;
@@ -543,18 +550,7 @@ TEST(ScoreAuditTest, BonferroniAllIsTheBestRocPointAtAlphaOverK) {
   const double level = alpha / 14;  // K = 3 + 10 + 1
   ASSERT_EQ(a.intervals.size(), 2u);
   for (const AuditInterval& row : a.intervals) {
-    auto m = MakeIntervalEstimator(row.method).value();
-    size_t best = 0;
-    double best_lo = -1, best_hi = kInf;
-    for (size_t i = 0; i < a.roc.points.size(); ++i) {
-      const EpsInterval e = m->Estimate(a.roc.points[i].counts, delta, level).value();
-      const double hi = e.upper ? *e.upper : kInf;
-      if (e.lower > best_lo || (e.lower == best_lo && hi < best_hi)) {
-        best = i;
-        best_lo = e.lower;
-        best_hi = hi;
-      }
-    }
+    const auto [best, best_lo, best_hi] = BestRocPoint(row.method, a.roc, delta, level);
     EXPECT_EQ(row.selection, S::kBonferroniAll);
     EXPECT_EQ(row.threshold, a.roc.points[best].threshold) << row.method;
     EXPECT_EQ(row.counts.ToString(), a.roc.points[best].counts.ToString());  // all the scores
