@@ -37,12 +37,8 @@ SequentialAuditOptions OptionsFor(const MechanismCase& m, double alpha) {
   o.alpha = alpha;
   o.delta = 0.0;
   o.threshold = kThreshold;
-  if (m.claim == ClaimKind::kPureDp) {
-    o.epsilons = {m.claimed};
-  } else {
-    o.epsilons = {m.claimed};  // one cheap DP process besides (the options need one)
-    o.mus = {m.claimed};
-  }
+  o.epsilons = {m.claimed};  // the claim itself, or (mu-GDP claims) a cheap extra process
+  if (m.claim == ClaimKind::kGaussianDp) o.mus = {m.claimed};
   return o;
 }
 
