@@ -26,40 +26,12 @@
 #include <sstream>
 #include <xtensor/xtensor_config.hpp>
 
+#include "core/hdf5_guard.h"
 #include "core/provenance.h"
 
 namespace privbench {
 
 namespace {
-
-// RAII for an HDF5 identifier.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-// HDF5 prints an error stack on stderr by default; we report errors
-// ourselves, as one line. The setting is per thread in thread-safe builds
-// of HDF5 (Debian's is one; sweep workers printed whole stacks), so every
-// public entry point turns it off for its thread.
-void SilenceHdf5() {
-  thread_local bool silenced = false;
-  if (!silenced) {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    silenced = true;
-  }
-}
 
 // The most values one dataset may hold for a reader to load it: sizes come
 // from the file, and a damaged or hostile file must not make us allocate
@@ -119,51 +91,28 @@ hid_t Utf8StringType() {
 // The number of values of a dataset or attribute, refused past
 // kMaxDatasetValues. `what` names it for messages.
 Result<size_t> BoundedCount(hid_t space, const std::string& what) {
-  const hssize_t n = H5Sget_simple_extent_npoints(space);
-  if (n < 0) return Error(what + " has no readable shape");
-  if (n > kMaxDatasetValues) {
-    return Error(what + " holds " + std::to_string(n) + " values, more than the " +
-                 std::to_string(kMaxDatasetValues) + " a reader loads");
-  }
-  return static_cast<size_t>(n);
+  return BoundedDatasetCount(space, kMaxDatasetValues, what, "a reader loads");
 }
-
-// What a reader may allocate for one dataset beyond the file's own size: a
-// result file stores its datasets contiguously and uncompressed, so its
-// values take no more memory than the file has bytes (strings: a pointer
-// and a std::string each). kAllocationFloor keeps tiny files readable.
-constexpr double kAllocationPerFileByte = 16.0;
-constexpr double kAllocationFloor = 16.0 * 1024 * 1024;
 
 // A dataset must hold its data in this file: external raw storage (which
 // could point at /etc/passwd) and virtual datasets (data from other files)
 // are refused, and so is a dataset whose n values would need more memory
-// than kAllocationPerFileByte times the file's size (a sparse chunked
-// dataset declaring 2^28 values in an 81 KB file).
+// than the load cap (core/hdf5_guard.h: kHdf5AllocationPerFileByte times the
+// file's size; a result file stores its datasets contiguously and
+// uncompressed, so its values take no more memory than the file has bytes,
+// strings a pointer and a std::string each), e.g. a sparse chunked dataset
+// declaring 2^28 values in an 81 KB file.
 Status CheckDatasetSource(hid_t ds, size_t n, double bytes_per_value, const std::string& what) {
-  Handle dcpl(H5Dget_create_plist(ds), H5Pclose);
+  Hdf5Handle dcpl(H5Dget_create_plist(ds), H5Pclose);
   if (!dcpl.ok()) return Error("cannot read the storage properties of " + what);
-  if (H5Pget_layout(dcpl.get()) == H5D_VIRTUAL) {
-    return Error(what + " is a virtual dataset (its values live in other files); result files " +
-                 "hold their own data");
-  }
-  if (H5Pget_external_count(dcpl.get()) != 0) {
-    return Error(what + " keeps its values in an external file; result files hold their own " +
-                 "data");
-  }
-  Handle file(H5Iget_file_id(ds), H5Fclose);
-  hsize_t file_size = 0;
-  if (!file.ok() || H5Fget_filesize(file.get(), &file_size) < 0) {
-    return Error("cannot read the size of the file holding " + what);
-  }
+  PB_RETURN_IF_ERROR(CheckOwnStorage(dcpl.get(), what, "result files hold their own data"));
+  PB_ASSIGN_OR_RETURN(const Hdf5LoadCap cap, Hdf5LoadCapOf(ds, what));
   const double need = static_cast<double>(n) * bytes_per_value;
-  const double cap =
-      std::max(kAllocationFloor, kAllocationPerFileByte * static_cast<double>(file_size));
-  if (need > cap) {
+  if (need > cap.bytes) {
     return Error(what + " declares " + std::to_string(n) + " values (" +
                  std::to_string(static_cast<uint64_t>(need)) + " bytes to load) in a file of " +
-                 std::to_string(file_size) + " bytes; a reader loads at most " +
-                 std::to_string(static_cast<int>(kAllocationPerFileByte)) +
+                 std::to_string(cap.file_size) + " bytes; a reader loads at most " +
+                 std::to_string(static_cast<int>(kHdf5AllocationPerFileByte)) +
                  " times the file's size");
   }
   return Status::Ok();
@@ -172,7 +121,7 @@ Status CheckDatasetSource(hid_t ds, size_t n, double bytes_per_value, const std:
 // All values of a numeric dataset converted to T (mem_type).
 template <typename T>
 Result<std::vector<T>> ReadNumericValues(hid_t ds, hid_t mem_type, const std::string& what) {
-  Handle space(H5Dget_space(ds), H5Sclose);
+  Hdf5Handle space(H5Dget_space(ds), H5Sclose);
   PB_ASSIGN_OR_RETURN(size_t n, BoundedCount(space.get(), what));
   PB_RETURN_IF_ERROR(CheckDatasetSource(ds, n, sizeof(T), what));
   std::vector<T> out;
@@ -189,11 +138,11 @@ Result<std::vector<T>> ReadNumericValues(hid_t ds, hid_t mem_type, const std::st
 
 // All values of a variable-length string dataset.
 Result<std::vector<std::string>> ReadStringValues(hid_t ds, const std::string& what) {
-  Handle ftype(H5Dget_type(ds), H5Tclose);
+  Hdf5Handle ftype(H5Dget_type(ds), H5Tclose);
   if (H5Tget_class(ftype.get()) != H5T_STRING || H5Tis_variable_str(ftype.get()) <= 0) {
     return Error(what + " is not a variable-length string dataset");
   }
-  Handle space(H5Dget_space(ds), H5Sclose);
+  Hdf5Handle space(H5Dget_space(ds), H5Sclose);
   PB_ASSIGN_OR_RETURN(size_t n, BoundedCount(space.get(), what));
   PB_RETURN_IF_ERROR(CheckDatasetSource(ds, n, sizeof(char*) + sizeof(std::string), what));
   std::vector<char*> raw;
@@ -204,7 +153,7 @@ Result<std::vector<std::string>> ReadStringValues(hid_t ds, const std::string& w
   } catch (const std::bad_alloc&) {
     return Error("out of memory reading " + what + " (" + std::to_string(n) + " strings)");
   }
-  Handle mtype(Utf8StringType(), H5Tclose);
+  Hdf5Handle mtype(Utf8StringType(), H5Tclose);
   if (n > 0 && H5Dread(ds, mtype.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, raw.data()) < 0) {
     return Error("cannot read " + what);
   }
@@ -222,9 +171,9 @@ struct AttributeValue {
 };
 
 Result<AttributeValue> ReadAttributeValue(hid_t attr, const std::string& what) {
-  Handle space(H5Aget_space(attr), H5Sclose);
+  Hdf5Handle space(H5Aget_space(attr), H5Sclose);
   if (H5Sget_simple_extent_npoints(space.get()) != 1) return Error(what + " is not a scalar");
-  Handle ftype(H5Aget_type(attr), H5Tclose);
+  Hdf5Handle ftype(H5Aget_type(attr), H5Tclose);
   AttributeValue v;
   v.cls = H5Tget_class(ftype.get());
   if (v.cls == H5T_INTEGER) {
@@ -232,7 +181,7 @@ Result<AttributeValue> ReadAttributeValue(hid_t attr, const std::string& what) {
   } else if (v.cls == H5T_FLOAT) {
     if (H5Aread(attr, H5T_NATIVE_DOUBLE, &v.real) < 0) return Error("cannot read " + what);
   } else if (v.cls == H5T_STRING && H5Tis_variable_str(ftype.get()) > 0) {
-    Handle mtype(Utf8StringType(), H5Tclose);
+    Hdf5Handle mtype(Utf8StringType(), H5Tclose);
     char* raw = nullptr;
     if (H5Aread(attr, mtype.get(), &raw) < 0) return Error("cannot read " + what);
     v.text = raw ? raw : "";
@@ -311,7 +260,7 @@ class Sha256 {
 Status DigestAttributes(hid_t obj, const std::string& path, Sha256& d) {
   for (const std::string& name : AttributeNames(obj)) {
     if (path == "/meta" && name == kChecksumAttribute) continue;
-    Handle attr(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose);
+    Hdf5Handle attr(H5Aopen(obj, name.c_str(), H5P_DEFAULT), H5Aclose);
     if (!attr.ok()) return Error("cannot open attribute '" + name + "' on '" + path + "'");
     PB_ASSIGN_OR_RETURN(
         AttributeValue v,
@@ -330,13 +279,13 @@ Status DigestAttributes(hid_t obj, const std::string& path, Sha256& d) {
 
 Status DigestDataset(hid_t ds, const std::string& path, Sha256& d) {
   const std::string what = "dataset '" + path + "'";
-  Handle space(H5Dget_space(ds), H5Sclose);
+  Hdf5Handle space(H5Dget_space(ds), H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank < 0 || rank > 32) return Error(what + " has a bad rank");
   std::vector<hsize_t> dims(rank);
   H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr);
   d.Field('r', dims.data(), dims.size() * sizeof(hsize_t));
-  Handle type(H5Dget_type(ds), H5Tclose);
+  Hdf5Handle type(H5Dget_type(ds), H5Tclose);
   const H5T_class_t cls = H5Tget_class(type.get());
   if (cls == H5T_FLOAT) {
     PB_ASSIGN_OR_RETURN(auto v, ReadNumericValues<double>(ds, H5T_NATIVE_DOUBLE, what));
@@ -368,7 +317,7 @@ Status DigestGroup(hid_t group, const std::string& path, int depth, bool skip_me
     if (H5Lget_info(group, name.c_str(), &link, H5P_DEFAULT) < 0 || link.type != H5L_TYPE_HARD) {
       return Error("'" + child + "' is not a hard link");
     }
-    Handle obj(H5Oopen(group, name.c_str(), H5P_DEFAULT), H5Oclose);
+    Hdf5Handle obj(H5Oopen(group, name.c_str(), H5P_DEFAULT), H5Oclose);
     if (!obj.ok()) return Error("cannot open '" + child + "'");
     // Each object of a result file has exactly one name. An object linked
     // twice (a hard-link DAG whose traversal doubles per level, or a cycle)
@@ -399,7 +348,7 @@ Status DigestGroup(hid_t group, const std::string& path, int depth, bool skip_me
 // "sha256:<hex>" of the file's whole content except /meta's checksum (or,
 // with skip_meta, except all of /meta).
 Result<std::string> ContentDigest(hid_t file, bool skip_meta = false) {
-  Handle root(H5Gopen2(file, "/", H5P_DEFAULT), H5Gclose);
+  Hdf5Handle root(H5Gopen2(file, "/", H5P_DEFAULT), H5Gclose);
   if (!root.ok()) return Error("cannot open the root group");
   Sha256 d;
   PB_RETURN_IF_ERROR(DigestGroup(root.get(), "/", 0, skip_meta, d));
@@ -573,17 +522,17 @@ Status ResultWriter::WriteNumeric(const std::string& path, const void* data, int
                  std::to_string(count) + " were given");
   }
   PB_ASSIGN_OR_RETURN(int64_t group, EnsureGroup(ParentOf(path)));
-  Handle g(group, H5Gclose);
+  Hdf5Handle g(group, H5Gclose);
   const std::string name = path.substr(path.find_last_of('/') + 1);
   if (H5Lexists(g.get(), name.c_str(), H5P_DEFAULT) > 0) {
     return Error("dataset '" + path + "' written twice");
   }
-  Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
-  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  Hdf5Handle space(H5Screate_simple(static_cast<int>(dims.size()), dims.data(), nullptr), H5Sclose);
+  Hdf5Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   H5Pset_obj_track_times(dcpl.get(), 0);
-  Handle ds(H5Dcreate2(g.get(), name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(),
-                       H5P_DEFAULT),
-            H5Dclose);
+  Hdf5Handle ds(H5Dcreate2(g.get(), name.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(),
+                           H5P_DEFAULT),
+                H5Dclose);
   if (!ds.ok()) return Error("cannot create dataset '" + path + "'");
   if (count > 0 && H5Dwrite(ds.get(), mem_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, data) < 0) {
     return Error("cannot write dataset '" + path + "'");
@@ -607,7 +556,7 @@ Status ResultWriter::WriteScalar(const std::string& path, double value) {
 
 Status ResultWriter::WriteStrings(const std::string& path, const std::vector<std::string>& values) {
   PB_ASSIGN_OR_RETURN(int64_t group, EnsureGroup(ParentOf(path)));
-  Handle g(group, H5Gclose);
+  Hdf5Handle g(group, H5Gclose);
   const std::string name = path.substr(path.find_last_of('/') + 1);
   if (H5Lexists(g.get(), name.c_str(), H5P_DEFAULT) > 0) {
     return Error("dataset '" + path + "' written twice");
@@ -615,13 +564,13 @@ Status ResultWriter::WriteStrings(const std::string& path, const std::vector<std
   std::vector<const char*> ptrs;
   for (const auto& s : values) ptrs.push_back(s.c_str());
   const hsize_t dims[1] = {values.size()};
-  Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
-  Handle type(Utf8StringType(), H5Tclose);
-  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  Hdf5Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose);
+  Hdf5Handle type(Utf8StringType(), H5Tclose);
+  Hdf5Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   H5Pset_obj_track_times(dcpl.get(), 0);
-  Handle ds(H5Dcreate2(g.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, dcpl.get(),
-                       H5P_DEFAULT),
-            H5Dclose);
+  Hdf5Handle ds(H5Dcreate2(g.get(), name.c_str(), type.get(), space.get(), H5P_DEFAULT, dcpl.get(),
+                           H5P_DEFAULT),
+                H5Dclose);
   if (!ds.ok()) return Error("cannot create dataset '" + path + "'");
   if (!values.empty() &&
       H5Dwrite(ds.get(), type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, ptrs.data()) < 0) {
@@ -639,8 +588,9 @@ hid_t OpenObject(hid_t file, const std::string& path) {
 Status WriteAttribute(hid_t obj, const std::string& name, hid_t type, const void* data,
                       const std::string& where) {
   if (H5Aexists(obj, name.c_str()) > 0) H5Adelete(obj, name.c_str());
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle attr(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose);
+  Hdf5Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+  Hdf5Handle attr(H5Acreate2(obj, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                  H5Aclose);
   if (!attr.ok() || H5Awrite(attr.get(), type, data) < 0) {
     return Error("cannot write attribute '" + name + "' on '" + where + "'");
   }
@@ -650,12 +600,12 @@ Status WriteAttribute(hid_t obj, const std::string& name, hid_t type, const void
 
 Status RecomputeChecksum(const std::string& path) {
   SilenceHdf5();
-  Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
+  Hdf5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT), H5Fclose);
   if (!file.ok()) return Error("'" + path + "' is not a writable HDF5 file");
   PB_ASSIGN_OR_RETURN(const std::string digest, ContentDigest(file.get()));
-  Handle meta(OpenObject(file.get(), "/meta"), H5Oclose);
+  Hdf5Handle meta(OpenObject(file.get(), "/meta"), H5Oclose);
   if (!meta.ok()) return Error(path + ": no /meta group");
-  Handle type(Utf8StringType(), H5Tclose);
+  Hdf5Handle type(Utf8StringType(), H5Tclose);
   const char* ptr = digest.c_str();
   return WriteAttribute(meta.get(), kChecksumAttribute, type.get(), &ptr, "/meta");
 }
@@ -670,14 +620,14 @@ Status ResultWriter::WriteScalarAttribute(const std::string& object_path, const 
     PB_ASSIGN_OR_RETURN(int64_t g, EnsureGroup(object_path));
     H5Gclose(g);
   }
-  Handle obj(OpenObject(file_, object_path), H5Oclose);
+  Hdf5Handle obj(OpenObject(file_, object_path), H5Oclose);
   if (!obj.ok()) return Error("no object '" + object_path + "' for attribute '" + name + "'");
   return WriteAttribute(obj.get(), name, type, data, object_path);
 }
 
 Status ResultWriter::SetAttribute(const std::string& object_path, const std::string& name,
                                   const std::string& value) {
-  Handle type(Utf8StringType(), H5Tclose);
+  Hdf5Handle type(Utf8StringType(), H5Tclose);
   const char* ptr = value.c_str();
   return WriteScalarAttribute(object_path, name, type.get(), &ptr);
 }
@@ -873,9 +823,9 @@ bool ResultReader::Exists(const std::string& path) const {
 
 Result<std::vector<uint64_t>> ResultReader::Shape(const std::string& path) const {
   if (!Exists(path)) return Error(path_ + ": no dataset '" + path + "'");
-  Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
+  Hdf5Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
   if (!ds.ok()) return Error(path_ + ": '" + path + "' is not a dataset");
-  Handle space(H5Dget_space(ds.get()), H5Sclose);
+  Hdf5Handle space(H5Dget_space(ds.get()), H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank < 0 || rank > 32) return Error(path_ + ": dataset '" + path + "' has a bad rank");
   std::vector<hsize_t> dims(rank);
@@ -889,9 +839,9 @@ namespace {
 template <typename T>
 Result<std::vector<T>> ReadNumeric(hid_t file, const std::string& file_path,
                                    const std::string& path, hid_t mem_type, bool integer) {
-  Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
+  Hdf5Handle ds(H5Dopen2(file, path.c_str(), H5P_DEFAULT), H5Dclose);
   if (!ds.ok()) return Error(file_path + ": no dataset '" + path + "'");
-  Handle type(H5Dget_type(ds.get()), H5Tclose);
+  Hdf5Handle type(H5Dget_type(ds.get()), H5Tclose);
   const H5T_class_t cls = H5Tget_class(type.get());
   if (cls != H5T_INTEGER && !(cls == H5T_FLOAT && !integer)) {
     return Error(file_path + ": dataset '" + path + "' is not " +
@@ -915,7 +865,7 @@ Result<std::vector<int64_t>> ResultReader::ReadInts(const std::string& path) con
 
 Result<std::vector<std::string>> ResultReader::ReadStrings(const std::string& path) const {
   if (!Exists(path)) return Error(path_ + ": no dataset '" + path + "'");
-  Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
+  Hdf5Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
   if (!ds.ok()) return Error(path_ + ": no dataset '" + path + "'");
   auto values = ReadStringValues(ds.get(), "dataset '" + path + "'");
   if (!values.ok()) return Error(path_ + ": " + values.message());
@@ -925,11 +875,11 @@ Result<std::vector<std::string>> ResultReader::ReadStrings(const std::string& pa
 namespace {
 Result<AttributeValue> ReadAttribute(hid_t file, const std::string& file_path,
                                      const std::string& object_path, const std::string& name) {
-  Handle obj(H5Oopen(file, object_path.c_str(), H5P_DEFAULT), H5Oclose);
+  Hdf5Handle obj(H5Oopen(file, object_path.c_str(), H5P_DEFAULT), H5Oclose);
   if (!obj.ok() || H5Aexists(obj.get(), name.c_str()) <= 0) {
     return Error(file_path + ": no attribute '" + name + "' on '" + object_path + "'");
   }
-  Handle attr(H5Aopen(obj.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
+  Hdf5Handle attr(H5Aopen(obj.get(), name.c_str(), H5P_DEFAULT), H5Aclose);
   auto v = ReadAttributeValue(attr.get(), "attribute '" + name + "' on '" + object_path + "'");
   if (!v.ok()) return Error(file_path + ": " + v.message());
   return v;
@@ -963,7 +913,7 @@ Result<double> ResultReader::ReadDoubleAttribute(const std::string& object_path,
 
 bool ResultReader::HasAttribute(const std::string& object_path, const std::string& name) const {
   if (!Exists(object_path) && object_path != "/") return false;
-  Handle obj(H5Oopen(file_, object_path.c_str(), H5P_DEFAULT), H5Oclose);
+  Hdf5Handle obj(H5Oopen(file_, object_path.c_str(), H5P_DEFAULT), H5Oclose);
   return obj.ok() && H5Aexists(obj.get(), name.c_str()) > 0;
 }
 
@@ -992,7 +942,7 @@ Result<std::vector<std::string>> ResultReader::ListGroup(const std::string& grou
   if (!Exists(group_path) && group_path != "/") {
     return Error(path_ + ": no group '" + group_path + "'");
   }
-  Handle g(H5Gopen2(file_, group_path.c_str(), H5P_DEFAULT), H5Gclose);
+  Hdf5Handle g(H5Gopen2(file_, group_path.c_str(), H5P_DEFAULT), H5Gclose);
   if (!g.ok()) return Error(path_ + ": '" + group_path + "' is not a group");
   return LinkNames(g.get());
 }
@@ -1015,8 +965,8 @@ Result<SummaryTable> ResultReader::ReadTable(const std::string& name) const {
     if (shape.size() != 1) {
       return Error(path_ + ": table '" + name + "': column '" + col + "' is not 1-D");
     }
-    Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
-    Handle type(H5Dget_type(ds.get()), H5Tclose);
+    Hdf5Handle ds(H5Dopen2(file_, path.c_str(), H5P_DEFAULT), H5Dclose);
+    Hdf5Handle type(H5Dget_type(ds.get()), H5Tclose);
     const H5T_class_t cls = H5Tget_class(type.get());
     if (cls == H5T_STRING) {
       PB_ASSIGN_OR_RETURN(auto v, ReadStrings(path));

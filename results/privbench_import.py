@@ -10,8 +10,9 @@ the figure helpers (results/plots/plotting.py) and the smoke-test helpers
 
 with the workspace root on sys.path. The package is used installed
 (pip install ./python) or as Bazel built it: python/ in a test's runfiles
-(//python:privbench in the test's data) or bazel-bin/python in a checkout,
-both found from this file's place in the tree.
+(//python:privbench, which this file's target //results:privbench_import
+brings along) or bazel-bin/python in a checkout, both found from this
+file's place in the tree. This is the only search for the package.
 """
 import os
 import sys

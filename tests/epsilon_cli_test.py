@@ -1,4 +1,4 @@
-"""Contract test of //estimators:epsilon_cli, driven the way users script it.
+"""Contract test of //cli:epsilon_cli, driven the way users script it.
 
 Checks the JSON-lines contract (order, id echo, errors per line, "inf",
 null upper for one-sided methods, --help lists every op and name) and

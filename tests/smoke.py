@@ -33,17 +33,14 @@ from results import privbench_import
 FAILURES = []
 
 
-def import_privbench():
-    """The privbench package (results/privbench_import.py finds it)."""
-    return privbench_import.import_privbench(
-        "tests/smoke.py reads result files with privbench.results: add "
-        "//python:privbench to the test's data (or bazel build //python:privbench)")
-
-
 def open_results(path):
     """The result file at `path`, read by privbench.read_results (refused files
-    raise ValueError naming the file); usable like an open h5py file."""
-    return import_privbench().read_results(path)
+    raise ValueError naming the file); usable like an open h5py file. The
+    package is found by results/privbench_import.py."""
+    privbench = privbench_import.import_privbench(
+        "tests/smoke.py reads result files with privbench.results: add "
+        "//python:privbench to the test's data (or bazel build //python:privbench)")
+    return privbench.read_results(path)
 
 
 def check(cond, msg):

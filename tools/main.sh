@@ -40,7 +40,7 @@ tools/setup.sh
 read -r -a bazel_flags <<<"${PRIVBENCH_BAZEL_FLAGS:-}"
 
 echo "== building" >&2
-bazel build "${bazel_flags[@]}" //experiments/... //results/... //estimators/... >&2
+bazel build "${bazel_flags[@]}" //experiments/... //results/... //estimators/... //cli/... >&2
 
 if [ -n "$only" ]; then
   IFS=, read -r -a studies <<<"$only"

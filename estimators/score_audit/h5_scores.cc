@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <new>
 
+#include "core/hdf5_guard.h"
 #include "core/quote.h"
 
 namespace privbench {
@@ -17,36 +18,7 @@ namespace privbench {
 namespace {
 
 constexpr int64_t kMaxValues = int64_t{1} << 27;  // 1 GiB of float64
-constexpr double kAllocationPerFileByte = 16.0;
-constexpr double kAllocationFloor = 16.0 * 1024 * 1024;
 constexpr size_t kMaxFloatBytes = 16;
-
-// RAII for an HDF5 identifier.
-class Handle {
- public:
-  Handle(hid_t id, herr_t (*close)(hid_t)) : id_(id), close_(close) {}
-  ~Handle() {
-    if (id_ >= 0) close_(id_);
-  }
-  Handle(const Handle&) = delete;
-  Handle& operator=(const Handle&) = delete;
-  hid_t get() const { return id_; }
-  bool ok() const { return id_ >= 0; }
-
- private:
-  hid_t id_;
-  herr_t (*close_)(hid_t);
-};
-
-// Errors are reported as one line, not HDF5's stack on stderr (per thread
-// in thread-safe builds of HDF5).
-void SilenceHdf5() {
-  thread_local bool silenced = false;
-  if (!silenced) {
-    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
-    silenced = true;
-  }
-}
 
 std::string FormatBytes(double bytes) {
   return std::to_string(static_cast<uint64_t>(bytes)) + " bytes";
@@ -117,7 +89,7 @@ struct DatasetShape {
 };
 
 Result<DatasetShape> CheckTypeAndShape(hid_t ds, const std::string& what) {
-  Handle type(H5Dget_type(ds), H5Tclose);
+  Hdf5Handle type(H5Dget_type(ds), H5Tclose);
   if (H5Tget_class(type.get()) != H5T_FLOAT) {
     return Error(what + " is not a floating-point dataset; scores must be float64, float32 " +
                  "or float16");
@@ -128,40 +100,25 @@ Result<DatasetShape> CheckTypeAndShape(hid_t ds, const std::string& what) {
     return Error(what + " has a " + std::to_string(shape.type_bytes) +
                  "-byte float type; scores must be float64, float32 or float16");
   }
-  Handle space(H5Dget_space(ds), H5Sclose);
+  Hdf5Handle space(H5Dget_space(ds), H5Sclose);
   const int rank = H5Sget_simple_extent_ndims(space.get());
   if (rank != 1) {
     return Error(what + " has " + std::to_string(rank) +
                  " dimensions; scores must be a 1-D dataset");
   }
-  const hssize_t n = H5Sget_simple_extent_npoints(space.get());
-  if (n < 0) return Error(what + " has no readable shape");
-  if (n > kMaxValues) {
-    return Error(what + " holds " + std::to_string(n) + " values, more than the " +
-                 std::to_string(kMaxValues) + " a score file may hold");
-  }
-  shape.values = static_cast<size_t>(n);
+  PB_ASSIGN_OR_RETURN(shape.values,
+                      BoundedDatasetCount(space.get(), kMaxValues, what, "a score file may hold"));
   return shape;
 }
 
 // 1-D, floating point, data in this file, within the allocation cap.
 Result<DatasetShape> CheckDataset(hid_t ds, hid_t dcpl, const std::string& what) {
   PB_ASSIGN_OR_RETURN(DatasetShape shape, CheckTypeAndShape(ds, what));
-  if (H5Pget_layout(dcpl) == H5D_VIRTUAL) {
-    return Error(what + " is a virtual dataset (its values live in other files); score " +
-                 "datasets must hold their own data");
-  }
-  if (H5Pget_external_count(dcpl) != 0) {
-    return Error(what + " keeps its values in an external file; score datasets must hold " +
-                 "their own data");
-  }
-  Handle file(H5Iget_file_id(ds), H5Fclose);
-  if (!file.ok() || H5Fget_filesize(file.get(), &shape.file_size) < 0) {
-    return Error("cannot read the size of the file holding " + what);
-  }
+  PB_RETURN_IF_ERROR(CheckOwnStorage(dcpl, what, "score datasets must hold their own data"));
+  PB_ASSIGN_OR_RETURN(const Hdf5LoadCap cap, Hdf5LoadCapOf(ds, what));
+  shape.file_size = cap.file_size;
+  shape.cap = cap.bytes;
   const double need = static_cast<double>(shape.values) * sizeof(double);
-  shape.cap =
-      std::max(kAllocationFloor, kAllocationPerFileByte * static_cast<double>(shape.file_size));
   if (need > shape.cap) {
     return Error(what + " declares " + std::to_string(shape.values) + " values in a file of " +
                  std::to_string(shape.file_size) +
@@ -370,7 +327,7 @@ Result<std::vector<double>> ReadH5Scores(const ScoreFile& file, const std::strin
   SilenceHdf5();
   const std::string& path = file.resolved();
   if (H5Fis_hdf5(path.c_str()) <= 0) return Error(what + " is not an HDF5 file");
-  Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
+  Hdf5Handle f(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!f.ok()) return OpenFailure(file, what);
   PB_RETURN_IF_ERROR(CheckSameFile(f.get(), file, what));
   PB_RETURN_IF_ERROR(CheckHardLinks(f.get(), dataset, what));
@@ -379,9 +336,9 @@ Result<std::vector<double>> ReadH5Scores(const ScoreFile& file, const std::strin
       info.type != H5O_TYPE_DATASET) {
     return Error(what + ": " + QuoteText(dataset) + " is not a dataset");
   }
-  Handle ds(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
+  Hdf5Handle ds(H5Dopen2(f.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose);
   if (!ds.ok()) return Error(what + ": cannot open dataset " + QuoteText(dataset));
-  Handle dcpl(H5Dget_create_plist(ds.get()), H5Pclose);
+  Hdf5Handle dcpl(H5Dget_create_plist(ds.get()), H5Pclose);
   if (!dcpl.ok()) return Error("cannot read the storage properties of " + what);
   PB_ASSIGN_OR_RETURN(const DatasetShape shape, CheckDataset(ds.get(), dcpl.get(), what));
   PB_RETURN_IF_ERROR(CheckChunks(ds.get(), dcpl.get(), shape, what));

@@ -44,9 +44,11 @@
 // and that closing the writer (or HDF5_USE_FILE_LOCKING=FALSE, when nothing
 // writes it) lets it be read.
 //
-// Layering: estimators/ must not depend on results/, and results/h5_file's
-// low-level checks are private to it; this file repeats those few checks on
-// HDF5's C API directly (its dependencies are //third_party:hdf5 and zlib).
+// Layering: estimators/ must not depend on results/; the checks both
+// readers apply (the handles, the silenced error stack, the bounded value
+// count, the data held in the file itself and the load cap) come from the
+// lower package core/ (core/hdf5_guard.h), the rest is on HDF5's C API
+// directly (its other dependencies are //third_party:hdf5 and zlib).
 #ifndef PRIVBENCH_ESTIMATORS_SCORE_AUDIT_H5_SCORES_H_
 #define PRIVBENCH_ESTIMATORS_SCORE_AUDIT_H5_SCORES_H_
 

@@ -17,14 +17,6 @@ import matplotlib.pyplot as plt  # noqa: E402
 from results import privbench_import  # noqa: E402
 
 
-def import_privbench():
-    """The privbench package (results/privbench_import.py finds it;
-    results/figures.sh builds it)."""
-    return privbench_import.import_privbench(
-        "the figure scripts read result files with privbench.results: "
-        "bazel build //python:privbench (or pip install ./python)")
-
-
 def open_study(argv=None):
     """(result file, output directory) from the command line: <raw.h5> <out_dir>.
 
@@ -34,7 +26,11 @@ def open_study(argv=None):
     if len(argv) != 3:
         raise SystemExit(f"usage: {argv[0]} <study.h5> <figures_dir>")
     try:
-        return import_privbench().read_results(argv[1]), argv[2]
+        # results/privbench_import.py finds the package; results/figures.sh builds it.
+        privbench = privbench_import.import_privbench(
+            "the figure scripts read result files with privbench.results: "
+            "bazel build //python:privbench (or pip install ./python)")
+        return privbench.read_results(argv[1]), argv[2]
     except ValueError as e:
         raise SystemExit(f"{argv[0]}: {e}") from None
 

@@ -123,20 +123,16 @@ def read_table(group):
             "caption": text(group.attrs.get("caption", "")), "columns": columns, "data": data}
 
 
-def import_privbench():
-    """The privbench package, whose privbench.results is the one Python reader
-    of result files (the C++ reader's checks, checksum included;
-    results/privbench_import.py finds it; tools/main.sh builds it with
-    //results/...)."""
-    return privbench_import.import_privbench(
-        "make_report: reads result files with privbench.results: "
-        "bazel build //python:privbench (or pip install ./python)")
-
-
 def read_study(path):
     """The parts of one result file the page shows (a file the reader refuses:
-    ValueError naming it)."""
-    with import_privbench().read_results(path) as f:
+    ValueError naming it), read with privbench.results, the one Python reader
+    of result files (the C++ reader's checks, checksum included;
+    results/privbench_import.py finds the package; tools/main.sh builds it
+    with //results/...)."""
+    privbench = privbench_import.import_privbench(
+        "make_report: reads result files with privbench.results: "
+        "bazel build //python:privbench (or pip install ./python)")
+    with privbench.read_results(path) as f:
         meta = {k: text(v) for k, v in f["meta"].attrs.items()} if "meta" in f else {}
         tables = [read_table(f["summary"][n]) for n in f["summary"]] if "summary" in f else []
         claims = []

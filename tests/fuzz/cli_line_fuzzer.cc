@@ -1,5 +1,5 @@
 // libFuzzer target for the JSON-lines service's line handler
-// (//estimators:epsilon_cli_lib). The oracle, beyond "no crash, no
+// (//cli:epsilon_cli_lib). The oracle, beyond "no crash, no
 // sanitizer report": every input line gets exactly one line back that is
 // valid UTF-8 JSON, an object with an "id", and either an "error" string or
 // an answer. Seed corpus: tests/fuzz/corpus/cli_line (one file per request,
@@ -10,7 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "estimators/epsilon_cli.h"
+#include "cli/epsilon_cli.h"
 #include "tests/fuzz/fuzz_target.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {

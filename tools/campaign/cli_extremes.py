@@ -18,8 +18,8 @@ long-running `epsilon_cli batch` processes. Each answer is classified:
 Prints a table of counts per (op, method) and the distinct failing
 messages; exits 1 when any unnamed/bad_result/crash/timeout remains.
 
-  bazel build //estimators:epsilon_cli
-  /usr/bin/python3 tools/campaign/cli_extremes.py [--cli bazel-bin/estimators/epsilon_cli]
+  bazel build //cli:epsilon_cli
+  /usr/bin/python3 tools/campaign/cli_extremes.py [--cli bazel-bin/cli/epsilon_cli]
       [--workers 2] [--limit 5] [--failures out.jsonl]
 """
 
@@ -317,7 +317,7 @@ def report(lines, results, failures_path):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cli", default="bazel-bin/estimators/epsilon_cli")
+    ap.add_argument("--cli", default="bazel-bin/cli/epsilon_cli")
     ap.add_argument("--workers", type=int, default=max(1, min(8, os.cpu_count() or 1)))
     ap.add_argument("--limit", type=float, default=5.0, help="seconds per line")
     ap.add_argument("--failures", help="write the failing lines here (JSON lines)")

@@ -1,6 +1,6 @@
 // Regression tests of the JSON-lines service against hostile input: every
 // line gets exactly one valid JSON line back, errors name the user's field.
-#include "estimators/epsilon_cli.h"
+#include "cli/epsilon_cli.h"
 
 #include <gtest/gtest.h>
 

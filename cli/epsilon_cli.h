@@ -9,8 +9,8 @@
 // {"id": ..., "error": "message naming the field"} and processing continues.
 // Infinity is written as the string "inf"; one-sided methods return
 // "upper": null. The full contract is EpsilonCliHelp().
-#ifndef PRIVBENCH_ESTIMATORS_EPSILON_CLI_H_
-#define PRIVBENCH_ESTIMATORS_EPSILON_CLI_H_
+#ifndef PRIVBENCH_CLI_EPSILON_CLI_H_
+#define PRIVBENCH_CLI_EPSILON_CLI_H_
 
 #include <cstdint>
 #include <cstdio>
@@ -36,4 +36,4 @@ int ServeBatch(std::istream& in, std::FILE* out);
 
 }  // namespace privbench
 
-#endif  // PRIVBENCH_ESTIMATORS_EPSILON_CLI_H_
+#endif  // PRIVBENCH_CLI_EPSILON_CLI_H_

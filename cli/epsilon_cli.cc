@@ -1,6 +1,6 @@
 // epsilon_cli: the estimator library as a JSON-lines service (the request
 // handling; main() is in epsilon_cli_main.cc, the contract in epsilon_cli.h).
-#include "estimators/epsilon_cli.h"
+#include "cli/epsilon_cli.h"
 
 #include <algorithm>
 #include <cerrno>

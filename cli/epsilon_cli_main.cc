@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "estimators/epsilon_cli.h"
+#include "cli/epsilon_cli.h"
 
 int main(int argc, char** argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
