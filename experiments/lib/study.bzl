@@ -3,8 +3,8 @@
 A study is one folder, experiments/<study>/, holding everything that is the
 study's (see the README, "Adding a study"):
 
-    BUILD        privbench_study(name = "<study>", deps = [...]) plus the
-                 study's own libraries and unit tests
+    BUILD        privbench_study(name = "<study>", deps = [...],
+                 libraries = {...}) plus whatever else is the study's own
     config.h     struct Config in namespace privbench::<study>
     main.cc      its scales, one flag per field and RunStudyMain
     claims.json  its published numbers and claims, declared once
@@ -12,8 +12,17 @@ study's (see the README, "Adding a study"):
     smoke_test.py, README.md (its documentation section)
 
 The macro declares
+  :<library>            one cc_library per entry of libraries: <library>.cc
+                        (when the folder has it) and <library>.h
+  :<library>_test       one cc_test (size small) per library whose
+                        <library>_test.cc exists, on the library and
+                        gtest_main; tests adds deps or a size to one, or
+                        declares a test of no library
+  :<binary>             one cc_binary per entry of binaries (<binary>.cc):
+                        benchmarks and helpers
   :<study>              the study binary, tagged "study" (tools/main.sh finds
                         studies by this tag), linked with :declared_claims
+                        and //experiments/lib/framework:study
   :declared_claims      claims.json compiled into the binary: RunStudyMain
                         takes every claim's statement and source from it and
                         refuses a claim the declaration lacks
@@ -29,11 +38,78 @@ The macro declares
                         accepted, the paper-scale configuration is unchanged,
                         and the sample units paper/units/*.h5 re-run today
                         give the same data (results/shelf_check.py)
+What a study's BUILD still writes by hand: the call's lists (the deps of
+each library, test and binary), files other than the conventional ones,
+and any target of another kind (an sh_test of its own beside :smoke_test).
+Every target declared here is private to its package except the study
+binary, claims.json and figures.py.
 results/ never lists a study: it reads experiments/*/claims.json,
 experiments/*/figures.py and results/raw/*.h5.
 """
 
-load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library")
+load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
+
+_FRAMEWORK = "//experiments/lib/framework:study"
+_GTEST = "//third_party:gtest_main"
+
+def _uniq(labels):
+    out = []
+    for label in labels:
+        if label not in out:
+            out.append(label)
+    return out
+
+def _set(**kwargs):
+    """The attributes that have a value: an empty list or False stays unset."""
+    return {k: v for k, v in kwargs.items() if v}
+
+def _spec(what, name, value, keys):
+    """A libraries/tests/binaries entry: its deps (a list) or a dict of keys."""
+    if type(value) == "list":
+        return {"deps": value}
+    if type(value) != "dict":
+        fail("%s %s: a list of deps or a dict, not %s" % (what, name, type(value)))
+    for key in value:
+        if key not in keys:
+            fail("%s %s: unknown key %s (allowed: %s)" % (what, name, key, ", ".join(keys)))
+    return value
+
+def _libraries(libraries):
+    for name, value in libraries.items():
+        spec = _spec("library", name, value, ["srcs", "hdrs", "deps"])
+        srcs = spec.get("srcs", native.glob([name + ".cc"], allow_empty = True))
+        deps = spec.get("deps", [])
+        cc_library(
+            name = name,
+            hdrs = spec.get("hdrs", [name + ".h"]),
+            **_set(srcs = srcs, deps = deps)
+        )
+
+def _tests(libraries, tests):
+    specs = {}
+    for library in libraries:
+        if native.glob([library + "_test.cc"], allow_empty = True):
+            specs[library + "_test"] = {}
+    for name, value in tests.items():
+        specs[name] = _spec("test", name, value, ["srcs", "deps", "size"])
+    for name, spec in specs.items():
+        library = name[:-len("_test")] if name.endswith("_test") else None
+        tested = [":" + library] if library in libraries else []
+        cc_test(
+            name = name,
+            size = spec.get("size", "small"),
+            srcs = spec.get("srcs", [name + ".cc"]),
+            deps = _uniq(tested + spec.get("deps", []) + [_GTEST]),
+        )
+
+def _binaries(binaries):
+    for name, value in binaries.items():
+        spec = _spec("binary", name, value, ["srcs", "deps", "testonly"])
+        cc_binary(
+            name = name,
+            srcs = spec.get("srcs", [name + ".cc"]),
+            **_set(deps = spec.get("deps", []), testonly = spec.get("testonly", False))
+        )
 
 def _declared_claims(name):
     native.genrule(
@@ -75,6 +151,9 @@ def _shelf_test(name, size):
 def privbench_study(
         name,
         deps,
+        libraries = {},
+        tests = {},
+        binaries = {},
         srcs = ["main.cc"],
         smoke_size = "small",
         smoke_args = [],
@@ -85,11 +164,24 @@ def privbench_study(
         seed_stable = False,
         second_seed = 1,
         shelf_size = "large"):
-    """One study: binary, declared claims, smoke, results and seed tests.
+    """One study: libraries, unit tests, binary, declared claims, smoke, results and seed tests.
 
     Args:
       name: the study's name: its package, binary, result file <name>.h5.
-      deps: the binary's dependencies (the study's libraries, the framework).
+      deps: the binary's dependencies besides //experiments/lib/framework:study
+        and :declared_claims, which it always has.
+      libraries: {name: deps} of the study's libraries, each a cc_library of
+        <name>.cc (when the folder has it) and <name>.h; a dict
+        {"srcs": ..., "hdrs": ..., "deps": ...} in place of the deps sets
+        other files. Each library with a <name>_test.cc gets :<name>_test.
+      tests: {name: deps} of cc_tests beyond a library's plain unit test:
+        extra deps of :<library>_test (which always depends on :<library>
+        and //third_party:gtest_main), or a test of its own (<name>.cc); a
+        dict {"srcs": ..., "deps": ..., "size": ...} in place of the deps
+        sets other files or a size other than small.
+      binaries: {name: deps} of further cc_binary targets, each of
+        <name>.cc; a dict {"srcs": ..., "deps": ..., "testonly": True} in
+        place of the deps sets other files or marks it testonly.
       srcs: the binary's sources (main.cc).
       smoke_size: size of :smoke_test.
       smoke_args: extra arguments of smoke_test.py after the binary's path.
@@ -108,13 +200,16 @@ def privbench_study(
         ["claims.json"] + (["figures.py"] if figures else []),
         visibility = ["//visibility:public"],
     )
+    _libraries(libraries)
+    _tests(libraries, tests)
+    _binaries(binaries)
     _declared_claims(name)
     cc_binary(
         name = name,
         srcs = srcs,
         tags = ["study"],
         visibility = ["//visibility:public"],
-        deps = deps + [":declared_claims"],
+        deps = _uniq(deps + [_FRAMEWORK, ":declared_claims"]),
     )
     native.sh_test(
         name = "smoke_test",
