@@ -305,7 +305,7 @@ TEST(FlagsTest, DirectoryRulesRefuseMissingPathsAndFilesNamingTheParameter) {
   EXPECT_TRUE(CheckCreatableDirectory("relative/new/dir").ok());
 }
 
-// Issue 37, item 16: --synthesizers=mst,mst and --epsilons=4,4 ran every case
+// --synthesizers=mst,mst and --epsilons=4,4 ran every case
 // twice; a list's entries are distinct unless the list says otherwise.
 TEST(FlagsTest, ListEntriesMustBeDistinct) {
   std::vector<std::string> names = {"a"};

@@ -127,7 +127,7 @@ int Main(bool quick) {
   const double sweep_s = Seconds(t0, Clock::now());
   std::printf(
       "  whole 1,001-threshold sweep on 2 threads: %.2f s (target <= 5 s: %s; "
-      "privacy-estimates: about 7 hours per the issue)\n",
+      "privacy-estimates: about 7 hours, as reported for its reference implementation)\n",
       sweep_s, sweep_s <= 5 ? "met" : "MISSED");
 
   // 3. Accountants.

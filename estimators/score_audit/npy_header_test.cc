@@ -27,7 +27,7 @@ TEST(NpyHeaderTest, ReadsWhatNumpyWrites) {
             std::vector<uint64_t>{});
 }
 
-// Issue 37, item 6: the header was searched by substring, so a repeated key
+// The header was searched by substring, so a repeated key
 // kept its first value (numpy keeps the last) and a 'descr' inside another
 // value faked the dtype; a shape beyond 2^63 wrapped.
 TEST(NpyHeaderTest, ParsesTheLiteralNotSubstrings) {

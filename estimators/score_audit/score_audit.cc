@@ -266,17 +266,46 @@ ConfusionCounts CountsAt(const std::vector<double>& member_desc,
 // candidates at the family level, the audit half sorted.
 struct PreparedSplit {
   RocCurve select_roc;
-  Candidates candidates;  // shared by every method and the Gaussian-DP bound
+  Candidates candidates;  // shared by every method
+  // The Gaussian-DP bound's choice: its own candidates on the selection
+  // half, ranked and compared at alpha / K_select (score_audit.h, "split").
+  Candidates gdp_candidates;
+  double gdp_select_level = 0;
   std::vector<double> audit_member, audit_nonmember;  // decreasing
 };
 
-// The threshold chosen on the selection half, the interval on the audit half.
-Result<Chosen> ChooseSplitPrepared(const PreparedSplit& s, const Scorer& score, double alpha) {
-  PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseAmong(s.select_roc, s.candidates, score, alpha));
+// The threshold chosen on the selection half (among `candidates`, at
+// `select_level`), the interval at alpha on the audit half.
+Result<Chosen> ChooseSplitAmong(const PreparedSplit& s, const Candidates& candidates,
+                                double select_level, const Scorer& score, double alpha) {
+  PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseAmong(s.select_roc, candidates, score, select_level));
   const ConfusionCounts at_audit = CountsAt(s.audit_member, s.audit_nonmember, on_select.threshold);
   PB_ASSIGN_OR_RETURN(Interval iv, score(at_audit, alpha));
   return Chosen{on_select.threshold,      at_audit, iv, alpha, on_select.considered,
                 on_select.candidates_note};
+}
+
+Result<Chosen> ChooseSplitPrepared(const PreparedSplit& s, const Scorer& score, double alpha) {
+  return ChooseSplitAmong(s, s.candidates, alpha, score, alpha);
+}
+
+Scorer GaussianDpScorer();  // below, with MuLower
+
+Result<Chosen> ChooseSplitGaussianDp(const PreparedSplit& s, double alpha) {
+  return ChooseSplitAmong(s, s.gdp_candidates, s.gdp_select_level, GaussianDpScorer(), alpha);
+}
+
+// The Gaussian-DP bound's selection level, alpha / K_select (held at
+// 1e-300 from below: any level keeps the split valid, since the choice
+// reads the selection half only), and its candidates on the selection
+// half's ROC.
+Status PrepareGaussianDpSplit(double alpha, double delta, PreparedSplit* s) {
+  if (s->select_roc.points.empty()) return Error("the selection half's roc is empty");
+  const ConfusionCounts& c = s->select_roc.points.front().counts;
+  const double k = static_cast<double>(c.positives() + c.negatives() + 1);
+  s->gdp_select_level = std::max(alpha / k, kMinAlpha);
+  s->gdp_candidates = GaussianDpCandidates(s->select_roc, s->gdp_select_level, delta);
+  return Status::Ok();
 }
 
 Status CheckHalves(const ScoreHalves& h) {
@@ -292,14 +321,19 @@ std::vector<double> Descending(const std::vector<double>& x) {
   return out;
 }
 
-Result<Chosen> ChooseSplit(const ScoreHalves& h, const Scorer& score, double alpha, double delta) {
+Result<PreparedSplit> PrepareSplit(const ScoreHalves& h, double alpha) {
   PB_RETURN_IF_ERROR(CheckHalves(h));
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
   PreparedSplit s;
   s.select_roc = RocOfDescending(Descending(h.select_member), Descending(h.select_nonmember));
-  s.candidates = CandidatePoints(s.select_roc, alpha, delta);
   s.audit_member = Descending(h.audit_member);
   s.audit_nonmember = Descending(h.audit_nonmember);
+  return s;
+}
+
+Result<Chosen> ChooseSplit(const ScoreHalves& h, const Scorer& score, double alpha, double delta) {
+  PB_ASSIGN_OR_RETURN(PreparedSplit s, PrepareSplit(h, alpha));
+  s.candidates = CandidatePoints(s.select_roc, alpha, delta);
   return ChooseSplitPrepared(s, score, alpha);
 }
 
@@ -661,7 +695,9 @@ Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double
 
 Result<GaussianDpBound> GaussianDpSplit(const ScoreHalves& halves, double delta, double alpha) {
   PB_RETURN_IF_ERROR(CheckDelta(delta));
-  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplit(halves, GaussianDpScorer(), alpha, delta));
+  PB_ASSIGN_OR_RETURN(PreparedSplit s, PrepareSplit(halves, alpha));
+  PB_RETURN_IF_ERROR(PrepareGaussianDpSplit(alpha, delta, &s));
+  PB_ASSIGN_OR_RETURN(Chosen c, ChooseSplitGaussianDp(s, alpha));
   return MakeGaussianDpBound(ThresholdSelection::kSplit, c, delta);
 }
 
@@ -875,7 +911,8 @@ Status AuditSelection(ThresholdSelection s,
   // (they differ only on a ROC of more than kMaxCandidateThresholds
   // corners); the other selections keep the methods' (score_audit.h).
   if (s == TS::kBonferroniAll) candidates = GaussianDpCandidates(roc, level, delta);
-  PB_ASSIGN_OR_RETURN(Chosen c, choose(GaussianDpScorer()));
+  PB_ASSIGN_OR_RETURN(Chosen c, s == TS::kSplit ? ChooseSplitGaussianDp(d.split, alpha)
+                                                : choose(GaussianDpScorer()));
   PB_ASSIGN_OR_RETURN(GaussianDpBound gdp, MakeGaussianDpBound(s, c, delta));
   if (s == TS::kBonferroni) gdp.note += "; bonferroni grid: " + d.grid_note;
   out->gaussian_dp.push_back(std::move(gdp));
@@ -940,6 +977,7 @@ Result<ScoreAudit> AuditScores(const std::vector<double>& member_scores,
   if (split) {
     d.split.select_roc = RocOfDescending(m.select, n.select);
     d.split.candidates = CandidatePoints(d.split.select_roc, o.alpha, o.delta);
+    PB_RETURN_IF_ERROR(PrepareGaussianDpSplit(o.alpha, o.delta, &d.split));
   }
   if (bonferroni) PrepareGrid(o, m, n, &out, &d);
   if (split) {

@@ -210,6 +210,37 @@ TEST(ScoreAuditTest, SplitAndQuantileGridUseSeparateHalves) {
   }
 }
 
+// The split's Gaussian-DP row: the threshold of largest mu_lower at level
+// alpha / K_select (K_select = 20 + 30 + 1) among every point of the
+// selection half's ROC (first on a tie), its mu_lower at alpha on the audit
+// half.
+TEST(ScoreAuditTest, SplitGaussianDpChoosesAtAlphaOverKOnTheSelectionHalf) {
+  Rng rng = MakeRng(1, {0});  // data on which the choice at alpha differs
+  const std::vector<double> m = Gaussian(41, 1.0, rng), n = Gaussian(60, 0.0, rng);
+  const double alpha = 0.1, delta = 0.05;
+  const ScoreAudit a = AuditScores(m, n, Options({}, {S::kSplit}, alpha, delta, 3)).value();
+  ASSERT_EQ(a.gaussian_dp.size(), 1u);
+  const ScoreHalves h = SplitScoreHalves(m, n, 3).value();
+  const RocCurve select = ComputeRoc(h.select_member, h.select_nonmember).value();
+  const double level = alpha / 51;
+  size_t best = 0;
+  double best_mu = -1;
+  for (size_t i = 0; i < select.points.size(); ++i) {
+    const double mu = GaussianDpAtCounts(select.points[i].counts, delta, level).value().mu_lower;
+    if (mu > best_mu) best = i, best_mu = mu;
+  }
+  const GaussianDpBound& row = a.gaussian_dp[0];
+  EXPECT_EQ(row.threshold, select.points[best].threshold);
+  const ConfusionCounts audit =
+      AtThreshold(h.audit_member, h.audit_nonmember, row.threshold).value().counts;
+  EXPECT_EQ(row.counts.ToString(), audit.ToString());
+  EXPECT_EQ(row.level_alpha, alpha);
+  EXPECT_EQ(row.mu_lower, GaussianDpAtCounts(audit, delta, alpha).value().mu_lower);
+  EXPECT_EQ(row.thresholds_considered, static_cast<int64_t>(select.points.size()));
+  // The library function of the same choice agrees.
+  EXPECT_EQ(GaussianDpSplit(h, delta, alpha).value().mu_lower, row.mu_lower);
+}
+
 // ---- Bad input ----
 
 TEST(ScoreAuditTest, BadInputErrorsNameTheArgument) {
@@ -391,7 +422,7 @@ double ExhaustiveMuLower(const RocCurve& roc, double delta, double alpha) {
   return best;
 }
 
-// Issue 37, item 7: split and max_over_thresholds evaluated every method at
+// Split and max_over_thresholds evaluated every method at
 // every ROC point (10^4 scores a side with the default methods: 45.7 s; 2
 // members against 10^6 non-members: 35.9 s with one method).
 TEST(ScoreAuditTest, SplitAndMaxOverThresholdsHaveAWorkBound) {
@@ -452,7 +483,7 @@ TEST(ScoreAuditTest, CornersGiveTheExhaustiveLowerEndOfRateBoxMethods) {
   }
 }
 
-// Issue 37, item 9: the quantile grid's interpolation overflowed between
+// The quantile grid's interpolation overflowed between
 // -1e308 and 1e308 ("bonferroni_grid[8] must be finite, got inf").
 TEST(ScoreAuditTest, QuantileGridOfExtremeScoresIsFinite) {
   std::vector<double> x;
@@ -462,7 +493,7 @@ TEST(ScoreAuditTest, QuantileGridOfExtremeScoresIsFinite) {
   for (double t : a->bonferroni_grid) EXPECT_TRUE(std::isfinite(t)) << t;
 }
 
-// Issue 37, item 10: at alpha / G below the Bayesian methods' 1e-6 the
+// At alpha / G below the Bayesian methods' 1e-6 the
 // default audit failed; the method is now left out of bonferroni alone.
 TEST(ScoreAuditTest, AMethodRefusingAlphaOverGIsSkippedForBonferroniOnly) {
   Rng rng(DeriveSeed(37, {10}));
@@ -490,7 +521,7 @@ TEST(ScoreAuditTest, AMethodRefusingAlphaOverGIsSkippedForBonferroniOnly) {
   }
 }
 
-// Issue 37, item 11: alpha = 1e-100 failed in every selection (Boost's
+// Alpha = 1e-100 failed in every selection (Boost's
 // inverse Beta in the Gaussian-DP bound gave up).
 TEST(ScoreAuditTest, TinyAlphaIsAnswered) {
   Rng rng(DeriveSeed(37, {11}));
@@ -510,7 +541,7 @@ TEST(ScoreAuditTest, TinyAlphaIsAnswered) {
                        "alpha / G must be >= 1e-300 for bonferroni, got alpha=1e-300 over G=16"));
 }
 
-// Issue 37, item 14 (documented, score_audit.h): the split is by position,
+// The split is by position,
 // so the same scores in another order give another split; everything else
 // is order-free, and passing the scores sorted makes the audit order-free.
 TEST(ScoreAuditTest, OnlyTheSplitDependsOnTheInputOrder) {

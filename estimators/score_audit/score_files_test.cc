@@ -187,7 +187,7 @@ TEST(ScoreFilesTest, ReadsTextAndNpy) {
   EXPECT_EQ(*ReadScoreFile(npy, "a"), (std::vector<double>{1.5}));
 }
 
-// Issue 37, item 1: the extension was checked on the whole string and the
+// The extension was checked on the whole string and the
 // file opened up to the NUL, so "secret.dat\0.csv" read secret.dat.
 TEST(ScoreFilesTest, APathWithANulByteIsRefused) {
   const std::string secret = TempDir() + "/secret.dat";
@@ -197,7 +197,7 @@ TEST(ScoreFilesTest, APathWithANulByteIsRefused) {
   EXPECT_TRUE(Contains(e, "\\x00")) << e;
 }
 
-// Issue 37, item 2: symbolic links were followed to any file, whose content
+// Symbolic links were followed to any file, whose content
 // the error then quoted. The policy (score_path.h): the resolved name must
 // still be a score file's.
 TEST(ScoreFilesTest, LinksToOtherKindsOfFilesAreRefused) {
@@ -224,7 +224,7 @@ TEST(ScoreFilesTest, LinksToOtherKindsOfFilesAreRefused) {
   EXPECT_TRUE(Contains(ErrorOf(dir + "/fifo.csv"), "is not a regular file"));
 }
 
-// Issue 37, item 3: a small file whose gzip chunk inflates to far more than
+// A small file whose gzip chunk inflates to far more than
 // the chunk (HDF5's deflate filter grows its buffer until the stream ends),
 // and a chunk of 1 GiB, were read at 1 GB of memory.
 TEST(ScoreFilesTest, DecompressionBombsAreRefusedBeforeReading) {
@@ -358,7 +358,7 @@ TEST(ScoreFilesTest, CompressedDatasetsAsH5pyWritesThemAreRead) {
                        "may use gzip (deflate), lzf, shuffle and fletcher32 only"));
 }
 
-// Issue 37, items 4 and 5: text was read whole (200 MB of text took 1.69 GB),
+// Text was read whole (200 MB of text took 1.69 GB),
 // a sparse 1 GiB .npy was read before its header was checked, and a 100 MB
 // line came back inside a 100 MB error message.
 TEST(ScoreFilesTest, BigFilesCostBoundedMemoryTimeAndMessages) {
@@ -398,7 +398,7 @@ TEST(ScoreFilesTest, BigFilesCostBoundedMemoryTimeAndMessages) {
   EXPECT_LT(PeakRssMiB(), 256.0);
 }
 
-// Issue 37, item 6: a shape of 2305843009213693953 wrapped n * 8 and ended in
+// A shape of 2305843009213693953 wrapped n * 8 and ended in
 // an internal error naming neither file nor argument; a repeated key kept
 // its first value.
 TEST(ScoreFilesTest, NpyHeadersAreParsedAndSizesCheckedBeforeAllocating) {
@@ -418,7 +418,7 @@ TEST(ScoreFilesTest, NpyHeadersAreParsedAndSizesCheckedBeforeAllocating) {
   EXPECT_TRUE(Contains(ErrorOf(npy), "has shape (2, 1); scores must be a 1-D array"));
 }
 
-// Issue 37, item 8: "0,5\n0,7" was read as four scores and an "id,score"
+// "0,5\n0,7" was read as four scores and an "id,score"
 // file flattened. One number per line, or a named column.
 TEST(ScoreFilesTest, CommasAreRefusedUnlessAColumnIsNamed) {
   const std::string dir = TempDir();
@@ -437,7 +437,7 @@ TEST(ScoreFilesTest, CommasAreRefusedUnlessAColumnIsNamed) {
   EXPECT_TRUE(Contains(ErrorOf(dir + "/header.csv"), "a header line? name the column"));
 }
 
-// Issue 37, item 12: subnormals were refused (strtod's ERANGE), hexadecimal
+// Subnormals were refused (strtod's ERANGE), hexadecimal
 // floats accepted, a byte-order mark refused.
 TEST(ScoreFilesTest, TextNumbersReadAsPythonReadsThem) {
   const std::string path = TempDir() + "/numbers.txt";
@@ -456,7 +456,7 @@ TEST(ScoreFilesTest, TextNumbersReadAsPythonReadsThem) {
   EXPECT_TRUE(Contains(ErrorOf(path), "line 2 is blank"));
 }
 
-// Issue 37, item 15: a file another process holds open for writing was
+// A file another process holds open for writing was
 // reported as "not a readable HDF5 file"; the cause is HDF5's file lock.
 TEST(ScoreFilesTest, ALockedHdf5FileNamesTheLock) {
   const std::string path = ScoreFile();

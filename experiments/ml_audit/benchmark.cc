@@ -3,7 +3,7 @@
 // on 2N summaries and the threshold search, RunMlAudit) and each attack's
 // design on every offline dataset, and projects the paper-scale grid's time
 // on this machine, per dataset and mechanism, on 1 thread and on --threads
-// threads, against the target (the whole grid in 4 h on 2 cores).
+// threads, against the target (the whole grid in 4 h on 2 cores).
 //
 //   bazel build --config=ci -c opt //experiments/ml_audit:benchmark
 //   bazel-bin/experiments/ml_audit/benchmark [--datasets=...] [--threads=2]

@@ -1,6 +1,6 @@
 // Tests of what an audit can show at its sample size (power.h): ceilings,
 // flag regions, detection probabilities against brute-force replicated
-// audits, the perfect-test bound against the simulated medians.
+// audits, the perfect-test bound against an earlier review's simulated medians.
 #include "experiments/synthetic_data_mia/power.h"
 
 #include <gtest/gtest.h>
@@ -17,7 +17,7 @@ namespace {
 AuditJudge Cp(double alpha, double eps) { return {false, alpha, 0.0, eps}; }
 AuditJudge Gdp(double alpha, double delta, double eps) { return {true, alpha, delta, eps}; }
 
-// The ceilings: one-sided Clopper-Pearson at alpha = 0.05 on 100 +
+// The ceilings: one-sided Clopper-Pearson at alpha = 0.05 on 100 +
 // 100 scores (50 a side audited): ln((1 - h) / h), h = 1 - 0.025^(1/50),
 // 2.57; the worst case's 1,000 + 1,000 at alpha / 2: 4.73.
 TEST(Ceiling, ClopperPearsonCeilingsOfTheGamesAndTheWorstCase) {
@@ -167,7 +167,7 @@ TEST(Power, GrowsWithReleasesAndVanishesWithoutSignal) {
 }
 
 // The perfect-test bound at 5,000 releases a side (alpha / 2 = 0.025, delta
-// 1e-5): the simulated medians of the split audit are 0.38 eps
+// 1e-5): an earlier review's simulated medians of the split audit are 0.38 eps
 // (Gaussian histograms, eps 1: mu = sqrt(2 rho), rho = 0.0305566) and 0.64
 // eps (MST, eps 10: mu = sqrt(4 rho / 3), rho = 1.7827); the best fixed
 // threshold can only do better, by a little. It grows with the releases

@@ -210,7 +210,7 @@ def main():
 
 
 def check_refused_up_front():
-    """Issue 37, item 16: repeated list entries duplicated cases (or failed
+    """Repeated list entries duplicated cases (or failed
     after the whole run), a subnormal eps and n_records above half of Adult
     failed at run time; each now exits 2 up front, naming the flag, no file."""
     bad = {"--synthesizers=mst,mst": "synthesizers lists 'mst' twice",
