@@ -49,8 +49,11 @@
 #include "estimators/loss_samples/loss_sample_estimator.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
 #include "estimators/loss_samples/loss_transform.h"
+#include "estimators/score_audit/one_run_scores.h"
+#include "estimators/score_audit/resampling.h"
 #include "estimators/score_audit/score_audit.h"
 #include "estimators/score_audit/score_files.h"
+#include "estimators/score_audit/score_metrics.h"
 #include "estimators/sequential/sequential_audit.h"
 #include "results/h5_file.h"
 
@@ -422,6 +425,178 @@ py::object OptionalFloat(const std::optional<double>& x) {
   return x ? py::object(py::float_(*x)) : py::none();
 }
 
+// ---- Score metrics (score_metrics.h), one-run bounds (one_run_scores.h),
+// MultiSplit and the bootstrap (resampling.h). ----
+
+// A library call on the two score samples without the GIL; ValueError on error.
+template <typename F>
+auto OnScores(const Doubles& member_scores, const Doubles& nonmember_scores, F f) {
+  const std::vector<double> members = Sample("member_scores", member_scores);
+  const std::vector<double> nonmembers = Sample("nonmember_scores", nonmember_scores);
+  decltype(f(members, nonmembers)) r = Error("");
+  {
+    py::gil_scoped_release release;
+    r = f(members, nonmembers);
+  }
+  return ValueOrRaise(std::move(r));
+}
+
+double ScoreAucPy(const Doubles& member_scores, const Doubles& nonmember_scores,
+                  const std::string& convention) {
+  const AucConvention c = ValueOrRaise(ParseAucConvention(convention));
+  return OnScores(member_scores, nonmember_scores,
+                  [c](const std::vector<double>& m, const std::vector<double>& n) {
+                    return ScoreAuc(m, n, c);
+                  });
+}
+
+// (tpr, error_index, error_message) at each fpr (one hull for all).
+py::tuple TprAtFprPy(const Doubles& member_scores, const Doubles& nonmember_scores,
+                     const Doubles& fpr) {
+  CheckLengths(fpr.size(), {{"fpr", fpr}});
+  const std::vector<OperatingPoint> hull =
+      OnScores(member_scores, nonmember_scores,
+               [](const std::vector<double>& m,
+                  const std::vector<double>& n) -> Result<std::vector<OperatingPoint>> {
+                 PB_ASSIGN_OR_RETURN(RocCurve roc, ComputeRoc(m, n));
+                 return RocHull(roc);
+               });
+  Doubles tpr(fpr.size());
+  double* out = tpr.mutable_data();
+  const double* f = fpr.data();
+  Failure failure;
+  for (py::ssize_t i = 0; i < fpr.size(); ++i) {
+    const Result<double> r = HullTprAtFpr(hull, f[i]);
+    if (!r.ok()) {
+      failure = {i, r.message()};
+      break;
+    }
+    out[i] = *r;
+  }
+  return py::make_tuple(tpr, failure.index, failure.message);
+}
+
+py::dict PointDict(const OperatingPoint& p) {
+  py::dict d;
+  d["threshold"] = p.threshold;
+  d["tp"] = p.counts.tp;
+  d["fn"] = p.counts.fn;
+  d["fp"] = p.counts.fp;
+  d["tn"] = p.counts.tn;
+  return d;
+}
+
+py::dict MaxAccuracyPy(const Doubles& member_scores, const Doubles& nonmember_scores,
+                       std::optional<double> prevalence, std::optional<double> alpha) {
+  const MaxAccuracyOptions o{prevalence, alpha};
+  const MaxAccuracy a = OnScores(member_scores, nonmember_scores,
+                                 [&o](const std::vector<double>& m, const std::vector<double>& n) {
+                                   return MaxAccuracyOfScores(m, n, o);
+                                 });
+  py::dict out;
+  out["accuracy"] = a.accuracy;
+  out["prevalence"] = a.prevalence;
+  out["point"] = PointDict(a.point);
+  out["upper"] = OptionalFloat(a.upper);
+  out["upper_point"] = a.upper_point ? py::object(PointDict(*a.upper_point)) : py::none();
+  out["tpr_upper"] = a.upper ? py::object(py::float_(a.tpr_upper)) : py::none();
+  out["tnr_upper"] = a.upper ? py::object(py::float_(a.tnr_upper)) : py::none();
+  return out;
+}
+
+double RawCountEpsilonPy(const Doubles& member_scores, const Doubles& nonmember_scores,
+                         int64_t min_count, double delta, bool one_sided) {
+  const RawCountOptions o{min_count, delta, one_sided};
+  return OnScores(member_scores, nonmember_scores,
+                  [&o](const std::vector<double>& m, const std::vector<double>& n) {
+                    return RawCountEpsilon(m, n, o);
+                  });
+}
+
+py::dict OneRunPy(const Doubles& member_scores, const Doubles& nonmember_scores, double alpha,
+                  double delta, const std::string& method, std::optional<double> threshold) {
+  OneRunScoreOptions o;
+  o.alpha = alpha;
+  o.delta = delta;
+  o.method = ValueOrRaise(ParseOneRunMethod(method));
+  o.threshold = threshold;
+  const OneRunScoreBound b =
+      OnScores(member_scores, nonmember_scores,
+               [&o](const std::vector<double>& m, const std::vector<double>& n) {
+                 return OneRunFromScores(m, n, o);
+               });
+  py::dict out;
+  out["method"] = std::string(OneRunMethodName(b.method));
+  out["eps_lower"] = OptionalFloat(b.eps_lower);
+  out["mu_lower"] = OptionalFloat(b.mu_lower);
+  out["threshold"] = b.threshold;
+  out["m"] = b.counts.m;
+  out["r"] = b.counts.r;
+  out["v"] = b.counts.v;
+  out["level_alpha"] = b.level_alpha;
+  out["bonferroni_k"] = b.bonferroni_k;
+  out["candidates"] = b.candidates;
+  out["valid_confidence_statement"] = b.valid_confidence_statement;
+  out["note"] = b.note;
+  return out;
+}
+
+// MultiSplitByName's answer: the median (of eps, or of mu for the
+// Gaussian-DP bounds) and eps_lower.
+py::dict MultiSplitPy(const Doubles& member_scores, const Doubles& nonmember_scores,
+                      const std::string& bound, double alpha, double delta, int64_t num_splits,
+                      uint64_t seed) {
+  MultiSplitOptions o;
+  o.alpha = alpha;
+  o.num_splits = num_splits;
+  o.seed = seed;
+  const NamedMultiSplit r =
+      OnScores(member_scores, nonmember_scores,
+               [&](const std::vector<double>& m, const std::vector<double>& n) {
+                 return MultiSplitByName(bound, m, n, delta, o);
+               });
+  py::dict out;
+  out["bound"] = r.result.bound;
+  out["quantity"] = r.bounds_mu ? "mu" : "eps";
+  out["eps_lower"] = OptionalFloat(r.eps_lower);
+  out["level_alpha"] = r.result.level_alpha;
+  out["split_bounds"] = r.result.split_bounds;
+  return out;
+}
+
+py::dict BootstrapPy(const std::string& metric, const Doubles& member_scores,
+                     const Doubles& nonmember_scores, std::vector<double> quantiles,
+                     int64_t num_samples, uint64_t seed, bool bias_correction, bool acceleration,
+                     int threads, double fpr, std::optional<double> prevalence, int64_t min_count,
+                     double delta, bool one_sided) {
+  ScoreMetricParams params;
+  params.fpr = fpr;
+  params.prevalence = prevalence;
+  params.raw_count = {min_count, delta, one_sided};
+  const ScoreMetric f = ValueOrRaise(MakeScoreMetric(metric, params));
+  BootstrapOptions o;
+  o.num_samples = num_samples;
+  o.quantiles = std::move(quantiles);
+  o.bias_correction = bias_correction;
+  o.acceleration = acceleration;
+  o.seed = seed;
+  o.threads = threads;
+  const BootstrapResult r =
+      OnScores(member_scores, nonmember_scores,
+               [&](const std::vector<double>& m, const std::vector<double>& n) {
+                 return Bootstrap(m, n, f, o);
+               });
+  py::dict out;
+  out["estimate"] = r.estimate;
+  out["quantiles"] = r.quantiles;
+  out["levels"] = r.levels;
+  out["values"] = r.values;
+  out["z0"] = r.z0;
+  out["acceleration"] = r.acceleration;
+  out["replicates"] = Doubles(static_cast<py::ssize_t>(r.replicates.size()), r.replicates.data());
+  return out;
+}
+
 // The same keys as epsilon_cli's sequential_audit answer.
 py::dict SequentialAuditDict(const SequentialAuditResponse& a) {
   const SequentialAuditReport& r = a.report;
@@ -543,6 +718,21 @@ void Define(py::module_& m) {
         arg("bonferroni_quantiles"), arg("methods"));
   m.def("calibrate", &Calibrate, arg("method"), arg("target_epsilon"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
+  m.def("score_metrics", &ScoreMetricNames, "Metrics the bootstrap takes by name.");
+  m.def("score_auc", &ScoreAucPy, arg("member_scores"), arg("nonmember_scores"), arg("convention"));
+  m.def("tpr_at_fpr", &TprAtFprPy, arg("member_scores"), arg("nonmember_scores"), arg("fpr"));
+  m.def("max_accuracy", &MaxAccuracyPy, arg("member_scores"), arg("nonmember_scores"),
+        arg("prevalence"), arg("alpha"));
+  m.def("raw_count_epsilon", &RawCountEpsilonPy, arg("member_scores"), arg("nonmember_scores"),
+        arg("min_count"), arg("delta"), arg("one_sided"));
+  m.def("one_run", &OneRunPy, arg("member_scores"), arg("nonmember_scores"), arg("alpha"),
+        arg("delta"), arg("method"), arg("threshold"));
+  m.def("multi_split", &MultiSplitPy, arg("member_scores"), arg("nonmember_scores"), arg("bound"),
+        arg("alpha"), arg("delta"), arg("num_splits"), arg("seed"));
+  m.def("bootstrap", &BootstrapPy, arg("metric"), arg("member_scores"), arg("nonmember_scores"),
+        arg("quantiles"), arg("num_samples"), arg("seed"), arg("bias_correction"),
+        arg("acceleration"), arg("threads"), arg("fpr"), arg("prevalence"), arg("min_count"),
+        arg("delta"), arg("one_sided"));
   m.def("sequential_audit", &SequentialAuditPy, arg("guesses"), arg("truths"), arg("scores"),
         arg("member_scores"), arg("nonmember_scores"), arg("threshold"), arg("alpha"), arg("delta"),
         arg("epsilons"), arg("mus"), arg("state"));

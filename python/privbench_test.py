@@ -1,6 +1,6 @@
 """Tests of `import privbench` (python/).
 
-The module is compared with //estimators:epsilon_cli on the same inputs
+The module is compared with //cli:epsilon_cli on the same inputs
 (both call the same library, so every value must be equal to the last bit
 and every error message identical), then its own behaviour is checked:
 NumPy broadcasting and shapes, argument conversion errors naming the
@@ -389,7 +389,7 @@ class PythonSide(unittest.TestCase):
         self.assertFalse(a.intervals_for("max_over_thresholds")[0]["valid_confidence_statement"])
         self.assertIn("NOT a valid confidence statement", repr(a))
         self.assertIn("AUC", repr(a))
-        # Issue 34, item 4: "bonferroni_all" on request, the same numbers as the CLI's; every
+        # "bonferroni_all" on request, the same numbers as the CLI's; every
         # score a threshold (K = 401), the Clopper-Pearson methods only.
         kw = dict(alpha=0.05, delta=1e-5, selections=["bonferroni_all"],
                   methods=["clopper_pearson", "jeffreys"])
@@ -616,7 +616,7 @@ class PythonSide(unittest.TestCase):
                 self.assertEqual(e, r["error"])
 
     def test_audit_arguments_read_as_the_cli_reads_them(self):
-        """Issue 37, items 1 and 13: one name is one name, not its letters; an
+        """One name is one name, not its letters; an
         int is an error naming the argument; methods=[] is refused like
         selections=[]; bonferroni_grid is 1-D; seeds take the uint64 range;
         any bytes path reaches the reader, which refuses a NUL byte."""
@@ -751,6 +751,219 @@ class SequentialAudit(unittest.TestCase):
                       module_error(privbench.sequential_audit, guesses=[[1]], truths=[1]))
         self.assertIn("state must be a string",
                       module_error(privbench.sequential_audit, state=3))
+
+
+def _roc_counts(m, n):
+    """(tp, fp) at every distinct threshold, thresholds decreasing, from
+    (0, 0) (threshold +inf) to (P, N): NumPy, written for the tests."""
+    t = np.concatenate(([np.inf], np.unique(np.concatenate((m, n)))[::-1]))
+    tp = np.array([(m >= x).sum() for x in t])
+    fp = np.array([(n >= x).sum() for x in t])
+    return t, tp, fp
+
+
+def _hull(tp, fp):
+    """Indices of the ROC's upper convex hull in (fp, tp) (collinear points
+    dropped): jax-privacy's iterative rule, written again."""
+    idx = np.arange(len(tp))
+    while len(idx) > 2:
+        x, y = fp[idx].astype(float), tp[idx].astype(float)
+        dx, dy = np.diff(x), np.diff(y)
+        cross = dx[:-1] * dy[1:] - dy[:-1] * dx[1:]  # >= 0: the middle point is not above
+        drop = cross >= 0
+        if not drop.any():
+            break
+        idx = idx[np.r_[True, ~drop, True]]
+    return idx
+
+
+def _scipy():
+    import scipy.stats
+    import scipy.optimize
+    return scipy
+
+
+class ScoreMetrics(unittest.TestCase):
+    """auc, tpr_at_fpr, max_accuracy, raw_count_epsilon, one_run_epsilon,
+    multi_split and bootstrap_ci against NumPy/SciPy computations written
+    here from their definitions (score_metrics.h, one_run_scores.h,
+    resampling.h)."""
+
+    def data(self, seed=0, n=300, grid=0.0):
+        rng = np.random.default_rng(seed)
+        m, nm = rng.normal(1.0, 1.0, n), rng.normal(0.0, 1.0, n + 17)
+        if grid:
+            m, nm = np.round(m / grid) * grid, np.round(nm / grid) * grid
+        return m, nm
+
+    def test_auc_both_conventions(self):
+        for seed, grid in ((0, 0.0), (1, 0.25)):
+            m, n = self.data(seed, grid=grid)
+            mw = ((m[:, None] > n[None, :]).sum() + 0.5 * (m[:, None] == n[None, :]).sum())
+            mw /= m.size * n.size
+            self.assertAlmostEqual(privbench.auc(m, n), mw, places=14)
+            self.assertEqual(privbench.auc(m, n), privbench.audit(m, n, methods="clopper_pearson",
+                                                                  selections="bonferroni")["auc"])
+            _, tp, fp = _roc_counts(m, n)
+            h = _hull(tp, fp)
+            area = np.sum(np.diff(fp[h]) * (tp[h][1:] + tp[h][:-1]) / 2) / (m.size * n.size)
+            self.assertAlmostEqual(privbench.auc(m, n, convention="hull"), area, places=14)
+            self.assertGreaterEqual(privbench.auc(m, n, "hull"), privbench.auc(m, n))
+        # jax-privacy's documented example: AUROC 0.595.
+        self.assertAlmostEqual(privbench.auc(np.arange(100) + 9.5, np.arange(100), "hull"), 0.595,
+                               places=14)
+        self.assertIn("convention must be", module_error(privbench.auc, [1], [2], "roc"))
+
+    def test_tpr_at_fpr_interpolates_the_hull(self):
+        m, n = self.data(2, grid=0.1)
+        _, tp, fp = _roc_counts(m, n)
+        h = _hull(tp, fp)
+        fprs = np.array([0.0, 0.001, 0.01, 0.1, 0.5, 1.0])
+        want = np.interp(fprs * n.size, fp[h], tp[h]) / m.size
+        got = privbench.tpr_at_fpr(m, n, fprs)
+        self.assertEqual(got.shape, (6,))
+        np.testing.assert_allclose(got, want, rtol=0, atol=1e-14)
+        self.assertIsInstance(privbench.tpr_at_fpr(m, n, 0.1), float)
+        self.assertEqual(privbench.tpr_at_fpr(m, n, [[0.1, 0.2]]).shape, (1, 2))
+        self.assertEqual(module_error(privbench.tpr_at_fpr, m, n, [0.1, 1.5]),
+                         "fpr must be in [0, 1], got 1.5 (at index 1)")
+
+    def test_max_accuracy_and_its_upper_bound(self):
+        sp = _scipy()
+        m, n = self.data(3, n=200, grid=0.2)
+        _, tp, fp = _roc_counts(m, n)
+        P, N = m.size, n.size
+        for prevalence in (None, 0.3):
+            pi = P / (P + N) if prevalence is None else prevalence
+            tn = N - fp
+            acc = np.max(pi * tp / P + (1 - pi) * tn / N)
+
+            def cp(k, total):
+                return np.where(k < total, sp.stats.beta.ppf(1 - 0.025, k + 1, total - k), 1.0)
+
+            upper = np.max(pi * cp(tp, P) + (1 - pi) * cp(tn, N))
+            got = privbench.max_accuracy(m, n, prevalence=prevalence, alpha=0.05)
+            self.assertAlmostEqual(got["accuracy"], acc, places=14)
+            self.assertAlmostEqual(got["upper"], upper, places=9)
+            self.assertEqual(got["prevalence"], pi)
+            self.assertIsNone(privbench.max_accuracy(m, n, prevalence)["upper"])
+        self.assertIn("prevalence", module_error(privbench.max_accuracy, m, n, prevalence=2))
+        self.assertIn("alpha", module_error(privbench.max_accuracy, m, n, alpha=0))
+
+    def test_raw_count_epsilon_is_the_definition(self):
+        m, n = self.data(4, n=400, grid=0.05)
+        _, tp, fp = _roc_counts(m, n)
+        P, N = m.size, n.size
+        for min_count in (1, 10, 50):
+            for delta in (0.0, 1e-3):
+                # Every ROC point with >= min_count false positives, and the
+                # hull's point at exactly min_count.
+                h = _hull(tp, fp)
+                t_min = np.interp(min_count, fp[h], tp[h]) / P
+                cands = [(t_min, min_count / N)]
+                cands += [(a / P, b / N) for a, b in zip(tp, fp) if b >= min_count]
+                want = max([0.0] + [np.log(t - delta) - np.log(f) for t, f in cands if t > delta])
+                got = privbench.raw_count_epsilon(m, n, min_count=min_count, delta=delta)
+                self.assertAlmostEqual(got, want, places=12, msg=(min_count, delta))
+        self.assertIn("min_count", module_error(privbench.raw_count_epsilon, m, n, min_count=0))
+        self.assertIn("one_sided must be True or False",
+                      module_error(privbench.raw_count_epsilon, m, n, one_sided="no"))
+
+    def test_one_run_at_a_fixed_threshold_is_steinke_et_al(self):
+        sp = _scipy()
+        m, n = self.data(5, n=150)
+        m = m + 1.5
+        t = 1.8
+        r, v = int((m >= t).sum() + (n >= t).sum()), int((m >= t).sum())
+        total = m.size + n.size
+
+        def p_value(eps, delta):  # Steinke, Nasr & Jagielski 2023, Thm 3.1
+            q = sp.special.expit(eps)
+            f = sp.stats.binom.sf(v - 1, r, q)
+            i = np.arange(1, v + 1)
+            term = np.max((sp.stats.binom.sf(v - i - 1, r, q) - f) / i)
+            return min(f + 2 * total * delta * term, 1.0)
+
+        for delta in (0.0, 1e-6):
+            want = sp.optimize.brentq(lambda e: 0.05 - p_value(e, delta), 0.0, 20.0, xtol=1e-12)
+            got = privbench.one_run_epsilon(m, n, alpha=0.05, delta=delta, threshold=t)
+            self.assertEqual((got["m"], got["r"], got["v"]), (total, r, v))
+            self.assertAlmostEqual(got["eps_lower"], want, places=7)
+            self.assertEqual(got["bonferroni_k"], 1)
+        best = privbench.one_run_epsilon(m, n, alpha=0.05)
+        self.assertEqual(best["bonferroni_k"], total)
+        self.assertEqual(best["level_alpha"], 0.05 / total)
+        self.assertTrue(best["valid_confidence_statement"])
+        self.assertGreater(best["eps_lower"], 0.5)
+        g = privbench.one_run_epsilon(m, n, method="one_run_gaussian_dp")
+        self.assertIsNone(g["eps_lower"])
+        self.assertGreater(g["mu_lower"], 0.5)
+        self.assertGreater(privbench.one_run_epsilon(m, n, delta=1e-5,
+                                                     method="one_run_gaussian_dp")["eps_lower"], 0)
+        self.assertIn("method must be", module_error(privbench.one_run_epsilon, m, n,
+                                                     method="steinke"))
+        self.assertEqual(module_error(privbench.one_run_epsilon, [1.0, float("nan")], n),
+                         "member_scores[1] must be finite, got nan")
+
+    def test_multi_split(self):
+        m, n = self.data(6, n=200)
+        m = m + 1.0
+        a = privbench.multi_split(m, n, "one_run", alpha=0.1, num_splits=11, seed=3)
+        self.assertEqual(a, privbench.multi_split(m, n, "one_run", alpha=0.1, num_splits=11,
+                                                  seed=3))
+        self.assertEqual(a["level_alpha"], 0.05)
+        self.assertEqual(a["bound"], float(np.median(a["split_bounds"])))
+        self.assertEqual(a["quantity"], "eps")
+        self.assertGreater(a["bound"], 0)
+        g = privbench.multi_split(m, n, "gaussian_dp", delta=1e-5, num_splits=4)
+        self.assertEqual(g["quantity"], "mu")
+        self.assertEqual(g["bound"], float(np.median(g["split_bounds"])))
+        self.assertGreater(g["eps_lower"], 0)
+        c = privbench.multi_split(m, n, "clopper_pearson", num_splits=3)
+        self.assertEqual(len(c["split_bounds"]), 3)
+        self.assertIn("bound", module_error(privbench.multi_split, m, n, "nope"))
+        self.assertIn("num_splits", module_error(privbench.multi_split, m, n, num_splits=0))
+
+    def test_bootstrap_ci(self):
+        sp = _scipy()
+        m, n = self.data(7, n=60)
+        kw = dict(num_samples=300, seed=11)
+        one = privbench.bootstrap_ci("auc_hull", m, n, **kw)
+        three = privbench.bootstrap_ci("auc_hull", m, n, threads=3, **kw)
+        self.assertEqual(one["replicates"].tobytes(), three["replicates"].tobytes())
+        self.assertEqual((one["lower"], one["upper"]), (three["lower"], three["upper"]))
+        self.assertEqual(one["estimate"], privbench.auc(m, n, "hull"))
+        reps = one["replicates"]
+        # BC levels (jax-privacy's formula) and the linear quantiles at them.
+        z0 = sp.stats.norm.ppf((np.sum(reps < one["estimate"]) + 1) / (300 + 2))
+        levels = sp.stats.norm.cdf(z0 + (z0 + sp.stats.norm.ppf([0.025, 0.975])))
+        np.testing.assert_allclose(one["levels"], levels, atol=1e-12)
+        np.testing.assert_allclose([one["lower"], one["upper"]],
+                                   np.quantile(reps, levels), atol=1e-12)
+        pct = privbench.bootstrap_ci("tpr_at_fpr", m, n, bias_correction=False, fpr=0.1,
+                                     quantiles=[0.1, 0.5, 0.9], **kw)
+        np.testing.assert_allclose(pct["values"], np.quantile(pct["replicates"], [0.1, 0.5, 0.9]),
+                                   atol=1e-12)
+        bca = privbench.bootstrap_ci("raw_count_epsilon", m, n, acceleration=True, min_count=5,
+                                     **kw)
+        self.assertNotEqual(bca["acceleration"], 0.0)
+        self.assertLessEqual(bca["lower"], bca["upper"])
+        self.assertIn("unknown parameter 'fpr_level'",
+                      module_error(privbench.bootstrap_ci, "auc_hull", m, n, fpr_level=0.1))
+        self.assertIn("metric must be one of",
+                      module_error(privbench.bootstrap_ci, "auc", m, n))
+        self.assertIn("confidence", module_error(privbench.bootstrap_ci, "auc_hull", m, n,
+                                                 confidence=1.0))
+        self.assertEqual(privbench.score_metrics(), ["auc_mann_whitney", "auc_hull", "tpr_at_fpr",
+                                                     "max_accuracy", "raw_count_epsilon"])
+
+    def test_score_files_are_read_like_audits(self):
+        m, n = self.data(8, n=50)
+        with tempfile.TemporaryDirectory() as d:
+            np.save(os.path.join(d, "m.npy"), m)
+            np.save(os.path.join(d, "n.npy"), n)
+            self.assertEqual(privbench.auc(os.path.join(d, "m.npy"), os.path.join(d, "n.npy")),
+                             privbench.auc(m, n))
 
 
 if __name__ == "__main__":

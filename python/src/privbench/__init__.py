@@ -28,6 +28,14 @@ numeric arguments against each other like NumPy does: all scalars give
 Python floats, otherwise arrays of the broadcast shape. An error in one
 element raises ValueError with that element's index.
 
+Score metrics beyond audit() (estimators/score_audit/score_metrics.h,
+one_run_scores.h, resampling.h): auc (Mann-Whitney or the ROC hull's),
+tpr_at_fpr (randomised thresholds), max_accuracy (with an upper confidence
+bound), raw_count_epsilon (an estimate, NOT a bound), one_run_epsilon (the
+one-run audits), multi_split (the median of many splits' bounds) and
+bootstrap_ci (BC/BCa bootstrap interval of a metric; score_metrics() names
+them).
+
 Results files: privbench.results (read_results, summary_tables, claims, meta).
 """
 import math
@@ -45,6 +53,8 @@ __all__ = [
     "accountant",
     "audit",
     "accountant_methods",
+    "auc",
+    "bootstrap_ci",
     "calibrate",
     "claims",
     "eps_from_rates",
@@ -55,11 +65,17 @@ __all__ = [
     "interval_methods",
     "katz",
     "loss_transforms",
+    "max_accuracy",
     "meta",
+    "multi_split",
+    "one_run_epsilon",
+    "raw_count_epsilon",
     "read_results",
     "results",
+    "score_metrics",
     "sequential_audit",
     "summary_tables",
+    "tpr_at_fpr",
 ]
 
 _INT64_MAX = np.iinfo(np.int64).max
@@ -391,6 +407,182 @@ def sequential_audit(guesses=None, truths=None, scores=None, member_scores=None,
         None if state is None else _string("state", state))
 
 
+# --- score metrics, one-run bounds, MultiSplit, bootstrap --------------------
+# member_scores / nonmember_scores: 1-D arrays (higher = more likely a
+# member) or score-file paths, as audit() takes them.
+
+
+def score_metrics():
+    """Metrics bootstrap_ci takes by name: auc_mann_whitney, auc_hull,
+    tpr_at_fpr, max_accuracy, raw_count_epsilon."""
+    return _ext.score_metrics()
+
+
+def auc(member_scores, nonmember_scores, convention="mann_whitney"):
+    """The attack's AUC.
+
+    convention="mann_whitney": P[S_member > S_non] + P[S_member = S_non] / 2
+    (audit()'s "auc"); "hull": the area under the ROC's convex hull, the
+    ROC of the best tests randomising between two thresholds (jax-privacy's
+    attack_auroc). hull >= mann_whitney, and hull >= 0.5.
+    """
+    return _ext.score_auc(_scores("member_scores", member_scores),
+                          _scores("nonmember_scores", nonmember_scores),
+                          _string("convention", convention))
+
+
+def tpr_at_fpr(member_scores, nonmember_scores, fpr):
+    """The largest TPR of a test that randomises between two thresholds and
+    has FPR exactly fpr: the ROC's convex hull at fpr (jax-privacy's
+    tpr_at_given_fpr). fpr: a number or an array of numbers in [0, 1]; a
+    float or an array of its shape. An empirical ROC quantity (audit()'s
+    tpr_at_fpr rows are the best single threshold with a Clopper-Pearson
+    interval).
+    """
+    f = _floats("fpr", fpr)
+    tpr, index, message = _ext.tpr_at_fpr(_scores("member_scores", member_scores),
+                                          _scores("nonmember_scores", nonmember_scores),
+                                          np.ascontiguousarray(f.reshape(-1)))
+    _raise_at(index, message, f.shape)
+    return _shaped(tpr, f.shape)
+
+
+def max_accuracy(member_scores, nonmember_scores, prevalence=None, alpha=None):
+    """The largest accuracy prevalence * TPR + (1 - prevalence) * TNR of a
+    threshold test (prevalence None: P / (P + N)), and with alpha an upper
+    confidence bound at 1 - alpha on the population's: the largest over every
+    ROC point of the same with Clopper-Pearson upper limits at alpha/2 per
+    rate (valid without a union over thresholds; jax-privacy's
+    max_accuracy(significance) takes it over the hull's vertices only, at
+    most this).
+
+    Returns a dict: accuracy, prevalence, point (threshold, tp, fn, fp, tn),
+    upper, upper_point, tpr_upper, tnr_upper (None without alpha).
+    """
+    return _ext.max_accuracy(_scores("member_scores", member_scores),
+                             _scores("nonmember_scores", nonmember_scores),
+                             None if prevalence is None else _float("prevalence", prevalence),
+                             None if alpha is None else _float("alpha", alpha))
+
+
+def raw_count_epsilon(member_scores, nonmember_scores, min_count=50, delta=0.0, one_sided=True):
+    """An eps ESTIMATE, NOT a confidence statement (jax-privacy's
+    epsilon_raw_counts): the largest log((TPR - delta) / FPR) of a
+    randomised threshold test with at least min_count false positives
+    (one_sided=False: also log((TNR - delta) / FNR) of the reverse test, at
+    least min_count false negatives), at least 0. The rates are the
+    empirical ones: the estimate can exceed the mechanism's eps by chance.
+    """
+    return _ext.raw_count_epsilon(_scores("member_scores", member_scores),
+                                  _scores("nonmember_scores", nonmember_scores),
+                                  _int("min_count", min_count), _float("delta", delta),
+                                  _bool("one_sided", one_sided))
+
+
+def one_run_epsilon(member_scores, nonmember_scores, alpha=0.05, delta=0.0, method="one_run",
+                    threshold=None):
+    """A one-run audit's lower bound from scores (Steinke, Nasr & Jagielski,
+    NeurIPS 2023; f-DP: Mahloujifar, Melis & Chaudhuri, ICML 2025).
+
+    ASSUMES each of the m = P + N canaries was included in training
+    independently with probability 1/2 (the members are the included ones).
+    The attack guesses "in" for the r highest scores (r = tp + fp at a
+    threshold), v = tp of them correct. method: "one_run" (Thm 3.1),
+    "one_run_fdp" (the f-DP recursion for the (eps, delta) curve; valid for
+    every (eps, delta)-DP algorithm) or "one_run_gaussian_dp" (mu_lower, and
+    at delta > 0 the eps(delta) of mu_lower, valid only if the trade-off is
+    Gaussian: jax-privacy's epsilon_one_run_fdp). threshold None: the best
+    threshold under a Bonferroni correction over the m possible numbers of
+    guesses (each test at alpha / m; valid); a number: that threshold, fixed
+    in advance, at alpha.
+
+    Returns a dict: method, eps_lower (None for one_run_gaussian_dp at
+    delta = 0), mu_lower (one_run_gaussian_dp only), threshold, m, r, v,
+    level_alpha, bonferroni_k, candidates, valid_confidence_statement, note.
+    See estimators/score_audit/one_run_scores.h.
+    """
+    return _ext.one_run(_scores("member_scores", member_scores),
+                        _scores("nonmember_scores", nonmember_scores), _float("alpha", alpha),
+                        _float("delta", delta), _string("method", method),
+                        None if threshold is None else _float("threshold", threshold))
+
+
+def multi_split(member_scores, nonmember_scores, bound="one_run", alpha=0.05, delta=0.0,
+                num_splits=100, seed=0):
+    """MultiSplit (Meinshausen, Meier & Buhlmann, JASA 2009): the median of
+    num_splits random splits' bounds, each at level alpha / 2, a lower bound
+    at confidence 1 - alpha (jax-privacy's MultiSplit).
+
+    bound: "one_run", "one_run_fdp", "one_run_gaussian_dp" (one-run bounds,
+    the canaries split without regard to membership), "gaussian_dp" (audit()'s
+    Gaussian-DP mu_lower, its stratified split) or an interval method of
+    interval_methods() (its eps lower end under audit()'s "split").
+
+    Returns a dict: bound (the median: eps, or mu for the two Gaussian-DP
+    bounds), quantity ("eps" or "mu"), eps_lower (for mu: eps(delta) of the
+    median mu, under the Gaussian assumption; None at delta = 0),
+    level_alpha, split_bounds. The splits are seeded (seed in [0, 2^64)).
+    """
+    return _ext.multi_split(_scores("member_scores", member_scores),
+                            _scores("nonmember_scores", nonmember_scores),
+                            _string("bound", bound), _float("alpha", alpha),
+                            _float("delta", delta), _int("num_splits", num_splits), _seed(seed))
+
+
+_BOOTSTRAP_PARAMS = {
+    "fpr": 0.01, "prevalence": None, "min_count": 50, "delta": 0.0, "one_sided": True,
+}
+
+
+def bootstrap_ci(metric, member_scores, nonmember_scores, confidence=0.95, num_samples=1000,
+                 seed=0, bias_correction=True, acceleration=False, quantiles=None, threads=1,
+                 **params):
+    """A bootstrap confidence interval of a metric of the scores (Efron,
+    "Better Bootstrap Confidence Intervals", JASA 1987; jax-privacy's
+    BootstrapParams.confidence_interval and _bootstrap).
+
+    metric: a name of score_metrics(); params: its parameters (fpr for
+    tpr_at_fpr; prevalence for max_accuracy; min_count, delta, one_sided for
+    raw_count_epsilon). Each of num_samples replicates resamples both sides
+    with replacement (seeded: the same seed gives the same bytes at any
+    threads). bias_correction (BC, jax-privacy's default) and acceleration
+    (BCa: a jackknife over every score, at most 20,000 scores) correct the
+    levels. quantiles: levels to read instead of the two-sided interval at
+    confidence.
+
+    An interval for the metric's value on the score distributions,
+    asymptotically; for raw_count_epsilon an interval for the ESTIMATE, not
+    for the mechanism's eps.
+
+    Returns a dict: estimate, lower, upper (the first and last values),
+    values (at each level), quantiles, levels (corrected), z0,
+    acceleration, replicates.
+    """
+    for key in params:
+        if key not in _BOOTSTRAP_PARAMS:
+            raise ValueError("unknown parameter '%s' for bootstrap_ci (parameters: %s)"
+                             % (key, ", ".join(_BOOTSTRAP_PARAMS)))
+    p = dict(_BOOTSTRAP_PARAMS, **params)
+    if quantiles is None:
+        c = _float("confidence", confidence)
+        if not 0 < c < 1:
+            raise ValueError("confidence must be in (0, 1), got %r" % c)
+        q = [(1 - c) / 2, 1 - (1 - c) / 2]
+    else:
+        q = _float_list("quantiles", quantiles)
+    out = _ext.bootstrap(_string("metric", metric), _scores("member_scores", member_scores),
+                         _scores("nonmember_scores", nonmember_scores), q,
+                         _int("num_samples", num_samples), _seed(seed),
+                         _bool("bias_correction", bias_correction),
+                         _bool("acceleration", acceleration), _threads(threads),
+                         _float("fpr", p["fpr"]),
+                         None if p["prevalence"] is None else _float("prevalence", p["prevalence"]),
+                         _int("min_count", p["min_count"]), _float("delta", p["delta"]),
+                         _bool("one_sided", p["one_sided"]))
+    out["lower"], out["upper"] = out["values"][0], out["values"][-1]
+    return out
+
+
 # --- argument conversion: every error names the argument -------------------
 
 
@@ -407,6 +599,19 @@ def _string(name, x):
     if not isinstance(x, str):
         raise ValueError("%s must be a string, got %s" % (name, _short(x)))
     return x
+
+
+def _bool(name, x):
+    if not _is_bool(x):
+        raise ValueError("%s must be True or False, got %s" % (name, _short(x)))
+    return bool(x)
+
+
+def _threads(x):
+    t = _int("threads", x)
+    if not 1 <= t <= 1024:
+        raise ValueError("threads must be in [1, 1024], got %d" % t)
+    return t
 
 
 def _names(name, x):
