@@ -326,13 +326,28 @@ py::dict SelectionRow(ThresholdSelection selection, double threshold, const Conf
   return row;
 }
 
+// One ROC point as a row of a NumPy structured array (fields threshold, tp,
+// fn, fp, tn): the ROC of 10^6 scores a side, 2 * 10^6 + 1 points, is
+// returned in one copy instead of as that many Python tuples.
+struct RocRow {
+  double threshold;
+  int64_t tp, fn, fp, tn;
+};
+
+py::array_t<RocRow> RocArray(const RocCurve& roc) {
+  py::array_t<RocRow> out(static_cast<py::ssize_t>(roc.points.size()));
+  RocRow* row = out.mutable_data();
+  for (const OperatingPoint& p : roc.points) {
+    *row++ = {p.threshold, p.counts.tp, p.counts.fn, p.counts.fp, p.counts.tn};
+  }
+  return out;
+}
+
 py::dict AuditDict(const ScoreAudit& a) {
   py::dict out;
   out["auc"] = a.roc.auc;
-  py::list roc, tpr, intervals, gdp, skipped;
-  for (const OperatingPoint& p : a.roc.points) {
-    roc.append(py::make_tuple(p.threshold, p.counts.tp, p.counts.fn, p.counts.fp, p.counts.tn));
-  }
+  py::list tpr, intervals, gdp, skipped;
+  py::array_t<RocRow> roc = RocArray(a.roc);
   for (const TprAtFpr& t : a.tpr_at_fpr) {
     py::dict d;
     d["max_fpr"] = t.max_fpr;
@@ -694,6 +709,7 @@ void RefuseNumpyThisPybind11Misreads() {
 void Define(py::module_& m) {
   using py::arg;
   RefuseNumpyThisPybind11Misreads();
+  PYBIND11_NUMPY_DTYPE(RocRow, threshold, tp, fn, fp, tn);
   m.doc() = "privbench's estimator library (the package privbench wraps this module)";
   m.def("interval_methods", &AllIntervalEstimatorNames, "Registered interval estimators.");
   m.def("accountant_methods", &AllAccountantNames, "Registered DP-SGD accountants.");

@@ -423,6 +423,15 @@ class PythonSide(unittest.TestCase):
         for t, tp, fp in zip(arr["roc_threshold"], arr["roc_tp"], arr["roc_fp"]):
             self.assertEqual(tp, int(np.sum(members >= t)))
             self.assertEqual(fp, int(np.sum(non >= t)))
+        # The ROC is one NumPy structured array (threshold, tp, fn, fp, tn);
+        # to_dict() gives it as a list of tuples of the same values.
+        self.assertEqual(a["roc"].dtype.names, ("threshold", "tp", "fn", "fp", "tn"))
+        self.assertEqual(len(a["roc"]), 201)  # 200 distinct scores + the one flagging nobody
+        rows = a.to_dict()["roc"]
+        self.assertEqual(rows[0], (a["roc"]["threshold"][0], 0, 120, 0, 80))
+        self.assertEqual([r[1] + r[2] for r in rows], [120] * 201)
+        self.assertEqual([r[3] for r in rows], arr["roc_fp"].tolist())
+        self.assertIsInstance(rows[5][1], int)
         np.testing.assert_allclose(arr["roc_tpr"], arr["roc_tp"] / 120.0)
         np.testing.assert_allclose(arr["roc_fpr"], arr["roc_fp"] / 80.0)
         # Trapezoid area under the ROC (ties as diagonal steps) is the AUC.

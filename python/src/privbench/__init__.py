@@ -200,14 +200,18 @@ def calibrate(method, target_epsilon, q, steps, delta, orders=None):
 class Audit(dict):
     """The result of audit(): a dict (auc, roc, tpr_at_fpr, intervals,
     gaussian_dp, skipped_methods, bonferroni_grid, bonferroni_grid_source)
-    with a readable repr. Rows of intervals and gaussian_dp carry their
+    with a readable repr. roc is a NumPy structured array, one row per
+    threshold (fields threshold, tp, fn, fp, tn; thresholds descending). Rows of intervals and gaussian_dp carry their
     selection and valid_confidence_statement; max_over_thresholds rows are
     NOT valid confidence statements (the threshold is chosen on the same data).
     """
 
     def to_dict(self):
-        """A plain dict of the same content (lists of row dicts)."""
-        return dict(self)
+        """A plain dict of the same content (lists of row dicts; the ROC as a
+        list of (threshold, tp, fn, fp, tn) tuples)."""
+        out = dict(self)
+        out["roc"] = self["roc"].tolist()
+        return out
 
     def to_arrays(self):
         """The audit as a dict of NumPy arrays, one entry per column:
@@ -217,14 +221,13 @@ class Audit(dict):
         interval_level_alpha, interval_valid (one row per interval); and
         gdp_selection, gdp_mu_lower, gdp_eps_lower (NaN where not reported:
         at delta = 0), gdp_valid."""
-        roc = np.array(self["roc"], dtype=float).reshape(-1, 5)
-        positives = roc[0, 1] + roc[0, 2] if len(roc) else 0.0
-        negatives = roc[0, 3] + roc[0, 4] if len(roc) else 0.0
-        out = {"roc_threshold": roc[:, 0], "roc_tp": roc[:, 1].astype(np.int64),
-               "roc_fn": roc[:, 2].astype(np.int64), "roc_fp": roc[:, 3].astype(np.int64),
-               "roc_tn": roc[:, 4].astype(np.int64),
-               "roc_tpr": roc[:, 1] / positives if positives else roc[:, 1],
-               "roc_fpr": roc[:, 3] / negatives if negatives else roc[:, 3]}
+        roc = self["roc"]
+        out = {"roc_" + k: np.ascontiguousarray(roc[k])
+               for k in ("threshold", "tp", "fn", "fp", "tn")}
+        positives = int(roc["tp"][0] + roc["fn"][0]) if len(roc) else 0
+        negatives = int(roc["fp"][0] + roc["tn"][0]) if len(roc) else 0
+        out["roc_tpr"] = out["roc_tp"] / positives if positives else out["roc_tp"] * 1.0
+        out["roc_fpr"] = out["roc_fp"] / negatives if negatives else out["roc_fp"] * 1.0
         rows = self["intervals"]
         out["interval_method"] = np.array([r["method"] for r in rows], dtype=str)
         out["interval_selection"] = np.array([r["selection"] for r in rows], dtype=str)
