@@ -79,9 +79,9 @@ def main():
     args = p.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
                             text=True, cwd=os.path.dirname(os.path.abspath(__file__))).stdout.strip()
-    print("Gaussian-DP eps lower bound tightness, privbench %s (commit %s) beside jax-privacy %s"
-          % (privbench.__version__ if hasattr(privbench, "__version__") else "?", commit or "?",
-             getattr(auditing, "__version__", "2.0.0")))
+    from importlib.metadata import version
+    print("Gaussian-DP eps lower bound tightness, privbench %s (tree of commit %s) beside"
+          " jax-privacy %s" % (version("privbench"), commit or "?", version("jax-privacy")))
     print("N(mu, 1) vs N(0, 1), n = %d a side, delta = %g, alpha = %g, python %s; %s"
           % (args.n, args.delta, args.alpha, sys.version.split()[0], time.strftime("%Y-%m-%d")))
     cols = ["jax:gdp"] + ["pb:gdp:" + s for s in SELECTIONS] + [
