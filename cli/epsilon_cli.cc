@@ -8,11 +8,15 @@
 #include <cstdio>
 #include <cstring>
 #include <iostream>
+#include <iterator>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
+#include "core/format.h"
 #include "core/json.h"
 #include "core/quote.h"
 #include "core/result.h"
@@ -24,8 +28,11 @@
 #include "estimators/interval_registry.h"
 #include "estimators/intervals/katz_log.h"
 #include "estimators/loss_samples/loss_sample_registry.h"
+#include "estimators/score_audit/one_run_scores.h"
+#include "estimators/score_audit/resampling.h"
 #include "estimators/score_audit/score_audit.h"
 #include "estimators/score_audit/score_files.h"
+#include "estimators/score_audit/score_metrics.h"
 #include "estimators/sequential/sequential_audit.h"
 
 namespace privbench {
@@ -104,7 +111,12 @@ ops:
       also "bonferroni_all" (valid: every score a threshold, each interval at
       alpha / K, K = the number of scores + 1; clopper_pearson,
       clopper_pearson_one_sided and the Gaussian-DP bound only, the other
-      methods skipped for it with the reason). Each side
+      methods skipped for it with the reason) and "multi_split" (valid: the
+      median over "multi_split_count" seeded splits, default 100, of the
+      split interval at alpha / 2 each, Meinshausen, Meier & Buhlmann 2009;
+      its threshold and counts are one split's, the one whose lower end is
+      the median, or the lower middle one for an even count, its
+      level_alpha alpha / 2; it costs multi_split_count times "split"). Each side
       inline or from a file: "member_scores_path" / "nonmember_scores_path"
       (.npy float64/float32 1-D; .csv/.txt with one number per line, or one
       named column of a CSV with a header as "file.csv:column"; or a 1-D
@@ -117,11 +129,58 @@ ops:
       line. Optional: "seed" (the split, an integer in [0, 2^64), default
       0), "selections" (a non-empty list), "bonferroni_grid" (your
       thresholds, else "bonferroni_quantiles" quantiles of the selection
-      half, default 16), "methods" (a non-empty list; omitted: every
+      half, default 16), "multi_split_count" (in [1, 100000]), "methods" (a
+      non-empty list; omitted: every
       registered one that applies at delta, skipping, with the reason in
       "skipped_methods", those that refuse alpha or, for bonferroni only,
       alpha / G). The split is by position: the same scores in another
       order give another (equally valid) split.
+  {"op":"score_metrics","member_scores":[...],"nonmember_scores":[...]}
+      -> {"auc_mann_whitney":x,"auc_hull":x,"tpr_at_fpr":[{"fpr":x,"tpr":x},...],
+          "max_accuracy":{...},"raw_count_epsilon":x}
+      Metrics of attack scores (estimators/score_audit/score_metrics.h):
+      the AUC as Mann-Whitney (ties 1/2; audit_scores' "auc") and as the
+      area of the ROC's convex hull (jax-privacy's attack_auroc); the TPR of
+      the best test randomising between two thresholds at FPR exactly each
+      of "fprs" (default [0.001, 0.01, 0.1]); the largest accuracy of a
+      threshold test at "prevalence" (default P / (P + N)), a POINT
+      ESTIMATE, with "alpha" also an upper confidence bound at 1 - alpha
+      ("upper"; null without alpha); the raw-count eps, an ESTIMATE, NOT a
+      confidence statement ("min_count" false positives at least, default
+      50; "delta", default 0; "one_sided", default true). Scores inline or
+      as *_path files, as for audit_scores.
+  {"op":"one_run_scores","member_scores":[...],"nonmember_scores":[...],"alpha":a,"delta":x}
+      -> {"method":M,"eps_lower":x,"mu_lower":x,"threshold":x,"m":i,"r":i,"v":i,
+          "level_alpha":x,"bonferroni_k":i,"candidates":i,
+          "valid_confidence_statement":b,"note":"..."}
+      A one-run audit from scores (estimators/score_audit/one_run_scores.h),
+      ASSUMING each of the m = P + N canaries was included independently
+      with probability 1/2: the r highest scores are guessed "in", v of them
+      correctly. "method": one_run (default; Steinke, Nasr & Jagielski
+      2023), one_run_fdp or one_run_gaussian_dp (Mahloujifar, Melis &
+      Chaudhuri 2025; mu_lower, and eps_lower only at delta > 0 under the
+      Gaussian assumption). "threshold" fixed in advance, else the best of
+      every number of guesses, each at alpha / m.
+  {"op":"multi_split","member_scores":[...],"nonmember_scores":[...],"bound":B,"alpha":a,"delta":x}
+      -> {"bound":x,"quantity":"eps"|"mu","eps_lower":x,"level_alpha":x,
+          "split_bounds":[...]}
+      MultiSplit (estimators/score_audit/multi_split.h): the median of
+      "num_splits" (default 100, at most 100000) seeded splits' lower
+      bounds, each at alpha / 2, a lower bound at confidence 1 - alpha. B:
+      one_run, one_run_fdp, one_run_gaussian_dp, gaussian_dp (mu) or an
+      interval method (its split lower end). Optional "seed" (default 0).
+  {"op":"bootstrap","metric":NAME,"member_scores":[...],"nonmember_scores":[...]}
+      -> {"estimate":x,"lower":x,"upper":x,"values":[...],"quantiles":[...],
+          "levels":[...],"z0":x,"acceleration":x}
+      A seeded bootstrap interval of a metric of the scores
+      (estimators/score_audit/resampling.h): NAME one of %METRICS%.
+      Optional: "confidence" (default 0.95) or "quantiles", "num_samples"
+      (default 1000, at most 10^6), "seed", "bias_correction" (BC, default
+      true), "acceleration" (BCa, default false; at most 20000 scores),
+      "threads" (the values do not depend on it), and the metric's "fpr"
+      (default 0.01), "prevalence", "min_count", "delta", "one_sided".
+      Asymptotic, no finite-sample guarantee; for raw_count_epsilon an
+      interval for the ESTIMATE, not for the mechanism's eps.
   {"op":"sequential_audit","guesses":[...],"truths":[...],"alpha":a,"delta":x,...}
       -> {"rounds":i,...,"largest_rejected_epsilon":x,"largest_rejected_mu":x,
           "epsilons":[...],"mus":[...],"state":"..."}
@@ -160,6 +219,12 @@ request is refused with an error naming the argument):
       steps*q*(1-q) <= 1e7 (about 1 s at the bound).
   sequential_audit: epsilons and mus at most 10000 values each; rounds
       times hypotheses (grid values) at most 1e9 per request.
+  audit_scores multi_split, multi_split: at most 100000 splits, each the
+      work of one split audit (with every method about 1.2 s per split at
+      10^3 scores a side, mostly the Bayesian methods; clopper_pearson
+      about 0.03 s).
+  bootstrap: num_samples <= 10^6 metric evaluations; acceleration (a
+      jackknife, P + N more) at most 20000 scores.
 
 Accuracy ranges (beyond them the request is refused, naming the argument):
   interval bayesian, bayesian_one_sided: alpha >= 1e-6 (the posterior CDF is
@@ -196,6 +261,7 @@ std::string HelpText() {
   replace("%LOSS%", JoinNames(AllLossSampleEstimatorNames()));
   replace("%ACCOUNTANTS%", JoinNames(AllAccountantNames()));
   replace("%DEPTH%", std::to_string(kMaxJsonDepth));
+  replace("%METRICS%", JoinNames(ScoreMetricNames()));
   return h;
 }
 
@@ -270,6 +336,11 @@ class Request {
       if (d >= 0 && d < 9e15 && d == std::floor(d)) return static_cast<uint64_t>(d);
     }
     return Error(name + " must be an integer in [0, 2^64), got " + Shown(v));
+  }
+  Result<bool> Bool(const std::string& name) const {
+    const Json& v = j_.at(name);
+    if (!v.is_boolean()) return Error(name + " must be true or false, got " + Shown(v));
+    return v.get<bool>();
   }
   Result<std::string> String(const std::string& name) const {
     const Json& v = j_.at(name);
@@ -501,6 +572,9 @@ Result<ScoreAuditOptions> AuditOptions(Request& r) {
   if (r.Has("bonferroni_quantiles")) {
     PB_ASSIGN_OR_RETURN(o.bonferroni_quantiles, r.Int("bonferroni_quantiles"));
   }
+  if (r.Has("multi_split_count")) {
+    PB_ASSIGN_OR_RETURN(o.multi_split_count, r.Int("multi_split_count"));
+  }
   if (r.Has("methods")) {
     PB_ASSIGN_OR_RETURN(o.methods, r.Strings("methods"));
     // The library reads an empty list as "every method"; a request names
@@ -578,12 +652,246 @@ Result<Json> AuditScoresOp(Request& r) {
   PB_RETURN_IF_ERROR(r.CheckFields(
       {"alpha", "delta"},
       {"member_scores", "nonmember_scores", "member_scores_path", "nonmember_scores_path", "seed",
-       "selections", "bonferroni_grid", "bonferroni_quantiles", "methods"}));
+       "selections", "bonferroni_grid", "bonferroni_quantiles", "multi_split_count", "methods"}));
   PB_ASSIGN_OR_RETURN(const std::vector<double> members, Scores(r, "member_scores"));
   PB_ASSIGN_OR_RETURN(const std::vector<double> nonmembers, Scores(r, "nonmember_scores"));
   PB_ASSIGN_OR_RETURN(const ScoreAuditOptions options, AuditOptions(r));
   PB_ASSIGN_OR_RETURN(const ScoreAudit audit, AuditScores(members, nonmembers, options));
   return AuditJson(audit);
+}
+
+// ---- Score metrics (score_metrics.h), one-run bounds from scores
+// (one_run_scores.h), MultiSplit and the bootstrap (resampling.h): the
+// answers carry the keys of the Python functions (privbench.max_accuracy,
+// one_run_epsilon, multi_split, bootstrap_ci). ----
+
+// The optional fields every score op takes besides its own: the two sides,
+// inline or as files.
+std::set<std::string> WithScoreFields(std::set<std::string> fields) {
+  fields.insert(
+      {"member_scores", "nonmember_scores", "member_scores_path", "nonmember_scores_path"});
+  return fields;
+}
+
+Json Optional(const std::optional<double>& x) { return x ? Json(*x) : Json(nullptr); }
+
+Json PointJson(const OperatingPoint& p) {
+  return {{"threshold", Number(p.threshold)},
+          {"tp", p.counts.tp},
+          {"fn", p.counts.fn},
+          {"fp", p.counts.fp},
+          {"tn", p.counts.tn}};
+}
+
+// The hull's TPR at each of "fprs" (default: audit_scores' levels).
+Result<Json> TprAtFprRows(Request& r, const std::vector<double>& m, const std::vector<double>& n) {
+  std::vector<double> fprs(std::begin(kAuditFprLevels), std::end(kAuditFprLevels));
+  if (r.Has("fprs")) {
+    PB_ASSIGN_OR_RETURN(fprs, r.Doubles("fprs"));
+  }
+  for (size_t i = 0; i < fprs.size(); ++i) {
+    if (!(fprs[i] >= 0.0 && fprs[i] <= 1.0)) {
+      return Error("fprs[" + std::to_string(i) + "] must be in [0, 1], got " +
+                   FormatDouble(fprs[i]));
+    }
+  }
+  PB_ASSIGN_OR_RETURN(const RocCurve roc, ComputeRoc(m, n));
+  const std::vector<OperatingPoint> hull = RocHull(roc);
+  Json rows = Json::array();
+  for (double f : fprs) {
+    PB_ASSIGN_OR_RETURN(const double tpr, HullTprAtFpr(hull, f));
+    rows.push_back({{"fpr", f}, {"tpr", tpr}});
+  }
+  return rows;
+}
+
+Result<Json> MaxAccuracyJson(Request& r, const std::vector<double>& m,
+                             const std::vector<double>& n) {
+  MaxAccuracyOptions o;
+  if (r.Has("prevalence")) {
+    PB_ASSIGN_OR_RETURN(o.prevalence, r.Double("prevalence"));
+  }
+  if (r.Has("alpha")) {
+    PB_ASSIGN_OR_RETURN(o.alpha, r.Double("alpha"));
+  }
+  PB_ASSIGN_OR_RETURN(const MaxAccuracy a, MaxAccuracyOfScores(m, n, o));
+  Json out;
+  out["accuracy"] = a.accuracy;
+  out["prevalence"] = a.prevalence;
+  out["point"] = PointJson(a.point);
+  out["upper"] = Optional(a.upper);
+  out["upper_point"] = a.upper_point ? PointJson(*a.upper_point) : Json(nullptr);
+  out["tpr_upper"] = a.upper ? Json(a.tpr_upper) : Json(nullptr);
+  out["tnr_upper"] = a.upper ? Json(a.tnr_upper) : Json(nullptr);
+  return out;
+}
+
+// "min_count", "delta", "one_sided" (raw_count_epsilon's, with its defaults).
+Result<RawCountOptions> RawCountFields(Request& r) {
+  RawCountOptions o;
+  if (r.Has("min_count")) {
+    PB_ASSIGN_OR_RETURN(o.min_count, r.Int("min_count"));
+  }
+  if (r.Has("delta")) {
+    PB_ASSIGN_OR_RETURN(o.delta, r.Double("delta"));
+  }
+  if (r.Has("one_sided")) {
+    PB_ASSIGN_OR_RETURN(o.one_sided, r.Bool("one_sided"));
+  }
+  return o;
+}
+
+Result<Json> ScoreMetricsOp(Request& r) {
+  PB_RETURN_IF_ERROR(r.CheckFields(
+      {}, WithScoreFields({"fprs", "prevalence", "alpha", "min_count", "delta", "one_sided"})));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> m, Scores(r, "member_scores"));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> n, Scores(r, "nonmember_scores"));
+  Json out;
+  PB_ASSIGN_OR_RETURN(const double mann_whitney, ScoreAuc(m, n, AucConvention::kMannWhitney));
+  PB_ASSIGN_OR_RETURN(const double hull, ScoreAuc(m, n, AucConvention::kHull));
+  out["auc_mann_whitney"] = mann_whitney;
+  out["auc_hull"] = hull;
+  PB_ASSIGN_OR_RETURN(out["tpr_at_fpr"], TprAtFprRows(r, m, n));
+  PB_ASSIGN_OR_RETURN(out["max_accuracy"], MaxAccuracyJson(r, m, n));
+  PB_ASSIGN_OR_RETURN(const RawCountOptions raw, RawCountFields(r));
+  PB_ASSIGN_OR_RETURN(const double eps_hat, RawCountEpsilon(m, n, raw));
+  out["raw_count_epsilon"] = eps_hat;
+  return out;
+}
+
+Result<Json> OneRunScoresOp(Request& r) {
+  PB_RETURN_IF_ERROR(r.CheckFields({"alpha", "delta"}, WithScoreFields({"method", "threshold"})));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> m, Scores(r, "member_scores"));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> n, Scores(r, "nonmember_scores"));
+  OneRunScoreOptions o;
+  PB_ASSIGN_OR_RETURN(o.alpha, r.Double("alpha"));
+  PB_ASSIGN_OR_RETURN(o.delta, r.Double("delta"));
+  if (r.Has("method")) {
+    PB_ASSIGN_OR_RETURN(const std::string method, r.String("method"));
+    PB_ASSIGN_OR_RETURN(o.method, ParseOneRunMethod(method));
+  }
+  if (r.Has("threshold")) {
+    PB_ASSIGN_OR_RETURN(o.threshold, r.Double("threshold"));
+  }
+  PB_ASSIGN_OR_RETURN(const OneRunScoreBound b, OneRunFromScores(m, n, o));
+  Json out;
+  out["method"] = std::string(OneRunMethodName(b.method));
+  out["eps_lower"] = Optional(b.eps_lower);
+  out["mu_lower"] = Optional(b.mu_lower);
+  out["threshold"] = Number(b.threshold);
+  out["m"] = b.counts.m;
+  out["r"] = b.counts.r;
+  out["v"] = b.counts.v;
+  out["level_alpha"] = b.level_alpha;
+  out["bonferroni_k"] = b.bonferroni_k;
+  out["candidates"] = b.candidates;
+  out["valid_confidence_statement"] = b.valid_confidence_statement;
+  out["note"] = b.note;
+  return out;
+}
+
+Result<Json> MultiSplitOp(Request& r) {
+  PB_RETURN_IF_ERROR(
+      r.CheckFields({"bound", "alpha", "delta"}, WithScoreFields({"num_splits", "seed"})));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> m, Scores(r, "member_scores"));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> n, Scores(r, "nonmember_scores"));
+  PB_ASSIGN_OR_RETURN(const std::string bound, r.String("bound"));
+  PB_ASSIGN_OR_RETURN(const double delta, r.Double("delta"));
+  MultiSplitOptions o;
+  PB_ASSIGN_OR_RETURN(o.alpha, r.Double("alpha"));
+  if (r.Has("num_splits")) {
+    PB_ASSIGN_OR_RETURN(o.num_splits, r.Int("num_splits"));
+  }
+  if (r.Has("seed")) {
+    PB_ASSIGN_OR_RETURN(o.seed, r.Uint64("seed"));
+  }
+  PB_ASSIGN_OR_RETURN(const NamedMultiSplit a, MultiSplitByName(bound, m, n, delta, o));
+  Json out;
+  out["bound"] = a.result.bound;
+  out["quantity"] = a.bounds_mu ? "mu" : "eps";
+  out["eps_lower"] = Optional(a.eps_lower);
+  out["level_alpha"] = a.result.level_alpha;
+  out["split_bounds"] = a.result.split_bounds;
+  return out;
+}
+
+// The metric's parameters (ScoreMetricParams; privbench.bootstrap_ci's
+// keyword parameters, with their defaults).
+Result<ScoreMetricParams> MetricParams(Request& r) {
+  ScoreMetricParams p;
+  if (r.Has("fpr")) {
+    PB_ASSIGN_OR_RETURN(p.fpr, r.Double("fpr"));
+  }
+  if (r.Has("prevalence")) {
+    PB_ASSIGN_OR_RETURN(p.prevalence, r.Double("prevalence"));
+  }
+  PB_ASSIGN_OR_RETURN(p.raw_count, RawCountFields(r));
+  return p;
+}
+
+Result<BootstrapOptions> BootstrapFields(Request& r) {
+  BootstrapOptions o;
+  if (r.Has("confidence") && r.Has("quantiles")) {
+    return Error("give at most one of confidence and quantiles");
+  }
+  if (r.Has("quantiles")) {
+    PB_ASSIGN_OR_RETURN(o.quantiles, r.Doubles("quantiles"));
+  } else {
+    // (1 - c) / 2 and 1 - (1 - c) / 2, as privbench.bootstrap_ci computes
+    // them (at the default 0.95 the first is 0.025000000000000022).
+    double c = 0.95;
+    if (r.Has("confidence")) {
+      PB_ASSIGN_OR_RETURN(c, r.Double("confidence"));
+    }
+    if (!(c > 0.0 && c < 1.0)) {
+      return Error("confidence must be in (0, 1), got " + FormatDouble(c));
+    }
+    o.quantiles = ConfidenceQuantiles(c);
+  }
+  if (r.Has("num_samples")) {
+    PB_ASSIGN_OR_RETURN(o.num_samples, r.Int("num_samples"));
+  }
+  if (r.Has("seed")) {
+    PB_ASSIGN_OR_RETURN(o.seed, r.Uint64("seed"));
+  }
+  if (r.Has("bias_correction")) {
+    PB_ASSIGN_OR_RETURN(o.bias_correction, r.Bool("bias_correction"));
+  }
+  if (r.Has("acceleration")) {
+    PB_ASSIGN_OR_RETURN(o.acceleration, r.Bool("acceleration"));
+  }
+  if (r.Has("threads")) {
+    PB_ASSIGN_OR_RETURN(const int64_t threads, r.Int("threads"));
+    if (threads < 1 || threads > 1024) {
+      return Error("threads must be in [1, 1024], got " + std::to_string(threads));
+    }
+    o.threads = static_cast<int>(threads);
+  }
+  return o;
+}
+
+Result<Json> BootstrapOp(Request& r) {
+  PB_RETURN_IF_ERROR(r.CheckFields(
+      {"metric"}, WithScoreFields({"confidence", "quantiles", "num_samples", "seed",
+                                   "bias_correction", "acceleration", "threads", "fpr",
+                                   "prevalence", "min_count", "delta", "one_sided"})));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> m, Scores(r, "member_scores"));
+  PB_ASSIGN_OR_RETURN(const std::vector<double> n, Scores(r, "nonmember_scores"));
+  PB_ASSIGN_OR_RETURN(const std::string name, r.String("metric"));
+  PB_ASSIGN_OR_RETURN(const ScoreMetricParams params, MetricParams(r));
+  PB_ASSIGN_OR_RETURN(const ScoreMetric metric, MakeScoreMetric(name, params));
+  PB_ASSIGN_OR_RETURN(const BootstrapOptions o, BootstrapFields(r));
+  PB_ASSIGN_OR_RETURN(const BootstrapResult b, Bootstrap(m, n, metric, o));
+  Json out;
+  out["estimate"] = b.estimate;
+  out["lower"] = b.values.front();
+  out["upper"] = b.values.back();
+  out["values"] = b.values;
+  out["quantiles"] = b.quantiles;
+  out["levels"] = b.levels;
+  out["z0"] = b.z0;
+  out["acceleration"] = b.acceleration;
+  return out;
 }
 
 // The optional fields of a sequential_audit request, as the library takes them.
@@ -626,8 +934,6 @@ Json VerdictRows(const char* parameter, const std::vector<NullVerdict>& verdicts
   }
   return rows;
 }
-
-Json Optional(const std::optional<double>& x) { return x ? Json(*x) : Json(nullptr); }
 
 Result<Json> SequentialAuditOp(Request& r) {
   PB_RETURN_IF_ERROR(
@@ -684,7 +990,8 @@ Result<Json> Dispatch(const Json& request) {
   if (!request.contains("op") || !request["op"].is_string()) {
     return Error(
         "missing field 'op' (a string: interval, eps_from_rates, katz, "
-        "epsilon_star, accountant, calibrate, one_run, audit_scores, sequential_audit)");
+        "epsilon_star, accountant, calibrate, one_run, audit_scores, score_metrics, "
+        "one_run_scores, multi_split, bootstrap, sequential_audit)");
   }
   const std::string op = request["op"].get<std::string>();
   if (op == "interval") return Interval(r);
@@ -695,6 +1002,10 @@ Result<Json> Dispatch(const Json& request) {
   if (op == "calibrate") return Calibrate(r);
   if (op == "one_run") return OneRun(r);
   if (op == "audit_scores") return AuditScoresOp(r);
+  if (op == "score_metrics") return ScoreMetricsOp(r);
+  if (op == "one_run_scores") return OneRunScoresOp(r);
+  if (op == "multi_split") return MultiSplitOp(r);
+  if (op == "bootstrap") return BootstrapOp(r);
   if (op == "sequential_audit") return SequentialAuditOp(r);
   return Error("unknown op " + QuoteText(op) + " (see epsilon_cli --help)");
 }

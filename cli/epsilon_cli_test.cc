@@ -181,8 +181,8 @@ TEST(EpsilonCli, AuditScoresAnswersAndNamesBadFields) {
             "member_scores must be non-empty");
   EXPECT_EQ(ErrorOf(R"({"op":"audit_scores","member_scores":[1,2],"nonmember_scores":[1,2],)"
                     R"("alpha":0.1,"delta":0,"selections":["best"]})"),
-            "selections must name split, bonferroni, bonferroni_all or max_over_thresholds, got "
-            "'best'");
+            "selections must name split, bonferroni, bonferroni_all, max_over_thresholds or "
+            "multi_split, got 'best'");
 }
 
 // Issue 34, item 4: "bonferroni_all" by name: every score a threshold (K = 4 + 4 + 1), each
@@ -279,6 +279,141 @@ TEST(EpsilonCli, LastIterateHeuristicIsAnAccountantByName) {
 
 // sequential_audit: the answer after two requests chained through "state"
 // is the answer to one request with every round; rows and the lower bound.
+// Members and non-members, overlapping, as JSON fields of the score ops.
+const char kScores[] =
+    R"("member_scores":[3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,2.5,1.5],)"
+    R"("nonmember_scores":[0,1,2,3.5,1.5,2.5,0.5,-1,1,2,0,3,-0.5,-1.5,0.25,-2,-3,-4],)";
+
+// audit_scores' "multi_split": the median row, each split at alpha / 2, the
+// same median as the multi_split op; multi_split_count names itself.
+TEST(EpsilonCli, AuditScoresMultiSplitIsTheMultiSplitOpsMedian) {
+  const std::string audit = std::string(R"({"op":"audit_scores",)") + kScores +
+                            R"("alpha":0.3,"delta":1e-5,"methods":["clopper_pearson_one_sided"],)"
+                            R"("selections":["multi_split"],"seed":4,"multi_split_count":)";
+  const nlohmann::json a = Answer(audit + "7}");
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  ASSERT_EQ(a["intervals"].size(), 1u);
+  const nlohmann::json& row = a["intervals"][0];
+  EXPECT_EQ(row["selection"], "multi_split");
+  EXPECT_DOUBLE_EQ(row["level_alpha"].get<double>(), 0.15);
+  EXPECT_EQ(row["valid_confidence_statement"], true);
+  EXPECT_NE(row["note"].get<std::string>().find("representative split"), std::string::npos);
+  const nlohmann::json& c = row["counts"];  // one split's audit half: 9 + 9 scores
+  EXPECT_EQ(c["tp"].get<int>() + c["fn"].get<int>() + c["fp"].get<int>() + c["tn"].get<int>(), 18);
+  const std::string split = std::string(R"({"op":"multi_split",)") + kScores +
+                            R"("alpha":0.3,"delta":1e-5,"seed":4,"num_splits":7,"bound":)";
+  const nlohmann::json m = Answer(split + R"("clopper_pearson_one_sided"})");
+  ASSERT_EQ(m["split_bounds"].size(), 7u) << m.dump();
+  EXPECT_EQ(m["bound"], row["lower"]);
+  EXPECT_GT(m["bound"].get<double>(), 0.0);
+  EXPECT_EQ(m["quantity"], "eps");
+  EXPECT_EQ(m["level_alpha"], 0.15);
+  const nlohmann::json g = Answer(split + R"("gaussian_dp"})");
+  EXPECT_EQ(g["quantity"], "mu");
+  EXPECT_EQ(g["bound"], a["gaussian_dp"][0]["mu_lower"]);
+  EXPECT_EQ(g["eps_lower"], a["gaussian_dp"][0]["eps_lower"]);
+  EXPECT_EQ(ErrorOf(audit + "0}"),
+            "multi_split_count must be in [1, 100000] (the work bound: each split runs every "
+            "method), got 0");
+  EXPECT_EQ(ErrorOf(split + R"("clopper"})").rfind("bound must be a registered interval", 0), 0u);
+  EXPECT_EQ(ErrorOf(std::string(R"({"op":"multi_split",)") + kScores +
+                    R"("alpha":0.3,"delta":0,"bound":"one_run","num_splits":0})"),
+            "num_splits must be in [1, 100000], got 0");
+  EXPECT_EQ(ErrorOf(R"({"op":"multi_split","member_scores":[1],"nonmember_scores":[0],)"
+                    R"("alpha":0.3,"delta":0})"),
+            "missing field 'bound'");
+}
+
+// score_metrics on scores small enough to check by hand.
+TEST(EpsilonCli, ScoreMetricsByHand) {
+  const std::string base =
+      R"({"op":"score_metrics","member_scores":[3,4,5,6,2.5],"nonmember_scores":[0,1,2,3.5,2.5],)";
+  const nlohmann::json a = Answer(base + R"("alpha":0.1,"min_count":1,"fprs":[0,0.2,1]})");
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  // 22 of the 25 pairs ordered, one tie (2.5, 2.5) counted 1/2.
+  EXPECT_DOUBLE_EQ(a["auc_mann_whitney"].get<double>(), 22.5 / 25);
+  EXPECT_GE(a["auc_hull"].get<double>(), a["auc_mann_whitney"].get<double>());
+  // Hull: (fp, tp) = (0, 0), (0, 3) at threshold 4, (2, 5) at 2.5, (5, 5).
+  ASSERT_EQ(a["tpr_at_fpr"].size(), 3u);
+  EXPECT_DOUBLE_EQ(a["tpr_at_fpr"][0]["tpr"].get<double>(), 0.6);
+  EXPECT_DOUBLE_EQ(a["tpr_at_fpr"][1]["tpr"].get<double>(), 0.8);
+  EXPECT_DOUBLE_EQ(a["tpr_at_fpr"][2]["tpr"].get<double>(), 1.0);
+  // Threshold 4: tp = 3, tn = 5, accuracy (3 + 5) / 10.
+  const nlohmann::json& acc = a["max_accuracy"];
+  EXPECT_DOUBLE_EQ(acc["accuracy"].get<double>(), 0.8);
+  EXPECT_EQ(acc["point"]["threshold"], 4.0);
+  EXPECT_GT(acc["upper"].get<double>(), 0.8);
+  // Raw count: log(TPR / FPR) at fp >= 1, largest at (1, 4): log(0.8 / 0.2).
+  EXPECT_DOUBLE_EQ(a["raw_count_epsilon"].get<double>(), std::log(4.0));
+  const nlohmann::json b = Answer(base + "\"prevalence\":0.5}");
+  EXPECT_TRUE(b["max_accuracy"]["upper"].is_null());
+  EXPECT_EQ(b["tpr_at_fpr"].size(), 3u);   // 0.001, 0.01, 0.1
+  EXPECT_EQ(b["raw_count_epsilon"], 0.0);  // min_count 50 > N
+  EXPECT_EQ(ErrorOf(base + R"("fprs":[0.1,2]})"), "fprs[1] must be in [0, 1], got 2");
+  EXPECT_EQ(ErrorOf(base + R"("one_sided":1})"), "one_sided must be true or false, got 1");
+  EXPECT_EQ(ErrorOf(base + R"("min_count":0})").rfind("min_count", 0), 0u);
+  EXPECT_EQ(ErrorOf(base + R"("prevalence":2})").rfind("prevalence", 0), 0u);
+  EXPECT_EQ(ErrorOf(base + R"("alpha":0})").rfind("alpha", 0), 0u);
+  EXPECT_EQ(ErrorOf(base + R"("fpr":0.1})"), "unknown field 'fpr' for op 'score_metrics'");
+  EXPECT_EQ(ErrorOf(R"({"op":"score_metrics","member_scores":[1]})"),
+            "give exactly one of nonmember_scores and nonmember_scores_path");
+}
+
+// one_run_scores at a threshold fixed in advance is the one_run op at its
+// counts; the search divides alpha by m.
+TEST(EpsilonCli, OneRunScoresAtAFixedThresholdIsOneRunAtItsCounts) {
+  const std::string base = std::string(R"({"op":"one_run_scores",)") + kScores;
+  const nlohmann::json a = Answer(base + R"("alpha":0.05,"delta":0,"threshold":2.75})");
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  EXPECT_EQ(a["m"], 36);
+  EXPECT_EQ(a["r"], 18);  // 16 members >= 2.75, 2 non-members (3.5, 3)
+  EXPECT_EQ(a["v"], 16);
+  EXPECT_EQ(a["bonferroni_k"], 1);
+  const nlohmann::json want =
+      Answer(R"({"op":"one_run","m":36,"r":18,"v":16,"delta":0,"beta":0.05})");
+  EXPECT_EQ(a["eps_lower"], want["lower"]);
+  EXPECT_TRUE(a["mu_lower"].is_null());
+  const nlohmann::json best = Answer(base + R"("alpha":0.05,"delta":0})");
+  EXPECT_EQ(best["bonferroni_k"], 36);
+  EXPECT_DOUBLE_EQ(best["level_alpha"].get<double>(), 0.05 / 36);
+  const nlohmann::json g =
+      Answer(base + R"("alpha":0.05,"delta":0,"method":"one_run_gaussian_dp"})");
+  EXPECT_TRUE(g["eps_lower"].is_null());  // delta = 0: mu only
+  EXPECT_TRUE(g["mu_lower"].is_number()) << g.dump();
+  EXPECT_EQ(ErrorOf(base + R"("alpha":0.05,"delta":0,"method":"steinke"})"),
+            "method must be one_run, one_run_fdp or one_run_gaussian_dp, got 'steinke'");
+  EXPECT_EQ(ErrorOf(base + R"("alpha":0.05})"), "missing field 'delta'");
+}
+
+// bootstrap: the same answer for the same seed, percentile levels as asked,
+// and errors naming the field.
+TEST(EpsilonCli, BootstrapIsSeededAndNamesBadFields) {
+  const std::string base = std::string(R"({"op":"bootstrap",)") + kScores;
+  const std::string hull = base + R"("metric":"auc_hull","num_samples":200,"seed":3)";
+  const nlohmann::json a = Answer(hull + "}");
+  ASSERT_FALSE(a.contains("error")) << a.dump();
+  EXPECT_EQ(a, Answer(hull + R"(,"threads":3})"));
+  EXPECT_EQ(a["quantiles"], nlohmann::json({(1 - 0.95) / 2, 1 - (1 - 0.95) / 2}));
+  EXPECT_LE(a["lower"].get<double>(), a["upper"].get<double>());
+  const nlohmann::json p = Answer(hull + R"(,"bias_correction":false,"quantiles":[0.1,0.5,0.9]})");
+  EXPECT_EQ(p["levels"], nlohmann::json({0.1, 0.5, 0.9}));
+  EXPECT_EQ(p["values"].size(), 3u);
+  const nlohmann::json t = Answer(base + R"("metric":"tpr_at_fpr","fpr":0.1,"confidence":0.9})");
+  EXPECT_DOUBLE_EQ(t["quantiles"][0].get<double>(), 0.05);
+  EXPECT_EQ(ErrorOf(hull + R"(,"confidence":0.9,"quantiles":[0.1]})"),
+            "give at most one of confidence and quantiles");
+  EXPECT_EQ(ErrorOf(hull + R"(,"confidence":1})"), "confidence must be in (0, 1), got 1");
+  EXPECT_EQ(ErrorOf(hull + R"(,"quantiles":[0.5,1]})"), "quantiles[1] must be in (0, 1), got 1");
+  EXPECT_EQ(ErrorOf(base + R"("metric":"auc_hull","num_samples":0})"),
+            "num_samples must be in [1, 1000000], got 0");
+  EXPECT_EQ(ErrorOf(hull + R"(,"threads":0})"), "threads must be in [1, 1024], got 0");
+  EXPECT_EQ(ErrorOf(hull + R"(,"bias_correction":false,"acceleration":true})")
+                .rfind("acceleration needs bias_correction", 0),
+            0u);
+  EXPECT_EQ(ErrorOf(base + R"("metric":"auc"})").rfind("metric must be one of", 0), 0u);
+  EXPECT_EQ(ErrorOf(base + R"("metric":"tpr_at_fpr","fpr":2})").rfind("fpr", 0), 0u);
+}
+
 TEST(EpsilonCli, SequentialAuditContinuesFromItsState) {
   const std::string all =
       R"({"id":1,"op":"sequential_audit","epsilons":[0,0.5],"mus":[0.5],)"

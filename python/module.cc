@@ -389,7 +389,7 @@ py::dict AuditScoresPy(const Doubles& member_scores, const Doubles& nonmember_sc
                        std::optional<std::vector<std::string>> selections,
                        std::optional<std::vector<double>> bonferroni_grid,
                        int64_t bonferroni_quantiles,
-                       std::optional<std::vector<std::string>> methods) {
+                       std::optional<std::vector<std::string>> methods, int64_t multi_split_count) {
   ScoreAuditOptions o;
   o.alpha = alpha;
   o.delta = delta;
@@ -402,6 +402,7 @@ py::dict AuditScoresPy(const Doubles& member_scores, const Doubles& nonmember_sc
   }
   o.bonferroni_grid = std::move(bonferroni_grid);
   o.bonferroni_quantiles = bonferroni_quantiles;
+  o.multi_split_count = multi_split_count;
   if (methods) o.methods = std::move(*methods);
   const std::vector<double> members = Sample("member_scores", member_scores);
   const std::vector<double> nonmembers = Sample("nonmember_scores", nonmember_scores);
@@ -731,7 +732,7 @@ void Define(py::module_& m) {
   m.def("read_score_file", &ReadScores, arg("path"), arg("argument"));
   m.def("audit_scores", &AuditScoresPy, arg("member_scores"), arg("nonmember_scores"), arg("alpha"),
         arg("delta"), arg("seed"), arg("selections"), arg("bonferroni_grid"),
-        arg("bonferroni_quantiles"), arg("methods"));
+        arg("bonferroni_quantiles"), arg("methods"), arg("multi_split_count") = 100);
   m.def("calibrate", &Calibrate, arg("method"), arg("target_epsilon"), arg("q"), arg("steps"),
         arg("delta"), arg("orders") = py::none());
   m.def("score_metrics", &ScoreMetricNames, "Metrics the bootstrap takes by name.");

@@ -975,6 +975,148 @@ class ScoreMetrics(unittest.TestCase):
                              privbench.auc(m, n))
 
 
+class ScoreFeaturesAgreeWithCli(unittest.TestCase):
+    """auc, tpr_at_fpr, max_accuracy, raw_count_epsilon, one_run_epsilon,
+    multi_split, bootstrap_ci and audit(selections="multi_split") against
+    epsilon_cli's score_metrics, one_run_scores, multi_split, bootstrap and
+    audit_scores ops on the same inputs: equal to the last bit, the same
+    error messages."""
+
+    def data(self, seed, n=150, shift=1.5, grid=0.0):
+        rng = np.random.default_rng(seed)
+        m, nm = rng.normal(shift, 1.0, n), rng.normal(0.0, 1.0, n + 11)
+        if grid:
+            m, nm = np.round(m / grid) * grid, np.round(nm / grid) * grid
+        return m, nm
+
+    def request(self, op, m, n, **fields):
+        (answer,) = cli([dict(op=op, member_scores=m.tolist(), nonmember_scores=n.tolist(),
+                              **fields)])
+        del answer["id"]
+        return answer
+
+    def test_score_metrics(self):
+        for seed, grid in ((20, 0.0), (21, 0.25)):
+            m, n = self.data(seed, grid=grid)
+            fprs = [0.0, 0.001, 0.01, 0.1, 0.5, 1.0]
+            for alpha, prevalence, min_count, delta, one_sided in (
+                    (None, None, 50, 0.0, True), (0.05, 0.3, 5, 1e-3, False)):
+                fields = dict(fprs=fprs, min_count=min_count, delta=delta, one_sided=one_sided)
+                if alpha is not None:
+                    fields["alpha"] = alpha
+                if prevalence is not None:
+                    fields["prevalence"] = prevalence
+                want = self.request("score_metrics", m, n, **fields)
+                self.assertEqual(privbench.auc(m, n), want["auc_mann_whitney"])
+                self.assertEqual(privbench.auc(m, n, "hull"), want["auc_hull"])
+                self.assertEqual(privbench.tpr_at_fpr(m, n, fprs).tolist(),
+                                 [r["tpr"] for r in want["tpr_at_fpr"]])
+                got = privbench.max_accuracy(m, n, prevalence=prevalence, alpha=alpha)
+                theirs = want["max_accuracy"]
+                for key in ("point", "upper_point"):
+                    if theirs[key] is not None:
+                        theirs[key]["threshold"] = number(theirs[key]["threshold"])
+                self.assertEqual(got, theirs)
+                self.assertEqual(privbench.raw_count_epsilon(m, n, min_count=min_count,
+                                                             delta=delta, one_sided=one_sided),
+                                 want["raw_count_epsilon"])
+
+    def test_one_run_epsilon(self):
+        m, n = self.data(22, n=120, shift=2.0)
+        for method in ("one_run", "one_run_fdp", "one_run_gaussian_dp"):
+            for delta in (0.0, 1e-5):
+                for threshold in (None, 1.5):
+                    kw = dict(alpha=0.05, delta=delta, method=method)
+                    if threshold is not None:
+                        kw["threshold"] = threshold
+                    got = privbench.one_run_epsilon(m, n, **kw)
+                    want = self.request("one_run_scores", m, n, **kw)
+                    want["threshold"] = number(want["threshold"])
+                    self.assertEqual(got, want, (method, delta, threshold))
+
+    def test_multi_split(self):
+        m, n = self.data(23, n=100, shift=2.0)
+        for bound, delta in (("one_run", 0.0), ("gaussian_dp", 1e-5), ("clopper_pearson", 1e-5),
+                             ("one_run_gaussian_dp", 0.0)):
+            kw = dict(bound=bound, alpha=0.1, delta=delta, num_splits=5, seed=7)
+            self.assertEqual(privbench.multi_split(m, n, **kw),
+                             self.request("multi_split", m, n, **kw), bound)
+
+    def test_bootstrap_ci(self):
+        m, n = self.data(24, n=40)
+        for metric, kw in (("auc_mann_whitney", {}), ("auc_hull", dict(acceleration=True)),
+                           ("tpr_at_fpr", dict(fpr=0.1, bias_correction=False,
+                                               quantiles=[0.1, 0.5, 0.9])),
+                           ("max_accuracy", dict(prevalence=0.4, confidence=0.9)),
+                           ("raw_count_epsilon", dict(min_count=3, delta=1e-3,
+                                                      one_sided=False))):
+            kw = dict(kw, num_samples=150, seed=5)
+            got = privbench.bootstrap_ci(metric, m, n, **kw)
+            want = self.request("bootstrap", m, n, metric=metric, **kw)
+            del got["replicates"]  # the CLI does not return them
+            self.assertEqual(got, want, metric)
+
+    def test_audit_multi_split(self):
+        m, n = self.data(25, n=60)
+        kw = dict(alpha=0.1, delta=1e-5, seed=3, methods=["clopper_pearson", "jeffreys"],
+                  selections=["split", "multi_split"], multi_split_count=9)
+        a = privbench.audit(m, n, **kw)
+        want = self.request("audit_scores", m, n, **kw)
+        self.assertEqual([r["selection"] for r in a["intervals"]],
+                         ["split", "split", "multi_split", "multi_split"])
+        for r, w in zip(a["intervals"] + a["gaussian_dp"],
+                        want["intervals"] + want["gaussian_dp"]):
+            for key in ("lower", "upper", "mu_lower", "eps_lower", "threshold", "level_alpha",
+                        "thresholds_considered", "note"):
+                if key in w:
+                    self.assertEqual(r[key], number(w[key]) if w[key] is not None else None, key)
+            self.assertEqual([r[k] for k in ("tp", "fn", "fp", "tn")],
+                             [w["counts"][k] for k in ("tp", "fn", "fp", "tn")])
+        row = a.intervals_for("multi_split")[0]
+        self.assertEqual(row["level_alpha"], 0.05)
+        self.assertTrue(row["valid_confidence_statement"])
+        # The median of the per-split bounds multi_split() reports.
+        same = privbench.multi_split(m, n, "clopper_pearson", alpha=0.1, delta=1e-5,
+                                     num_splits=9, seed=3)
+        self.assertEqual(row["lower"], same["bound"])
+        self.assertEqual(row["lower"], float(np.median(same["split_bounds"])))
+        self.assertIn("median of the splits' bounds", repr(a))
+        self.assertNotIn("multi_split", [r["selection"] for r in privbench.audit(
+            m, n, methods="clopper_pearson")["intervals"]])
+        for bad in (0, 100001):
+            self.assertEqual(module_error(privbench.audit, m, n, selections="multi_split",
+                                          multi_split_count=bad),
+                             self.request("audit_scores", m, n, alpha=0.05, delta=0.0,
+                                          selections=["multi_split"],
+                                          multi_split_count=bad)["error"])
+        self.assertIn("multi_split_count must be an integer",
+                      module_error(privbench.audit, m, n, multi_split_count=1.5))
+
+    def test_same_errors(self):
+        m, n = self.data(26, n=30)
+        cases = [
+            (privbench.one_run_epsilon, dict(method="steinke"), "one_run_scores",
+             dict(alpha=0.05, delta=0.0, method="steinke")),
+            (privbench.multi_split, dict(bound="nope"), "multi_split",
+             dict(bound="nope", alpha=0.05, delta=0.0)),
+            (privbench.multi_split, dict(num_splits=0), "multi_split",
+             dict(bound="one_run", alpha=0.05, delta=0.0, num_splits=0)),
+            (privbench.max_accuracy, dict(prevalence=2.0), "score_metrics",
+             dict(prevalence=2.0)),
+            (privbench.raw_count_epsilon, dict(min_count=0), "score_metrics",
+             dict(min_count=0)),
+        ]
+        for f, kw, op, fields in cases:
+            self.assertEqual(module_error(f, m, n, **kw), self.request(op, m, n, **fields)["error"],
+                             (op, fields))
+        for metric, kw in (("auc", {}), ("auc_hull", dict(num_samples=0)),
+                           ("auc_hull", dict(bias_correction=False, acceleration=True)),
+                           ("tpr_at_fpr", dict(fpr=2.0))):
+            self.assertEqual(module_error(privbench.bootstrap_ci, metric, m, n, **kw),
+                             self.request("bootstrap", m, n, metric=metric, **kw)["error"],
+                             (metric, kw))
+
+
 if __name__ == "__main__":
     CLI, FIXTURE = sys.argv[1], sys.argv[2]
     unittest.main(argv=[sys.argv[0]], verbosity=2)

@@ -304,7 +304,8 @@ def main():
     help_text = subprocess.run([CLI, "--help"], capture_output=True, text=True, check=True).stdout
     for word in ["interval", "eps_from_rates", "katz", "epsilon_star", "accountant", "calibrate",
                  "bayesian_one_sided", "katz_log", "rdp_improved", "parametric", "pld",
-                 "one_run", "audit_scores", "sequential_audit", "last_iterate_heuristic"]:
+                 "one_run", "audit_scores", "sequential_audit", "last_iterate_heuristic",
+                 "score_metrics", "one_run_scores", "multi_split", "bootstrap", "auc_hull"]:
         check(word in help_text, f"--help mentions {word}")
     bad = subprocess.run([CLI, "nonsense"], capture_output=True, text=True)
     check(bad.returncode == 2, "unknown mode exits 2")

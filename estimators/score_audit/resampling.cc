@@ -139,24 +139,6 @@ double CorrectedLevel(double u, double z0, double a) {
 
 }  // namespace
 
-Result<MultiSplitResult> MultiSplit(const SplitBound& bound, const MultiSplitOptions& options) {
-  PB_RETURN_IF_ERROR(CheckAlpha(options.alpha));
-  if (options.num_splits < 1 || options.num_splits > kMaxMultiSplits) {
-    return Error("num_splits must be in [1, " + std::to_string(kMaxMultiSplits) + "], got " +
-                 std::to_string(options.num_splits));
-  }
-  MultiSplitResult out;
-  out.level_alpha = options.alpha / 2.0;
-  for (int64_t j = 0; j < options.num_splits; ++j) {
-    const uint64_t seed = DeriveSeed(options.seed, {3, static_cast<uint64_t>(j)});
-    PB_ASSIGN_OR_RETURN(double b,
-                        Checked(bound(seed, out.level_alpha), "split " + std::to_string(j)));
-    out.split_bounds.push_back(b);
-  }
-  out.bound = Median(out.split_bounds);
-  return out;
-}
-
 Result<SplitBound> SplitBoundByName(const std::string& bound,
                                     const std::vector<double>& member_scores,
                                     const std::vector<double>& nonmember_scores, double delta) {

@@ -5,29 +5,17 @@
 // with core/seeding.h so that a seed gives the same bytes on every
 // machine and at any thread count.
 //
-// MULTISPLIT (Meinshausen, Meier & Buhlmann, "p-Values for High-Dimensional
-// Regression", JASA 104(488), 2009, Sec. 2.2 and Thm 3.1, at gamma = 1/2).
-// A single split (score_audit.h "split") spends its statement on one
-// random half; its bound varies from split to split. MultiSplit draws B
-// splits, computes each split's bound at level alpha / 2 and reports their
-// MEDIAN (the middle value; the mean of the two middle ones for even B).
-// Why it is valid at level alpha: let p_j(x) be split j's p-value for the
-// claim x (eps, or mu) and L_j = sup { x : p_j(x) < alpha / 2 } its bound,
-// the claim rejected at every x below it (a bound from inverting a test
-// monotone in x: every bound in this library). If the median exceeds the
-// true x*, at least half of the L_j do (for even B the larger middle value
-// does, and so the upper half), so at least half of the p_j(x*) are below
-// alpha / 2. Each p_j(x*) is a valid p-value, so E[(1/B) sum_j 1{p_j(x*) <=
-// alpha/2}] <= alpha/2 and, by Markov's inequality, P[that fraction >= 1/2]
-// <= alpha (the proof of Thm 3.1). The splits may depend on each other and
-// on the data in any way; only each split's own validity is used. The
-// splits' seeds: DeriveSeed(seed, {3, j}), j = 0..B-1.
+// MULTISPLIT (multi_split.h: the median of B splits' bounds at alpha / 2,
+// valid at alpha by Meinshausen, Meier & Buhlmann 2009, Thm 3.1; the splits'
+// seeds DeriveSeed(seed, {3, j})).
 // MultiSplit takes any per-split bound as a callback; SplitBoundByName
 // makes the library's: the one-run bounds (one_run_scores.h
 // OneRunSplitBound: the canaries split without regard to membership), every
 // interval method of the registry (score_audit.h SelectSplit: its
 // stratified halves, the lower end) and the Gaussian-DP bound (GaussianDpSplit:
-// mu_lower). score_audit's own "split" rows are unchanged.
+// mu_lower). score_audit's own "split" rows are unchanged; its "multi_split"
+// rows are MultiSplitByName's medians for the interval methods and
+// "gaussian_dp" at the audit's seed (score_audit.h).
 //
 // BOOTSTRAP (Efron, "Better Bootstrap Confidence Intervals", JASA 82(397),
 // 1987; jax-privacy `BootstrapParams.confidence_interval` and `_bootstrap`).
@@ -69,30 +57,13 @@
 #include <vector>
 
 #include "core/result.h"
+#include "estimators/score_audit/multi_split.h"
 #include "estimators/score_audit/score_metrics.h"
 
 namespace privbench {
 
-inline constexpr int64_t kMaxMultiSplits = 100'000;
 inline constexpr int64_t kMaxBootstrapSamples = 1'000'000;
 inline constexpr int64_t kMaxJackknifeScores = 20'000;
-
-// One split's bound at `level` from the split's seed.
-using SplitBound = std::function<Result<double>(uint64_t split_seed, double level)>;
-
-struct MultiSplitOptions {
-  double alpha = 0.05;       // in (0, 1): confidence 1 - alpha
-  int64_t num_splits = 100;  // B, in [1, kMaxMultiSplits]
-  uint64_t seed = 0;
-};
-struct MultiSplitResult {
-  double bound = 0.0;        // the median of split_bounds
-  double level_alpha = 0.0;  // alpha / 2, each split's level
-  std::vector<double> split_bounds;
-};
-// Errors name alpha and num_splits; a split's error (or a bound that is not
-// finite) is returned with the split's index.
-Result<MultiSplitResult> MultiSplit(const SplitBound& bound, const MultiSplitOptions& options);
 
 // The library's per-split bounds by name: "one_run", "one_run_fdp",
 // "one_run_gaussian_dp" (its mu_lower), "gaussian_dp" (score_audit's

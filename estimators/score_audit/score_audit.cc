@@ -13,11 +13,13 @@
 
 #include "core/quote.h"
 #include "core/seeding.h"
+#include "core/stats.h"
 #include "core/validate.h"
 #include "estimators/accountants/gaussian_dp.h"
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_registry.h"
 #include "estimators/rate_intervals.h"
+#include "estimators/score_audit/multi_split.h"
 
 namespace privbench {
 namespace {
@@ -55,6 +57,10 @@ constexpr char kAllNote[] =
     "scores tie), each interval at level alpha / K, the best reported; by the union bound all K "
     "hold at once (Clopper-Pearson limits stay valid at thresholds taken from the data): a valid "
     "confidence statement";
+constexpr char kMultiNote[] =
+    "the median over seeded splits of the split interval, each at level alpha / 2 (Meinshausen, "
+    "Meier & Buhlmann 2009, Thm 3.1): if the truth lies outside, at least half of the splits' "
+    "intervals miss, which has probability <= alpha: a valid confidence statement";
 constexpr char kMaxNote[] =
     "NOT a valid confidence statement: the threshold maximises the lower end over every ROC "
     "threshold of the same scores the interval is computed on, so the reported lower end exceeds "
@@ -70,6 +76,8 @@ const char* SelectionNote(ThresholdSelection s) {
       return kMaxNote;
     case ThresholdSelection::kBonferroniAll:
       return kAllNote;
+    case ThresholdSelection::kMultiSplit:
+      return kMultiNote;
   }
   return "";
 }
@@ -536,16 +544,26 @@ struct SortedSide {
   std::vector<double> all, select, audit;
 };
 
+// The halves of scores sorted in decreasing order (`origin`: each rank's
+// input position; SortDescending), both decreasing.
+void SplitSorted(const std::vector<double>& all, const std::vector<uint64_t>& origin,
+                 const std::vector<uint8_t>& in_select, std::vector<double>* select,
+                 std::vector<double>* audit) {
+  select->clear();
+  audit->clear();
+  select->reserve(all.size() / 2);
+  audit->reserve(all.size() - all.size() / 2);
+  for (size_t r = 0; r < all.size(); ++r) {
+    (in_select[origin[r]] != 0 ? select : audit)->push_back(all[r]);
+  }
+}
+
 SortedSide SortSide(const std::vector<double>& x, const std::vector<uint8_t>* in_select) {
   SortedSide s;
   std::vector<uint64_t> origin;
   SortDescending(x, &s.all, in_select != nullptr ? &origin : nullptr);
   if (in_select == nullptr) return s;
-  s.select.reserve(x.size() / 2);
-  s.audit.reserve(x.size() - x.size() / 2);
-  for (size_t r = 0; r < s.all.size(); ++r) {
-    ((*in_select)[origin[r]] != 0 ? s.select : s.audit).push_back(s.all[r]);
-  }
+  SplitSorted(s.all, origin, *in_select, &s.select, &s.audit);
   return s;
 }
 
@@ -580,6 +598,8 @@ std::string_view ThresholdSelectionName(ThresholdSelection selection) {
       return "max_over_thresholds";
     case ThresholdSelection::kBonferroniAll:
       return "bonferroni_all";
+    case ThresholdSelection::kMultiSplit:
+      return "multi_split";
   }
   return "unknown";
 }
@@ -587,11 +607,13 @@ std::string_view ThresholdSelectionName(ThresholdSelection selection) {
 Result<ThresholdSelection> ParseThresholdSelection(const std::string& name) {
   for (ThresholdSelection s :
        {ThresholdSelection::kSplit, ThresholdSelection::kBonferroni,
-        ThresholdSelection::kMaxOverThresholds, ThresholdSelection::kBonferroniAll}) {
+        ThresholdSelection::kMaxOverThresholds, ThresholdSelection::kBonferroniAll,
+        ThresholdSelection::kMultiSplit}) {
     if (name == ThresholdSelectionName(s)) return s;
   }
   return Error(
-      "selections must name split, bonferroni, bonferroni_all or max_over_thresholds, got " +
+      "selections must name split, bonferroni, bonferroni_all, max_over_thresholds or "
+      "multi_split, got " +
       QuoteText(name));
 }
 
@@ -672,13 +694,11 @@ Result<AuditInterval> SelectBonferroniAll(const IntervalEstimator& method, const
   return MakeAuditInterval(method, ThresholdSelection::kBonferroniAll, c);
 }
 
-Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double delta,
-                                           double level_alpha) {
-  PB_RETURN_IF_ERROR(CheckDelta(delta));
-  GaussianDpBound b;
-  b.counts = counts;
-  b.level_alpha = level_alpha;
-  PB_ASSIGN_OR_RETURN(b.mu_lower, MuLower(counts, level_alpha, &b.fpr_upper, &b.fnr_upper));
+namespace {
+
+// eps_lower of b.mu_lower at delta, and the note saying what it assumes.
+Status SetGaussianDpEps(double delta, GaussianDpBound* bound) {
+  GaussianDpBound& b = *bound;
   if (delta == 0.0) {
     b.note =
         "eps_lower not reported at delta = 0: every mu-GDP profile with mu > 0 has eps(0) = +inf, "
@@ -690,6 +710,19 @@ Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double
     PB_ASSIGN_OR_RETURN(b.eps_lower, GaussianDpEpsilon(b.mu_lower, delta));
     b.note = "eps_lower assumes the mechanism's trade-off curve is Gaussian (Nasr et al. 2023)";
   }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<GaussianDpBound> GaussianDpAtCounts(const ConfusionCounts& counts, double delta,
+                                           double level_alpha) {
+  PB_RETURN_IF_ERROR(CheckDelta(delta));
+  GaussianDpBound b;
+  b.counts = counts;
+  b.level_alpha = level_alpha;
+  PB_ASSIGN_OR_RETURN(b.mu_lower, MuLower(counts, level_alpha, &b.fpr_upper, &b.fnr_upper));
+  PB_RETURN_IF_ERROR(SetGaussianDpEps(delta, &b));
   return b;
 }
 
@@ -765,6 +798,15 @@ Status CheckOptions(const ScoreAuditOptions& o) {
     return Error("bonferroni_quantiles must be in [1, " + bound +
                  "] (the work bound: every method runs at each threshold), got " +
                  std::to_string(o.bonferroni_quantiles));
+  }
+  if (o.multi_split_count < 1 || o.multi_split_count > kMaxMultiSplits) {
+    return Error("multi_split_count must be in [1, " + std::to_string(kMaxMultiSplits) +
+                 "] (the work bound: each split runs every method), got " +
+                 std::to_string(o.multi_split_count));
+  }
+  if (Wants(o, ThresholdSelection::kMultiSplit) && o.alpha / 2 < kMinAlpha) {
+    return Error("alpha / 2 must be >= 1e-300 for multi_split, got alpha=" + FormatDouble(o.alpha) +
+                 ": raise alpha or leave multi_split out of selections");
   }
   return Status::Ok();
 }
@@ -941,6 +983,152 @@ void PrepareGrid(const ScoreAuditOptions& o, const SortedSide& m, const SortedSi
   d->grid_negatives = static_cast<int64_t>(nonmember->size());
 }
 
+// ---- "multi_split" (score_audit.h): S splits, each prepared once for
+// every method and the Gaussian-DP bound. ----
+
+// One side sorted once (decreasing) with each rank's input position.
+struct OriginSorted {
+  std::vector<double> all;
+  std::vector<uint64_t> origin;
+};
+
+OriginSorted SortWithOrigin(const std::vector<double>& x) {
+  OriginSorted s;
+  SortDescending(x, &s.all, &s.origin);
+  return s;
+}
+
+// Split `seed` as SelectSplit and GaussianDpSplit prepare
+// SplitScoreHalves(members, non-members, seed) at `level` (the same halves,
+// read off the sides sorted once: the same sorted values).
+Result<PreparedSplit> PrepareSplitOfSorted(const OriginSorted& m, const OriginSorted& n,
+                                           uint64_t seed, double level, double delta) {
+  PreparedSplit s;
+  std::vector<double> select_m, select_n;
+  SplitSorted(m.all, m.origin, SelectionMask(m.all.size(), DeriveSeed(seed, {1, 0})), &select_m,
+              &s.audit_member);
+  SplitSorted(n.all, n.origin, SelectionMask(n.all.size(), DeriveSeed(seed, {1, 1})), &select_n,
+              &s.audit_nonmember);
+  s.select_roc = RocOfDescending(select_m, select_n);
+  s.candidates = CandidatePoints(s.select_roc, level, delta);
+  PB_RETURN_IF_ERROR(PrepareGaussianDpSplit(level, delta, &s));
+  return s;
+}
+
+// The representative split (score_audit.h): ordered by bound, ties by index,
+// the one at position floor((S - 1) / 2).
+size_t RepresentativeSplit(const std::vector<double>& bounds) {
+  std::vector<size_t> order(bounds.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return bounds[a] < bounds[b]; });
+  return order[(order.size() - 1) / 2];
+}
+
+// What a row's note adds: the representative split and its bound (`what`:
+// "lower end" or "mu_lower").
+std::string RepresentativeNote(const MultiSplitResult& r, size_t j, const std::string& what) {
+  const size_t splits = r.split_bounds.size();
+  return "S = " + std::to_string(splits) +
+         " splits; threshold and counts are those of the representative split " +
+         std::to_string(j) + " (seed DeriveSeed(seed, {3, " + std::to_string(j) + "})), whose " +
+         what + " " + FormatDouble(r.split_bounds[j]) + " is " +
+         (splits % 2 == 1 ? "the median" : "the lower of the two middle ones");
+}
+
+// Every split's choice for each method (then the Gaussian-DP bound), and
+// the S bounds of each through MultiSplitEach.
+struct MultiSplitRun {
+  std::vector<std::vector<Chosen>> chosen;  // [bound][split]
+  std::vector<MultiSplitResult> results;    // [bound]
+};
+
+Result<MultiSplitRun> RunMultiSplit(const std::vector<const IntervalEstimator*>& ms,
+                                    const std::vector<double>& member_scores,
+                                    const std::vector<double>& nonmember_scores,
+                                    const ScoreAuditOptions& o) {
+  const OriginSorted m = SortWithOrigin(member_scores), n = SortWithOrigin(nonmember_scores);
+  MultiSplitRun run;
+  run.chosen.resize(ms.size() + 1);
+  const double delta = o.delta;
+  const SplitBounds bounds = [&](uint64_t seed, double level) -> Result<std::vector<double>> {
+    PB_ASSIGN_OR_RETURN(PreparedSplit s, PrepareSplitOfSorted(m, n, seed, level, delta));
+    std::vector<double> lower;
+    for (size_t k = 0; k <= ms.size(); ++k) {
+      PB_ASSIGN_OR_RETURN(Chosen c, k < ms.size()
+                                        ? ChooseSplitPrepared(s, MethodScorer(*ms[k], delta), level)
+                                        : ChooseSplitGaussianDp(s, level));
+      lower.push_back(c.interval.lower);
+      run.chosen[k].push_back(std::move(c));
+    }
+    return lower;
+  };
+  MultiSplitOptions options;
+  options.alpha = o.alpha;
+  options.num_splits = o.multi_split_count;
+  options.seed = o.seed;
+  Result<std::vector<MultiSplitResult>> results = MultiSplitEach(bounds, ms.size() + 1, options);
+  if (!results.ok()) return Error("multi_split: " + results.message());
+  run.results = std::move(results).value();
+  return run;
+}
+
+AuditInterval MultiSplitRow(const IntervalEstimator& method, const std::vector<Chosen>& chosen,
+                            const MultiSplitResult& r) {
+  const size_t j = RepresentativeSplit(r.split_bounds);
+  AuditInterval row = MakeAuditInterval(method, ThresholdSelection::kMultiSplit, chosen[j]);
+  std::vector<double> upper;
+  for (const Chosen& c : chosen) upper.push_back(c.interval.upper);
+  row.lower = r.bound;
+  row.upper = Median(upper);
+  row.note += "; " + RepresentativeNote(r, j, "lower end");
+  return row;
+}
+
+Result<GaussianDpBound> MultiSplitGaussianDp(const std::vector<Chosen>& chosen,
+                                             const MultiSplitResult& r, double delta) {
+  const size_t j = RepresentativeSplit(r.split_bounds);
+  PB_ASSIGN_OR_RETURN(GaussianDpBound b,
+                      MakeGaussianDpBound(ThresholdSelection::kMultiSplit, chosen[j], delta));
+  b.mu_lower = r.bound;
+  PB_RETURN_IF_ERROR(SetGaussianDpEps(delta, &b));
+  b.note = std::string(
+               "each split's threshold maximises its mu_lower; mu_lower is the median "
+               "of the splits' and eps_lower its eps; fpr_upper and fnr_upper are the "
+               "representative split's; ") +
+           kMultiNote + "; " + b.note + "; " + RepresentativeNote(r, j, "mu_lower");
+  if (!chosen[j].candidates_note.empty()) b.note += " (" + chosen[j].candidates_note + ")";
+  return b;
+}
+
+// The "multi_split" rows: every method that accepts the level alpha / 2
+// (the others are skipped for it alone), then the Gaussian-DP bound.
+Status AuditMultiSplit(const std::vector<std::unique_ptr<IntervalEstimator>>& methods,
+                       const std::vector<double>& member_scores,
+                       const std::vector<double>& nonmember_scores, const ScoreAuditOptions& o,
+                       ScoreAudit* out) {
+  PB_RETURN_IF_ERROR(CheckSplitSizes(member_scores.size(), nonmember_scores.size()));
+  const int64_t audit_p = static_cast<int64_t>(member_scores.size() - member_scores.size() / 2);
+  const int64_t audit_n =
+      static_cast<int64_t>(nonmember_scores.size() - nonmember_scores.size() / 2);
+  std::vector<const IntervalEstimator*> ms;
+  for (const auto& m : methods) {
+    if (!SkipAtLevel(*m, "multi_split", audit_p, audit_n, o.alpha / 2, "alpha / 2",
+                     "each of S = " + std::to_string(o.multi_split_count) + " splits", o.delta,
+                     out)) {
+      ms.push_back(m.get());
+    }
+  }
+  PB_ASSIGN_OR_RETURN(MultiSplitRun run, RunMultiSplit(ms, member_scores, nonmember_scores, o));
+  for (size_t k = 0; k < ms.size(); ++k) {
+    out->intervals.push_back(MultiSplitRow(*ms[k], run.chosen[k], run.results[k]));
+  }
+  PB_ASSIGN_OR_RETURN(GaussianDpBound gdp,
+                      MultiSplitGaussianDp(run.chosen.back(), run.results.back(), o.delta));
+  out->gaussian_dp.push_back(std::move(gdp));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<ScoreAudit> AuditScores(const std::vector<double>& member_scores,
@@ -985,7 +1173,11 @@ Result<ScoreAudit> AuditScores(const std::vector<double>& member_scores,
     d.split.audit_nonmember = std::move(n.audit);
   }
   for (ThresholdSelection s : o.selections) {
-    PB_RETURN_IF_ERROR(AuditSelection(s, methods, d, o.delta, o.alpha, &out));
+    if (s == ThresholdSelection::kMultiSplit) {
+      PB_RETURN_IF_ERROR(AuditMultiSplit(methods, member_scores, nonmember_scores, o, &out));
+    } else {
+      PB_RETURN_IF_ERROR(AuditSelection(s, methods, d, o.delta, o.alpha, &out));
+    }
   }
   return out;
 }

@@ -280,7 +280,7 @@ class Audit(dict):
 
     def intervals_for(self, selection):
         """The interval rows of one selection ("split", "bonferroni", "max_over_thresholds",
-        "bonferroni_all")."""
+        "bonferroni_all", "multi_split")."""
         return [r for r in self["intervals"] if r["selection"] == selection]
 
     def __repr__(self):
@@ -293,18 +293,26 @@ class Audit(dict):
                         + ", ".join(m for m, _ in self["skipped_methods"])))
         for r in self["intervals"]:
             lines.append("    %-26s %-20s %.4f, %s%s" % (
-                r["method"], r["selection"], r["lower"], "%.4f" % r["upper"],
-                "" if r["valid_confidence_statement"] else "  (NOT a valid confidence statement)"))
+                r["method"], r["selection"], r["lower"], "%.4f" % r["upper"], _row_label(r)))
         for g in self["gaussian_dp"]:
             eps = "n/a at delta = 0" if g["eps_lower"] is None else "%.4f" % g["eps_lower"]
             lines.append("    %-26s %-20s mu >= %.4f, eps >= %s%s" % (
-                "gaussian_dp", g["selection"], g["mu_lower"], eps,
-                "" if g["valid_confidence_statement"] else "  (NOT a valid confidence statement)"))
+                "gaussian_dp", g["selection"], g["mu_lower"], eps, _row_label(g)))
         return "\n".join(lines)
 
 
+def _row_label(row):
+    """What the repr adds to a row: that it is not a valid statement, or
+    that it is the median of the multi_split splits (each at alpha / 2)."""
+    if not row["valid_confidence_statement"]:
+        return "  (NOT a valid confidence statement)"
+    if row["selection"] == "multi_split":
+        return "  (median of the splits' bounds at alpha/2 each)"
+    return ""
+
+
 def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, selections=None,
-          bonferroni_grid=None, bonferroni_quantiles=16, methods=None):
+          bonferroni_grid=None, bonferroni_quantiles=16, methods=None, multi_split_count=100):
     """Audit your own model from its attack scores (higher = more likely a member).
 
     member_scores: one score per trial whose point was in the training set;
@@ -320,8 +328,13 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
     "bonferroni_all" (every score a threshold, each interval at alpha / K
     with K = the number of scores + 1, on all the scores; Clopper-Pearson
     methods and the Gaussian-DP bound only, the others are listed in
-    skipped_methods). See estimators/score_audit/score_audit.h for the
-    assumptions.
+    skipped_methods) and "multi_split" (MultiSplit, Meinshausen, Meier &
+    Buhlmann 2009: the median over multi_split_count seeded splits of the
+    "split" interval at alpha / 2 each, valid at alpha; the row's threshold
+    and counts are those of the split whose lower end is the median, or the
+    lower middle one for an even count, and its level_alpha is alpha / 2;
+    multi_split_count times the work of "split"). See
+    estimators/score_audit/score_audit.h for the assumptions.
 
     Either side may also be a path (str, bytes or os.PathLike) to a score
     file, read as epsilon_cli reads its *_path fields: .npy (1-D
@@ -354,7 +367,8 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
                                    _scores("nonmember_scores", nonmember_scores),
                                    _float("alpha", alpha), _float("delta", delta),
                                    _seed(seed), sel, grid,
-                                   _int("bonferroni_quantiles", bonferroni_quantiles), meth))
+                                   _int("bonferroni_quantiles", bonferroni_quantiles), meth,
+                                   _int("multi_split_count", multi_split_count)))
 
 
 def sequential_audit(guesses=None, truths=None, scores=None, member_scores=None,
