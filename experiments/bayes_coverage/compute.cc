@@ -2,20 +2,47 @@
 
 #include <cmath>
 #include <limits>
+#include <memory>
+#include <string>
 #include <utility>
 
-#include "core/format.h"
-#include "core/stats.h"
 #include "core/validate.h"
 #include "estimators/eps_from_rates.h"
+#include "estimators/interval_estimator.h"
 #include "estimators/interval_registry.h"
-#include "experiments/lib/coverage/trial_grid.h"
 #include "simulations/confusion_draws.h"
 
 namespace privbench::bayes_coverage {
 
 namespace {
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// One trial: draws (FN, FP) and runs every method's estimator (each at its
+// delta, at significance alpha).
+Result<CoverageTrialFn> EstimatorTrial(const std::vector<CoverageMethod>& methods, double alpha) {
+  std::vector<std::shared_ptr<const IntervalEstimator>> estimators;  // stateless; shared
+  std::vector<double> deltas;
+  for (const CoverageMethod& m : methods) {
+    PB_ASSIGN_OR_RETURN(auto est, MakeIntervalEstimator(m.name));
+    estimators.push_back(std::move(est));
+    deltas.push_back(m.delta);
+  }
+  return CoverageTrialFn([estimators, deltas, alpha](const CoverageSetting& st, int64_t,
+                                                     uint64_t trial_seed,
+                                                     CoverageTrial& out) -> Status {
+    const ConfusionCounts counts =
+        DrawConfusionCounts(st.y, st.x, Positives(st), Negatives(st), trial_seed);
+    out.counts = {counts.fn, counts.fp};
+    for (size_t m = 0; m < estimators.size(); ++m) {
+      PB_ASSIGN_OR_RETURN(EpsInterval e, estimators[m]->Estimate(counts, deltas[m], alpha));
+      out.lower[m] = e.lower;
+      if (e.upper) out.upper[m] = *e.upper;
+    }
+    return Status::Ok();
+  });
+}
+
 }  // namespace
 
 std::vector<RatePair> DefaultCoverageRatePairs() {
@@ -31,74 +58,29 @@ std::vector<RatePair> DefaultCoverageRatePairs() {
 
 std::vector<int64_t> DefaultCoverageTrialCounts() { return {200, 1000, 5000}; }
 
-std::string CoverageSetting::Label() const {
-  return "(FPR " + FormatDouble(fpr) + ", FNR " + FormatDouble(fnr) + ", n " + std::to_string(n) +
-         ")";
+double TrueEps(const CoverageSetting& s, double delta) {
+  return EpsFromRatesUnchecked(/*fnr=*/s.y, /*fpr=*/s.x, delta);
 }
 
-std::vector<CoverageSetting> MakeCoverageSettings(const Config& c) {
-  std::vector<CoverageSetting> settings;
-  for (const GridPoint& g : PairMajorGrid(c.fpr.size(), c.n)) {
-    settings.push_back({g.pair, c.fpr[g.pair], c.fnr[g.pair], g.n});
-  }
-  return settings;
-}
+int64_t Positives(const CoverageSetting& s) { return s.n / 2; }
+int64_t Negatives(const CoverageSetting& s) { return s.n - s.n / 2; }
 
-Result<std::vector<CoverageMethod>> MakeCoverageMethods(double delta) {
+Result<std::vector<CoverageMethod>> MakeCoverageMethods(double delta, double alpha) {
   PB_RETURN_IF_ERROR(CheckDelta(delta));
   std::vector<CoverageMethod> methods;
   for (const std::string& name : AllIntervalEstimatorNames()) {
     PB_ASSIGN_OR_RETURN(auto est, MakeIntervalEstimator(name));
     CoverageMethod m;
     m.name = name;
+    m.description = std::string(est->description());
     m.one_sided = est->one_sided();
+    m.nominal = 1.0 - alpha;
     const bool zero = est->requires_zero_delta();
     m.delta = zero ? 0.0 : delta;
     m.label = zero && delta != 0.0 ? name + " (delta=0)" : name;
-    m.estimator = std::move(est);
     methods.push_back(std::move(m));
   }
   return methods;
-}
-
-bool IntervalCovers(double lower, const double* upper, double truth) {
-  if (!(lower <= truth)) return false;
-  return upper == nullptr || truth <= *upper;
-}
-
-IntervalCoverageStats SummarizeIntervals(const std::vector<double>& lower,
-                                         const std::vector<double>& upper, double truth) {
-  IntervalCoverageStats s;
-  const size_t t = lower.size();
-  const bool two_sided = !upper.empty();
-  s.trials = static_cast<int64_t>(t);
-  int64_t covered = 0, low = 0, high = 0, finite = 0;
-  double sum_lower = 0.0, sum_width = 0.0;
-  for (size_t i = 0; i < t; ++i) {
-    const double* up = two_sided ? &upper[i] : nullptr;
-    if (IntervalCovers(lower[i], up, truth)) ++covered;
-    if (truth < lower[i]) ++low;
-    if (two_sided && truth > upper[i]) ++high;
-    sum_lower += lower[i];
-    if (two_sided) {
-      if (std::isinf(upper[i])) {
-        ++s.infinite;
-      } else {
-        ++finite;
-        sum_width += upper[i] - lower[i];
-      }
-    }
-  }
-  const double n = static_cast<double>(t);
-  s.coverage = covered / n;
-  s.se = ObservedSe(s.coverage, s.trials);
-  s.miss_low = low / n;
-  s.miss_high = high / n;
-  s.mean_lower = sum_lower / n;
-  s.median_lower = Median(lower);
-  s.frac_infinite = s.infinite / n;
-  s.mean_width = two_sided && finite > 0 ? sum_width / finite : kNaN;
-  return s;
 }
 
 PairedWidths ComparePairedWidths(const std::vector<double>& lower_a,
@@ -126,61 +108,22 @@ PairedWidths ComparePairedWidths(const std::vector<double>& lower_a,
   return p;
 }
 
-std::vector<double> Row(const std::vector<double>& v, int64_t s, int64_t t) {
-  return std::vector<double>(v.begin() + s * t, v.begin() + (s + 1) * t);
+Result<Results> CoverageDesign(const Config& c) {
+  Results r;
+  r.names = {"bayes_coverage", "fpr",        "fnr",    "FPR",   "FNR", "n",
+             {"fn", "fp"},     "/estimates", "eps_lo", "eps_hi"};
+  r.settings = MakeCoverageSettings(r.names, c.fpr, c.fnr, c.n);
+  PB_ASSIGN_OR_RETURN(r.methods, MakeCoverageMethods(c.delta, c.alpha));
+  return r;
 }
 
-Result<CoverageRun> RunCoverageTrials(const Config& c, const std::vector<CoverageSetting>& settings,
-                                      const std::vector<CoverageMethod>& methods, uint64_t seed,
-                                      int threads, bool quiet) {
-  const int64_t S = static_cast<int64_t>(settings.size());
-  const int64_t T = c.trials;
-  const size_t M = methods.size();
-  CoverageRun run;
-  run.data.resize(M);
-  for (size_t m = 0; m < M; ++m) {
-    run.data[m].lower.assign(S * T, 0.0);
-    if (!methods[m].one_sided) run.data[m].upper.assign(S * T, 0.0);
-  }
-  run.fn.resize(S * T);
-  run.fp.resize(S * T);
-  PB_RETURN_IF_ERROR(ForEachTrial(
-      "bayes_coverage", S, T, seed, threads, quiet,
-      [&](int64_t s, int64_t t, uint64_t trial_seed) -> Status {
-        const int64_t u = s * T + t;
-        const CoverageSetting& st = settings[s];
-        const ConfusionCounts counts =
-            DrawConfusionCounts(st.fnr, st.fpr, st.positives(), st.negatives(), trial_seed);
-        run.fn[u] = counts.fn;
-        run.fp[u] = counts.fp;
-        for (size_t m = 0; m < M; ++m) {
-          PB_ASSIGN_OR_RETURN(EpsInterval r,
-                              methods[m].estimator->Estimate(counts, methods[m].delta, c.alpha));
-          run.data[m].lower[u] = r.lower;
-          if (r.upper) run.data[m].upper[u] = *r.upper;
-        }
-        return Status::Ok();
-      }));
-  return run;
-}
-
-void SummarizeCoverage(const Config& c, const std::vector<CoverageSetting>& settings,
-                       const std::vector<CoverageMethod>& methods, CoverageRun* run) {
-  const int64_t S = static_cast<int64_t>(settings.size());
-  const int64_t T = c.trials;
-  const double nominal = 1.0 - c.alpha;
-  for (size_t m = 0; m < methods.size(); ++m) {
-    MethodData& d = run->data[m];
-    for (int64_t s = 0; s < S; ++s) {
-      const double truth =
-          EpsFromRatesUnchecked(settings[s].fnr, settings[s].fpr, methods[m].delta);
-      d.truth.push_back(truth);
-      const std::vector<double> up =
-          methods[m].one_sided ? std::vector<double>() : Row(d.upper, s, T);
-      d.stats.push_back(SummarizeIntervals(Row(d.lower, s, T), up, truth));
-      d.classes.push_back(ClassifyCoverage(d.stats.back().coverage, nominal, T));
-    }
-  }
+Result<Results> ComputeCoverage(const Config& c, uint64_t seed, int threads, bool quiet) {
+  PB_ASSIGN_OR_RETURN(Results r, CoverageDesign(c));
+  PB_ASSIGN_OR_RETURN(const CoverageTrialFn trial, EstimatorTrial(r.methods, c.alpha));
+  PB_ASSIGN_OR_RETURN(r.run, RunCoverageTrials(r, c.trials, trial, seed, threads, quiet));
+  SummarizeCoverage(
+      [](const CoverageMethod& m, const CoverageSetting& s) { return TrueEps(s, m.delta); }, &r);
+  return r;
 }
 
 }  // namespace privbench::bayes_coverage

@@ -12,7 +12,8 @@
 // (docs/studies.md A1 at the true rates; methods with requires_zero_delta()
 // run at delta = 0 against the truth at delta = 0), its Monte-Carlo standard
 // error, the two tails' miss rates, and widths (mean over finite intervals
-// plus the fraction infinite). Definitions: compute.h.
+// plus the fraction infinite). Definitions: compute.h and
+// experiments/lib/coverage/coverage_run.h.
 //
 // The Bayesian paper (Zanella-Beguelin et al., ICML 2023) states the
 // expectations checked here in Sec. 2.6, 3.2 and 3.4. It reports no coverage
@@ -89,12 +90,7 @@ Status Validate(const Config& c) {
 }
 
 Status Run(const Config& c, StudyContext& ctx) {
-  Results r;
-  r.settings = MakeCoverageSettings(c);
-  PB_ASSIGN_OR_RETURN(r.methods, MakeCoverageMethods(c.delta));
-  PB_ASSIGN_OR_RETURN(
-      r.run, RunCoverageTrials(c, r.settings, r.methods, ctx.seed(), ctx.threads(), ctx.quiet()));
-  SummarizeCoverage(c, r.settings, r.methods, &r.run);
+  PB_ASSIGN_OR_RETURN(const Results r, ComputeCoverage(c, ctx.seed(), ctx.threads(), ctx.quiet()));
   return WriteReport(c, r, ctx.out());
 }
 

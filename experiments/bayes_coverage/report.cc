@@ -8,9 +8,7 @@
 #include <utility>
 
 #include "core/format.h"
-#include "estimators/eps_from_rates.h"
 #include "experiments/bayes_coverage/diagonal_limit.h"
-#include "experiments/lib/coverage/coverage_class.h"
 #include "experiments/lib/coverage/coverage_report.h"
 #include "results/evidence.h"
 #include "results/table_builder.h"
@@ -19,7 +17,7 @@ namespace privbench::bayes_coverage {
 namespace {
 
 // The claims of the Bayesian paper about coverage and width, each judged
-// against the 3 se0 band of coverage_class.h.
+// against the 3 se0 band of experiments/lib/coverage/coverage_run.h.
 class Claims {
  public:
   Claims(const Config& c, const Results& r)
@@ -41,45 +39,28 @@ class Claims {
   Claim ChancePoint() const;
 
  private:
-  const MethodData* Find(const std::string& name) const {
+  const MethodRun* Find(const std::string& name) const {
     auto it = index_.find(name);
     return it == index_.end() ? nullptr : &data_[it->second];
   }
   double nominal() const { return 1.0 - c_.alpha; }
   double se0() const { return NominalSe(nominal(), c_.trials); }
-  // "(FPR 0.05, FNR 0.05, n 200) 0.912 (near); ..." for the settings `which`.
-  std::string CoverageList(const MethodData& d, const std::vector<size_t>& which) const;
-  std::vector<size_t> AllSettings() const;
   std::string Band() const;
   // One setting of Narrowest(): appends its text to *per and the other
   // methods narrower than bayesian to *others; returns whether bayesian is
   // narrower than both clopper_pearson (cp) and jeffreys (j) there.
-  bool NarrowestAt(size_t s, const MethodData& b, const MethodData& cp, const MethodData& j,
+  bool NarrowestAt(size_t s, const MethodRun& b, const MethodRun& cp, const MethodRun& j,
                    Evidence* per, Evidence* others) const;
   // The chance-point text of setting s: the Bayesian coverage and median
   // lower end, and those of the one-sided bound and Clopper-Pearson.
-  Evidence ChancePointAt(size_t s, const MethodData& b) const;
+  Evidence ChancePointAt(size_t s, const MethodRun& b) const;
 
   const Config& c_;
   const std::vector<CoverageSetting>& settings_;
   const std::vector<CoverageMethod>& methods_;
-  const std::vector<MethodData>& data_;
+  const std::vector<MethodRun>& data_;
   std::map<std::string, size_t> index_;
 };
-
-std::string Claims::CoverageList(const MethodData& d, const std::vector<size_t>& which) const {
-  Evidence out;
-  for (size_t s : which) {
-    AppendCoverage(out, settings_[s].Label(), d.stats[s].coverage, d.classes[s]);
-  }
-  return out;
-}
-
-std::vector<size_t> Claims::AllSettings() const {
-  std::vector<size_t> v(settings_.size());
-  for (size_t s = 0; s < v.size(); ++s) v[s] = s;
-  return v;
-}
 
 std::string Claims::Band() const {
   return Evidence() << "nominal " << nominal() << ", 3 se0 = " << 3 * se0()
@@ -87,7 +68,7 @@ std::string Claims::Band() const {
 }
 
 Claim Claims::OverCovers(const std::string& id, const std::string& method) const {
-  const MethodData* d = Find(method);
+  const MethodRun* d = Find(method);
   if (!d) return ClaimEvidence(id, false, "method '" + method + "' is not registered");
   const ClassCounts counts = CountClasses(d->classes);
   size_t argmin = 0;
@@ -100,17 +81,17 @@ Claim Claims::OverCovers(const std::string& id, const std::string& method) const
                     "more than half of the settings ("
                  << Band() << "). " << method << ": over in " << counts.over << " of "
                  << counts.total() << ", under in " << counts.under << "; minimum "
-                 << d->stats[argmin].coverage << " at " << settings_[argmin].Label()
-                 << ". Per setting: " << CoverageList(*d, AllSettings()));
+                 << d->stats[argmin].coverage << " at " << settings_[argmin].label
+                 << ". Per setting: " << CoverageList(settings_, *d));
 }
 
 Claim Claims::NearNominal(const std::string& id, const std::string& method) const {
-  const MethodData* d = Find(method);
+  const MethodRun* d = Find(method);
   if (!d) return ClaimEvidence(id, false, "method '" + method + "' is not registered");
   std::vector<size_t> positive, misses;
   int under = 0, over = 0;
   for (size_t s = 0; s < settings_.size(); ++s) {
-    if (!(d->truth[s] > 0.0)) continue;
+    if (!(d->stats[s].truth > 0.0)) continue;
     positive.push_back(s);
     if (d->classes[s] != CoverageClass::kNear) misses.push_back(s);
     under += d->classes[s] == CoverageClass::kUnder;
@@ -120,12 +101,12 @@ Claim Claims::NearNominal(const std::string& id, const std::string& method) cons
   e << "criterion: |coverage - nominal| <= 3 se0 in every setting with true eps > 0 (" << Band()
     << "). " << method << ": within in " << positive.size() - misses.size() << " of "
     << positive.size() << " settings (under in " << under << ", over in " << over << ")";
-  if (!misses.empty()) e << "; outside: " << CoverageList(*d, misses);
-  e << ". Per setting: " << CoverageList(*d, positive);
+  if (!misses.empty()) e << "; outside: " << CoverageList(settings_, *d, misses);
+  e << ". Per setting: " << CoverageList(settings_, *d, positive);
   return ClaimEvidence(id, !positive.empty() && misses.empty(), e);
 }
 
-bool Claims::NarrowestAt(size_t s, const MethodData& b, const MethodData& cp, const MethodData& j,
+bool Claims::NarrowestAt(size_t s, const MethodRun& b, const MethodRun& cp, const MethodRun& j,
                          Evidence* per, Evidence* others) const {
   const int64_t t = c_.trials;
   const auto bl = Row(b.lower, s, t), bu = Row(b.upper, s, t);
@@ -136,7 +117,7 @@ bool Claims::NarrowestAt(size_t s, const MethodData& b, const MethodData& cp, co
   };
   const bool win = narrower(vs_cp) && narrower(vs_j);
   Separate(*per);
-  *per << settings_[s].Label() << ": bayesian " << vs_cp.mean_a << " vs CP " << vs_cp.mean_b
+  *per << settings_[s].label << ": bayesian " << vs_cp.mean_a << " vs CP " << vs_cp.mean_b
        << " (paired over " << vs_cp.both_finite << "), bayesian " << vs_j.mean_a << " vs Jeffreys "
        << vs_j.mean_b << ", infinite " << 100 * vs_cp.frac_infinite_a << "/"
        << 100 * vs_cp.frac_infinite_b << "/" << 100 * vs_j.frac_infinite_b << "%"
@@ -152,7 +133,7 @@ bool Claims::NarrowestAt(size_t s, const MethodData& b, const MethodData& cp, co
         ComparePairedWidths(bl, bu, Row(data_[m].lower, s, t), Row(data_[m].upper, s, t));
     if (p.both_finite > 0 && p.mean_b < p.mean_a) {
       Separate(*others);
-      *others << methods_[m].label << " at " << settings_[s].Label() << " (" << p.mean_b << " vs "
+      *others << methods_[m].label << " at " << settings_[s].label << " (" << p.mean_b << " vs "
               << p.mean_a << ", coverage " << data_[m].stats[s].coverage << ")";
     }
   }
@@ -161,9 +142,9 @@ bool Claims::NarrowestAt(size_t s, const MethodData& b, const MethodData& cp, co
 
 Claim Claims::Narrowest() const {
   const std::string id = "bayes_coverage_bayes_narrowest";
-  const MethodData* b = Find("bayesian");
-  const MethodData* cp = Find("clopper_pearson");
-  const MethodData* j = Find("jeffreys");
+  const MethodRun* b = Find("bayesian");
+  const MethodRun* cp = Find("clopper_pearson");
+  const MethodRun* j = Find("jeffreys");
   if (!b || !cp || !j) {
     return ClaimEvidence(id, false, "bayesian, clopper_pearson or jeffreys is not registered");
   }
@@ -181,15 +162,15 @@ Claim Claims::Narrowest() const {
                  << (others.str().empty() ? "none" : others.str()));
 }
 
-Evidence Claims::ChancePointAt(size_t s, const MethodData& b) const {
+Evidence Claims::ChancePointAt(size_t s, const MethodRun& b) const {
   Evidence e;
-  e << settings_[s].Label() << ": coverage " << b.stats[s].coverage << ", median lower end "
+  e << settings_[s].label << ": coverage " << b.stats[s].coverage << ", median lower end "
     << b.stats[s].median_lower;
-  if (const MethodData* o = Find("bayesian_one_sided")) {
+  if (const MethodRun* o = Find("bayesian_one_sided")) {
     e << ", one-sided coverage " << o->stats[s].coverage << " (median bound "
       << o->stats[s].median_lower << ")";
   }
-  if (const MethodData* cp = Find("clopper_pearson")) {
+  if (const MethodRun* cp = Find("clopper_pearson")) {
     e << ", clopper_pearson coverage " << cp->stats[s].coverage;
   }
   return e;
@@ -197,12 +178,12 @@ Evidence Claims::ChancePointAt(size_t s, const MethodData& b) const {
 
 Claim Claims::ChancePoint() const {
   const std::string id = "bayes_coverage_bayes_eps0_miss";
-  const MethodData* b = Find("bayesian");
+  const MethodRun* b = Find("bayesian");
   if (!b) return ClaimEvidence(id, false, "bayesian is not registered");
   size_t zero = 0, under = 0;
   Evidence per;
   for (size_t s = 0; s < settings_.size(); ++s) {
-    if (b->truth[s] != 0.0) continue;
+    if (b->stats[s].truth != 0.0) continue;
     ++zero;
     under += b->classes[s] == CoverageClass::kUnder;
     Separate(per);
@@ -233,102 +214,62 @@ std::string CommonCaption(const Config& c) {
 const char* Kind(const CoverageMethod& m) { return m.one_sided ? "one-sided" : "two-sided"; }
 
 // Long table: one row per (setting, method).
-Result<SummaryTable> LongCoverageTable(const Config& c, const Results& r) {
-  TableBuilder t(
-      "coverage", "Empirical coverage of the true eps, every registered estimator",
-      CommonCaption(c) +
-          "coverage = fraction of trials with lower <= true eps <= upper (one-sided: lower <= "
-          "true eps); se = sqrt(c(1-c)/trials); class: under/over if coverage is below/above "
-          "nominal by more than 3 sqrt(nominal(1-nominal)/trials), else near. miss_low = "
-          "fraction with the interval entirely above the truth, miss_high = entirely below "
-          "(an equal-tailed interval aims at alpha/2 each). mean_width = mean of upper - "
-          "lower over the FINITE intervals (NaN for one-sided methods or when all are "
-          "infinite); frac_infinite = fraction with upper = +inf. Widths and eps in nats.",
-      {{"fpr", Column::Type::kDouble},
-       {"fnr", Column::Type::kDouble},
-       {"n", Column::Type::kInt},
-       {"method", Column::Type::kString},
-       {"kind", Column::Type::kString},
-       {"true_eps", Column::Type::kDouble},
-       {"coverage", Column::Type::kDouble},
-       {"se", Column::Type::kDouble},
-       {"class", Column::Type::kString},
-       {"miss_low", Column::Type::kDouble},
-       {"miss_high", Column::Type::kDouble},
-       {"mean_width", Column::Type::kDouble},
-       {"frac_infinite", Column::Type::kDouble},
-       {"median_lower", Column::Type::kDouble}});
-  for (size_t s = 0; s < r.settings.size(); ++s) {
-    const CoverageSetting& set = r.settings[s];
-    for (size_t m = 0; m < r.methods.size(); ++m) {
-      const MethodData& d = r.run.data[m];
-      const IntervalCoverageStats& st = d.stats[s];
-      t.Row({set.fpr, set.fnr, set.n, r.methods[m].label, Kind(r.methods[m]), d.truth[s],
-             st.coverage, st.se, CoverageClassName(d.classes[s]), st.miss_low, st.miss_high,
-             st.mean_width, st.frac_infinite, st.median_lower});
-    }
-  }
-  return t.Build();
+Result<SummaryTable> LongTable(const Config& c, const Results& r) {
+  const CoverageColumn kind = {
+      {"kind", Column::Type::kString},
+      [](const CoverageMethod& m, const IntervalStats&) { return Cell(Kind(m)); }};
+  return LongCoverageTable(
+      r,
+      {"coverage", "Empirical coverage of the true eps, every registered estimator",
+       CommonCaption(c) +
+           "coverage = fraction of trials with lower <= true eps <= upper (one-sided: lower <= "
+           "true eps); se = sqrt(c(1-c)/trials); class: under/over if coverage is below/above "
+           "nominal by more than 3 sqrt(nominal(1-nominal)/trials), else near. miss_low = "
+           "fraction with the interval entirely above the truth, miss_high = entirely below "
+           "(an equal-tailed interval aims at alpha/2 each). mean_width = mean of upper - "
+           "lower over the FINITE intervals (NaN for one-sided methods or when all are "
+           "infinite); frac_infinite = fraction with upper = +inf. Widths and eps in nats."},
+      {LabelColumn(), kind, StatColumn("true_eps", &IntervalStats::truth)},
+      StatColumns({{"miss_low", &IntervalStats::miss_low},
+                   {"miss_high", &IntervalStats::miss_high},
+                   {"mean_width", &IntervalStats::mean_width},
+                   {"frac_infinite", &IntervalStats::frac_infinite},
+                   {"median_lower", &IntervalStats::median_lower}}));
 }
 
-// A double column of one statistic of a method over the settings, for the
-// wide tables (one column per method; TableBuilder's rows have a fixed
-// number of cells).
-Column StatColumn(const std::string& name, const MethodData& d,
-                  double IntervalCoverageStats::*field) {
-  return Column::Doubles(name, StatField(d.stats, field));
-}
-
-// The wide tables' first columns: the setting and its true eps.
-Result<SummaryTable> SettingColumns(const Config& c, const Results& r, std::string name,
-                                    std::string title, std::string caption) {
-  TableBuilder t(std::move(name), std::move(title), std::move(caption),
-                 {{"fpr", Column::Type::kDouble},
-                  {"fnr", Column::Type::kDouble},
-                  {"n", Column::Type::kInt},
-                  {"true_eps", Column::Type::kDouble}});
-  for (const CoverageSetting& st : r.settings) {
-    t.Row({st.fpr, st.fnr, st.n, EpsFromRatesUnchecked(st.fnr, st.fpr, c.delta)});
-  }
-  return t.Build();
+// The true eps of every setting at the study's delta: the wide tables' column.
+std::vector<double> TrueEpsAtDelta(const Config& c, const Results& r) {
+  std::vector<double> truth;
+  for (const CoverageSetting& st : r.settings) truth.push_back(TrueEps(st, c.delta));
+  return truth;
 }
 
 // Wide table: coverage per setting, one column per method.
 Result<SummaryTable> CoverageByMethodTable(const Config& c, const Results& r) {
   const double nominal = 1.0 - c.alpha;
-  PB_ASSIGN_OR_RETURN(
-      SummaryTable table,
-      SettingColumns(
-          c, r, "coverage_by_method",
-          "Coverage per setting and method (nominal " + FormatFixed(100 * nominal, 0) + "%)",
-          CommonCaption(c) + "Monte-Carlo se at the nominal level: " +
-              FormatFixed(NominalSe(nominal, c.trials), 4) +
-              ". true_eps is at the study's delta; katz_log-like methods are scored "
-              "at delta = 0 (identical to 4 decimals unless delta is large)."));
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    table.columns.push_back(
-        StatColumn(r.methods[m].label, r.run.data[m], &IntervalCoverageStats::coverage));
-  }
-  return table;
+  return WideCoverageTable(
+      r,
+      {"coverage_by_method",
+       "Coverage per setting and method (nominal " + FormatFixed(100 * nominal, 0) + "%)",
+       CommonCaption(c) +
+           "Monte-Carlo se at the nominal level: " + FormatFixed(NominalSe(nominal, c.trials), 4) +
+           ". true_eps is at the study's delta; katz_log-like methods are scored "
+           "at delta = 0 (identical to 4 decimals unless delta is large)."},
+      "true_eps", TrueEpsAtDelta(c, r), {{"", &IntervalStats::coverage}},
+      /*two_sided_only=*/false);
 }
 
 // Wide table: mean width and fraction infinite per setting, two columns per
 // two-sided method.
 Result<SummaryTable> WidthByMethodTable(const Config& c, const Results& r) {
-  PB_ASSIGN_OR_RETURN(
-      SummaryTable table,
-      SettingColumns(c, r, "width_by_method", "Mean width of the two-sided intervals (nats)",
-                     CommonCaption(c) +
-                         "<method> = mean of upper - lower over the finite intervals (NaN if "
-                         "none); '<method> inf' = fraction of intervals with upper = +inf."));
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    if (r.methods[m].one_sided) continue;
-    const std::string& label = r.methods[m].label;
-    table.columns.push_back(StatColumn(label, r.run.data[m], &IntervalCoverageStats::mean_width));
-    table.columns.push_back(
-        StatColumn(label + " inf", r.run.data[m], &IntervalCoverageStats::frac_infinite));
-  }
-  return table;
+  return WideCoverageTable(
+      r,
+      {"width_by_method", "Mean width of the two-sided intervals (nats)",
+       CommonCaption(c) + "<method> = mean of upper - lower over the finite intervals (NaN if "
+                          "none); '<method> inf' = fraction of intervals with upper = +inf."},
+      "true_eps", TrueEpsAtDelta(c, r),
+      {{"", &IntervalStats::mean_width}, {" inf", &IntervalStats::frac_infinite}},
+      /*two_sided_only=*/true);
 }
 
 // Classes per method.
@@ -346,10 +287,10 @@ Result<SummaryTable> ClassTable(const Config& c, const Results& r) {
                   {"min_coverage", Column::Type::kDouble},
                   {"max_coverage", Column::Type::kDouble}});
   for (size_t m = 0; m < r.methods.size(); ++m) {
-    const MethodData& d = r.run.data[m];
+    const MethodRun& d = r.run.data[m];
     const ClassCounts k = CountClasses(d.classes);
     double lo = 1.0, hi = 0.0;
-    for (const IntervalCoverageStats& st : d.stats) {
+    for (const IntervalStats& st : d.stats) {
       lo = std::min(lo, st.coverage);
       hi = std::max(hi, st.coverage);
     }
@@ -380,13 +321,14 @@ std::vector<DiagonalRow> DiagonalRows(const Config& c, const Results& r) {
   std::vector<DiagonalRow> rows;
   for (size_t s = 0; s < r.settings.size(); ++s) {
     const CoverageSetting& st = r.settings[s];
-    if (st.fpr != st.fnr || !(st.fpr + st.fnr < 1.0)) continue;
-    const double rho = DiagonalTermCorrelation(st.fpr);
+    const double fpr = st.x, fnr = st.y;
+    if (fpr != fnr || !(fpr + fnr < 1.0)) continue;
+    const double rho = DiagonalTermCorrelation(fpr);
     if (!limits.count(rho)) limits[rho] = DiagonalCoverageLimit(c.alpha, rho);
     for (const char* name : {"bayesian", "bayesian_one_sided"}) {
       if (!index.count(name)) continue;
       const bool one = std::string(name) == "bayesian_one_sided";
-      const IntervalCoverageStats& stats = r.run.data[index[name]].stats[s];
+      const IntervalStats& stats = r.run.data[index[name]].stats[s];
       DiagonalRow row;
       row.setting = s;
       row.method = name;
@@ -429,8 +371,8 @@ Result<SummaryTable> DiagonalLimitTable(const Config& c, const Results& r) {
        {"z", Column::Type::kDouble}});
   for (const DiagonalRow& row : DiagonalRows(c, r)) {
     const CoverageSetting& st = r.settings[row.setting];
-    t.Row({st.fpr, st.n, row.method, row.rho, row.coverage, row.se, row.limit_independent,
-           row.limit, (row.coverage - row.limit) / row.limit_se});
+    t.Row({/*fpr_equals_fnr=*/st.x, st.n, row.method, row.rho, row.coverage, row.se,
+           row.limit_independent, row.limit, (row.coverage - row.limit) / row.limit_se});
   }
   return t.Build();
 }
@@ -445,7 +387,7 @@ Claim DiagonalLimitClaim(const Config& c, const Results& r) {
     const bool ok = std::abs(row.coverage - row.limit) <= 3 * row.limit_se;
     agree += ok;
     Separate(per);
-    per << row.method << " " << r.settings[row.setting].Label() << ": measured " << row.coverage
+    per << row.method << " " << r.settings[row.setting].label << ": measured " << row.coverage
         << " (se " << row.se << ") vs limit " << row.limit << " at rho " << row.rho
         << " (rho = 0: " << row.limit_independent << ")" << (ok ? "" : " DISAGREES");
   }
@@ -461,95 +403,51 @@ Claim DiagonalLimitClaim(const Config& c, const Results& r) {
                                   << " trials): " << per.str());
 }
 
-Status WriteSettings(const Config& c, const std::vector<CoverageSetting>& settings,
-                     ResultWriter& out) {
-  std::vector<int64_t> pair, n, pos, neg;
-  std::vector<double> fpr, fnr, truth, truth0;
-  for (const CoverageSetting& st : settings) {
-    pair.push_back(st.pair);
-    fpr.push_back(st.fpr);
-    fnr.push_back(st.fnr);
-    n.push_back(st.n);
-    pos.push_back(st.positives());
-    neg.push_back(st.negatives());
-    truth.push_back(EpsFromRatesUnchecked(st.fnr, st.fpr, c.delta));
-    truth0.push_back(EpsFromRatesUnchecked(st.fnr, st.fpr, 0.0));
+// /settings, /trials, /methods and /estimates (layout in report.h).
+Status WriteRawData(const Config& c, const Results& r, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(WriteCoverageRun(
+      out, r,
+      "[setting, trial] counts: FN ~ Bin(positives, fnr), FP ~ Bin(negatives, fpr), drawn in "
+      "that order with boost::random::binomial_distribution from std::mt19937_64 seeded with "
+      "DeriveSeed(seed, {setting, trial}); TP = positives - FN, TN = negatives - FP",
+      {{"true_eps", &IntervalStats::truth},
+       {"miss_low", &IntervalStats::miss_low},
+       {"miss_high", &IntervalStats::miss_high},
+       {"mean_width", &IntervalStats::mean_width},
+       {"frac_infinite", &IntervalStats::frac_infinite},
+       {"mean_lower", &IntervalStats::mean_lower},
+       {"median_lower", &IntervalStats::median_lower}}));
+  std::vector<int64_t> pos, neg, one_sided;
+  std::vector<double> truth0, deltas;
+  std::vector<std::string> labels;
+  for (const CoverageSetting& st : r.settings) {
+    pos.push_back(Positives(st));
+    neg.push_back(Negatives(st));
+    truth0.push_back(TrueEps(st, 0.0));
   }
-  PB_RETURN_IF_ERROR(out.WriteInts("/settings/pair_index", pair));
-  PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/fpr", fpr));
-  PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/fnr", fnr));
-  PB_RETURN_IF_ERROR(out.WriteInts("/settings/n", n));
   PB_RETURN_IF_ERROR(out.WriteInts("/settings/positives", pos));
   PB_RETURN_IF_ERROR(out.WriteInts("/settings/negatives", neg));
-  PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/true_eps", truth));
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/true_eps", TrueEpsAtDelta(c, r)));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/true_eps_delta0", truth0));
-  return SetAttributes(
+  PB_RETURN_IF_ERROR(SetAttributes(
       out, "/settings",
       {{"description",
         "one row per (pair, n) setting, pair-major; true_eps = docs/studies.md A1 at the true "
-        "rates and the study's delta, true_eps_delta0 at delta = 0; positives = members = n/2"}});
-}
-
-// /estimates/<method>/...: the intervals [S, T] and the per-setting statistics.
-Status WriteMethodEstimates(const CoverageMethod& method, const MethodData& d,
-                            const std::vector<uint64_t>& shape, ResultWriter& out) {
-  const std::string g = "/estimates/" + method.name;
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/eps_lo", d.lower, shape));
-  if (!method.one_sided) PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/eps_hi", d.upper, shape));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/true_eps", d.truth));
-  PB_RETURN_IF_ERROR(WriteGradedCoverage(out, g, d.stats, d.classes));
-  using S = IntervalCoverageStats;
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/miss_low", StatField(d.stats, &S::miss_low)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/miss_high", StatField(d.stats, &S::miss_high)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_width", StatField(d.stats, &S::mean_width)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/frac_infinite", StatField(d.stats, &S::frac_infinite)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_lower", StatField(d.stats, &S::mean_lower)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/median_lower", StatField(d.stats, &S::median_lower)));
-  return SetAttributes(out, g,
-                       {{"label", method.label},
-                        {"one_sided", int64_t{method.one_sided}},
-                        {"delta", method.delta},
-                        {"description", std::string(method.estimator->description())}});
-}
-
-// /settings, /trials, /methods and /estimates (layout in main.cc).
-Status WriteRawData(const Config& c, const Results& r, ResultWriter& out) {
-  PB_RETURN_IF_ERROR(WriteSettings(c, r.settings, out));
-  const std::vector<uint64_t> shape = {static_cast<uint64_t>(r.settings.size()),
-                                       static_cast<uint64_t>(c.trials)};
-  PB_RETURN_IF_ERROR(out.WriteInts("/trials/fn", r.run.fn, shape));
-  PB_RETURN_IF_ERROR(out.WriteInts("/trials/fp", r.run.fp, shape));
-  PB_RETURN_IF_ERROR(SetAttributes(
-      out, "/trials",
-      {{"description",
-        "[setting, trial] counts: FN ~ Bin(positives, fnr), FP ~ Bin(negatives, fpr), drawn in "
-        "that order with boost::random::binomial_distribution from std::mt19937_64 seeded with "
-        "DeriveSeed(seed, {setting, trial}); TP = positives - FN, TN = negatives - FP"}}));
-  std::vector<std::string> names, labels;
-  std::vector<int64_t> one_sided;
-  std::vector<double> deltas;
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    names.push_back(r.methods[m].name);
-    labels.push_back(r.methods[m].label);
-    one_sided.push_back(r.methods[m].one_sided);
-    deltas.push_back(r.methods[m].delta);
-    PB_RETURN_IF_ERROR(WriteMethodEstimates(r.methods[m], r.run.data[m], shape, out));
+        "rates and the study's delta, true_eps_delta0 at delta = 0; positives = members = n/2"}}));
+  for (const CoverageMethod& m : r.methods) {
+    labels.push_back(m.label);
+    one_sided.push_back(m.one_sided);
+    deltas.push_back(m.delta);
+    PB_RETURN_IF_ERROR(SetAttributes(out, "/estimates/" + m.name,
+                                     {{"label", m.label},
+                                      {"one_sided", int64_t{m.one_sided}},
+                                      {"delta", m.delta},
+                                      {"description", m.description}}));
   }
-  PB_RETURN_IF_ERROR(out.WriteStrings("/methods/name", names));
   PB_RETURN_IF_ERROR(out.WriteStrings("/methods/label", labels));
   PB_RETURN_IF_ERROR(out.WriteInts("/methods/one_sided", one_sided));
-  return out.WriteDoubles("/methods/delta", deltas);
-}
-
-// /numbers: per method the minimum coverage and the settings under, and the
-// diagonal limits at independent terms.
-Status WriteNumbers(const Config& c, const Results& r, ResultWriter& out) {
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    const MethodData& d = r.run.data[m];
-    PB_RETURN_IF_ERROR(WriteMethodNumbers(
-        out, "/numbers/bayes_coverage_" + r.methods[m].name,
-        CountMethodNumbers(StatField(d.stats, &IntervalCoverageStats::coverage), d.classes)));
-  }
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/methods/delta", deltas));
+  // The diagonal limits at independent terms.
   PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/bayes_coverage_diagonal_limit_one_sided",
                                      IndependentOneSidedLimit(c.alpha)));
   return out.WriteScalar("/numbers/bayes_coverage_diagonal_limit_two_sided",
@@ -583,8 +481,8 @@ std::vector<Claim> CoverageClaims(const Config& c, const Results& r) {
 
 Result<std::vector<SummaryTable>> CoverageTables(const Config& c, const Results& r) {
   std::vector<SummaryTable> tables;
-  for (auto make : {LongCoverageTable, CoverageByMethodTable, WidthByMethodTable, ClassTable,
-                    DiagonalLimitTable}) {
+  for (auto make :
+       {LongTable, CoverageByMethodTable, WidthByMethodTable, ClassTable, DiagonalLimitTable}) {
     PB_ASSIGN_OR_RETURN(SummaryTable t, make(c, r));
     tables.push_back(std::move(t));
   }
@@ -595,7 +493,6 @@ Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteRawData(c, r, out));
   PB_ASSIGN_OR_RETURN(const std::vector<SummaryTable> tables, CoverageTables(c, r));
   for (const SummaryTable& t : tables) PB_RETURN_IF_ERROR(out.WriteTable(t));
-  PB_RETURN_IF_ERROR(WriteNumbers(c, r, out));
   for (const Claim& cl : CoverageClaims(c, r)) PB_RETURN_IF_ERROR(out.WriteClaim(cl));
   return SetAttributes(out, "/meta", {{"lost_parameters", kLostParameters}});
 }

@@ -1,5 +1,7 @@
 // What study bayes_coverage (README.md) writes, all through WriteReport:
-//   the raw draws, S settings x T trials:
+//   the raw draws, S settings x T trials (experiments/lib/coverage/
+//   coverage_report.h, WriteCoverageRun, with <x>, <y> = fpr, fnr, the
+//   counts fn, fp and the methods' data in /estimates/<name>/{eps_lo,eps_hi}):
 //   /settings/{pair_index,fpr,fnr,n,positives,negatives,true_eps,true_eps_delta0}  [S]
 //   /trials/{fn,fp}                           [S, T] int64 counts
 //   /methods/{name,label,one_sided,delta}     one row per registered estimator
@@ -33,13 +35,6 @@
 #include "results/h5_file.h"
 
 namespace privbench::bayes_coverage {
-
-// What the computation hands the report.
-struct Results {
-  std::vector<CoverageSetting> settings;
-  std::vector<CoverageMethod> methods;
-  CoverageRun run;  // with the statistics (SummarizeCoverage)
-};
 
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);

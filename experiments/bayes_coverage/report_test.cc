@@ -21,14 +21,9 @@ Fixture SmallRun() {
   f.c.fnr = {0.05, 0.5};
   f.c.n = {200};
   f.c.trials = 10;
-  f.r.settings = MakeCoverageSettings(f.c);
-  auto methods = MakeCoverageMethods(f.c.delta);
-  EXPECT_TRUE(methods.ok());
-  f.r.methods = std::move(methods.value());
-  auto run = RunCoverageTrials(f.c, f.r.settings, f.r.methods, 3, 2, true);
-  EXPECT_TRUE(run.ok());
-  f.r.run = std::move(run.value());
-  SummarizeCoverage(f.c, f.r.settings, f.r.methods, &f.r.run);
+  auto r = ComputeCoverage(f.c, 3, 2, true);
+  EXPECT_TRUE(r.ok()) << r.message();
+  f.r = std::move(r.value());
   return f;
 }
 
@@ -54,8 +49,7 @@ TEST(CoverageClaims, SevenClaimsWithEvidence) {
 TEST(CoverageClaims, ChancePointNotEvaluatedWithoutIt) {
   Fixture f = SmallRun();
   f.r.settings.pop_back();  // drop the (0.5, 0.5) setting
-  for (MethodData& d : f.r.run.data) {
-    d.truth.pop_back();
+  for (MethodRun& d : f.r.run.data) {
     d.stats.pop_back();
     d.classes.pop_back();
   }

@@ -1,29 +1,23 @@
 #include "experiments/katz_coverage/compute.h"
 
 #include <algorithm>
-#include <array>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
 #include <exception>
 #include <limits>
-#include <xtensor/xbuilder.hpp>
-#include <xtensor/xmath.hpp>
-#include <xtensor/xoperation.hpp>
-#include <xtensor/xview.hpp>
+#include <string>
+#include <utility>
 
 #include "core/format.h"
-#include "core/stats.h"
 #include "core/validate.h"
 #include "estimators/intervals/katz_log.h"
 #include "estimators/rate_intervals.h"
-#include "experiments/lib/coverage/trial_grid.h"
 #include "simulations/ratio_draws.h"
 
 namespace privbench::katz_coverage {
 
 namespace {
 constexpr double kInf = std::numeric_limits<double>::infinity();
-constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // Upper p quantile of N(0, 1).
 double ZUpper(double p) {
@@ -45,18 +39,6 @@ std::string BoundsFailure(int64_t n1, int64_t n0, int64_t n, const std::exceptio
          " n=" + std::to_string(n) + ": " + e.what();
 }
 
-// A run of `methods` methods with every count and bound (setting, trial)
-// zero.
-RatioRun ZeroRatioRun(int64_t settings, int64_t trials, size_t methods) {
-  const std::array<size_t, 2> shape = {static_cast<size_t>(settings), static_cast<size_t>(trials)};
-  RatioRun run;
-  run.data.resize(methods);
-  for (auto& d : run.data) d.bounds = xt::zeros<double>(shape);
-  run.n1 = xt::zeros<int64_t>(shape);
-  run.n0 = xt::zeros<int64_t>(shape);
-  return run;
-}
-
 // The four bounds of one trial: through the validated RatioLowerBounds when
 // `validate` (the first trial of each setting), else the unchecked path.
 Result<std::vector<double>> TrialBounds(const RatioCounts& counts, int64_t n, bool validate,
@@ -76,33 +58,24 @@ std::vector<RatioPair> DefaultRatioPairs() {
 
 std::vector<int64_t> DefaultSamplesPerSide() { return {100, 1000, 10000}; }
 
-double RatioSetting::target() const { return std::log(p1) - std::log(p0); }
+double LogRatio(const CoverageSetting& s) { return std::log(s.x) - std::log(s.y); }
 
-std::string RatioSetting::Label() const {
-  return "(p1 " + FormatDouble(p1) + ", p0 " + FormatDouble(p0) + ", N " + std::to_string(n) + ")";
-}
-
-std::vector<RatioSetting> MakeRatioSettings(const Config& c) {
-  std::vector<RatioSetting> settings;
-  for (const GridPoint& g : PairMajorGrid(c.p1.size(), c.n)) {
-    settings.push_back({g.pair, c.p1[g.pair], c.p0[g.pair], g.n});
-  }
-  return settings;
-}
-
-Result<std::vector<RatioMethod>> MakeRatioMethods(double alpha) {
+Result<std::vector<CoverageMethod>> MakeRatioMethods(double alpha) {
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
-  return std::vector<RatioMethod>{
-      {"katz_log", "Katz-log two-sided interval at significance alpha, lower end (ML-Audit Eps_LB)",
-       1.0 - alpha / 2, false},
-      {"katz_log_one_sided", "Katz-log lower bound with z_alpha (one-sided level 1 - alpha)",
-       1.0 - alpha, false},
-      {"clopper_pearson_ratio",
-       "log(p1_lo / p0_hi), each Clopper-Pearson limit one-sided at alpha/2 (union bound)",
-       1.0 - alpha, true},
-      {"clopper_pearson_ratio_strict",
-       "log(p1_lo / p0_hi), each Clopper-Pearson limit one-sided at alpha/4 (union bound)",
-       1.0 - alpha / 2, true},
+  // name, label, description, one-sided, nominal level, delta, guaranteed
+  return std::vector<CoverageMethod>{
+      {"katz_log", "katz_log",
+       "Katz-log two-sided interval at significance alpha, lower end (ML-Audit Eps_LB)", true,
+       1.0 - alpha / 2, 0.0, false},
+      {"katz_log_one_sided", "katz_log_one_sided",
+       "Katz-log lower bound with z_alpha (one-sided level 1 - alpha)", true, 1.0 - alpha, 0.0,
+       false},
+      {"clopper_pearson_ratio", "clopper_pearson_ratio",
+       "log(p1_lo / p0_hi), each Clopper-Pearson limit one-sided at alpha/2 (union bound)", true,
+       1.0 - alpha, 0.0, true},
+      {"clopper_pearson_ratio_strict", "clopper_pearson_ratio_strict",
+       "log(p1_lo / p0_hi), each Clopper-Pearson limit one-sided at alpha/4 (union bound)", true,
+       1.0 - alpha / 2, 0.0, true},
   };
 }
 
@@ -139,61 +112,6 @@ Result<std::vector<double>> RatioLowerBounds(int64_t n1, int64_t n0, int64_t n, 
   return b;
 }
 
-RatioCoverageStats SummarizeRatioBounds(const xt::xtensor<double, 1>& bounds, double target) {
-  RatioCoverageStats s;
-  s.trials = static_cast<int64_t>(bounds.size());
-  const xt::xtensor<double, 1> eps = xt::maximum(0.0, bounds);  // the reported eps bound
-  const xt::xtensor<bool, 1> covers = bounds <= target;
-  const double covered = static_cast<double>(xt::count_nonzero(covers)());
-  const double n = static_cast<double>(s.trials);
-  s.coverage = covered / n;
-  s.se = ObservedSe(s.coverage, s.trials);
-  s.mean_eps_bound = xt::sum(eps)() / n;
-  s.median_eps_bound = Median(std::vector<double>(eps.begin(), eps.end()));
-  s.frac_vacuous = static_cast<double>(xt::count_nonzero(bounds <= 0.0)()) / n;
-  s.mean_eps_bound_covering = covered > 0 ? xt::sum(xt::where(covers, eps, 0.0))() / covered : kNaN;
-  return s;
-}
-
-Result<RatioRun> RunRatioTrials(const Config& c, const std::vector<RatioSetting>& settings,
-                                const std::vector<RatioMethod>& methods, uint64_t seed, int threads,
-                                bool quiet) {
-  const int64_t S = static_cast<int64_t>(settings.size());
-  const int64_t T = c.trials;
-  PB_ASSIGN_OR_RETURN(RatioBoundConstants k, MakeRatioBoundConstants(c.alpha));
-  RatioRun run = ZeroRatioRun(S, T, methods.size());
-  PB_RETURN_IF_ERROR(ForEachTrial(
-      "katz_coverage", S, T, seed, threads, quiet,
-      [&](int64_t s, int64_t t, uint64_t trial_seed) -> Status {
-        const RatioSetting& st = settings[s];
-        const RatioCounts counts = DrawRatioCounts(st.p1, st.p0, st.n, trial_seed);
-        run.n1(s, t) = counts.n1;
-        run.n0(s, t) = counts.n0;
-        PB_ASSIGN_OR_RETURN(const std::vector<double> b,
-                            TrialBounds(counts, st.n, /*validate=*/t == 0, c.alpha, k));
-        for (size_t m = 0; m < methods.size(); ++m) {
-          if (std::isnan(b[m])) return Error("internal error: NaN bound from " + methods[m].name);
-          run.data[m].bounds(s, t) = b[m];
-        }
-        return Status::Ok();
-      }));
-  return run;
-}
-
-void SummarizeRatioCoverage(const std::vector<RatioSetting>& settings,
-                            const std::vector<RatioMethod>& methods, int64_t trials,
-                            RatioRun* run) {
-  const int64_t T = trials;
-  for (size_t m = 0; m < methods.size(); ++m) {
-    RatioMethodData& d = run->data[m];
-    for (size_t s = 0; s < settings.size(); ++s) {
-      d.stats.push_back(
-          SummarizeRatioBounds(xt::view(d.bounds, s, xt::all()), settings[s].target()));
-      d.classes.push_back(ClassifyCoverage(d.stats.back().coverage, methods[m].nominal, T));
-    }
-  }
-}
-
 Result<std::vector<CeilingRow>> DetectionCeiling(const Config& c) {
   std::vector<CeilingRow> rows;
   for (int64_t n : c.n) {
@@ -208,6 +126,36 @@ Result<std::vector<CeilingRow>> DetectionCeiling(const Config& c) {
     }
   }
   return rows;
+}
+
+Result<Results> RatioDesign(const Config& c) {
+  Results r;
+  r.names = {"katz_coverage", "p1",      "p0",           "p1", "p0", "N",
+             {"n1", "n0"},    "/bounds", "log_ratio_lo", ""};
+  r.settings = MakeCoverageSettings(r.names, c.p1, c.p0, c.n);
+  PB_ASSIGN_OR_RETURN(r.methods, MakeRatioMethods(c.alpha));
+  return r;
+}
+
+Result<CoverageTrialFn> RatioTrial(double alpha) {
+  PB_ASSIGN_OR_RETURN(const RatioBoundConstants k, MakeRatioBoundConstants(alpha));
+  return CoverageTrialFn([alpha, k](const CoverageSetting& st, int64_t t, uint64_t trial_seed,
+                                    CoverageTrial& out) -> Status {
+    const RatioCounts counts = DrawRatioCounts(st.x, st.y, st.n, trial_seed);
+    out.counts = {counts.n1, counts.n0};
+    PB_ASSIGN_OR_RETURN(out.lower, TrialBounds(counts, st.n, /*validate=*/t == 0, alpha, k));
+    return Status::Ok();
+  });
+}
+
+Result<Results> ComputeRatioCoverage(const Config& c, uint64_t seed, int threads, bool quiet) {
+  PB_ASSIGN_OR_RETURN(Results r, RatioDesign(c));
+  PB_ASSIGN_OR_RETURN(const CoverageTrialFn trial, RatioTrial(c.alpha));
+  PB_ASSIGN_OR_RETURN(r.run, RunCoverageTrials(r, c.trials, trial, seed, threads, quiet));
+  SummarizeCoverage([](const CoverageMethod&, const CoverageSetting& s) { return LogRatio(s); },
+                    &r);
+  PB_ASSIGN_OR_RETURN(r.ceiling, DetectionCeiling(c));
+  return r;
 }
 
 }  // namespace privbench::katz_coverage

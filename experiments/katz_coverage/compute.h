@@ -2,10 +2,12 @@
 // bounds on a ratio of two binomial proportions (ML-Audit, Lu et al. NeurIPS
 // 2022, Sec. 4.2 point 3, Lemma A.3).
 //
-// n1 ~ Bin(N, p1), n0 ~ Bin(N, p0) (simulations/ratio_draws.h, seed
-// DeriveSeed(seed, {setting, trial})) with p1 = P[M(D) in S],
-// p0 = P[M(D') in S]; the target is log(p1/p0), the eps lower bound at
-// delta = 0. RatioLowerBounds() gives four lower bounds on log(p1/p0):
+// The design, the statistics and their assumptions are those of
+// experiments/lib/coverage/coverage_run.h with (x, y) = (p1, p0) and n = N
+// samples per side: a trial draws n1 ~ Bin(N, p1), n0 ~ Bin(N, p0)
+// (simulations/ratio_draws.h) with p1 = P[M(D) in S], p0 = P[M(D') in S];
+// the target is log(p1/p0), the eps lower bound at delta = 0.
+// RatioLowerBounds() gives four lower bounds on log(p1/p0):
 //   katz_log                 Katz-log two-sided interval at significance
 //                            alpha, lower end (ML-Audit's Eps_LB,
 //                            KatzLogEpsLowerBound before clipping at 0);
@@ -20,19 +22,16 @@
 //                            katz_log, for a like-for-like comparison).
 // Coverage: bound <= log(p1/p0), with the bound NOT clipped at 0 (a bound
 // of -inf, from n1 = 0, covers). The eps lower bound an auditor reports is
-// max{0, bound}; it is vacuous when bound <= 0. Coverage classes:
-// experiments/lib/coverage/coverage_class.h.
+// max{0, bound} (the clipped lower end); it is vacuous when bound <= 0.
 #ifndef PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_COMPUTE_H_
 #define PRIVBENCH_EXPERIMENTS_KATZ_COVERAGE_COMPUTE_H_
 
 #include <cstdint>
-#include <string>
 #include <vector>
-#include <xtensor/xtensor.hpp>
 
 #include "core/result.h"
 #include "experiments/katz_coverage/config.h"
-#include "experiments/lib/coverage/coverage_class.h"
+#include "experiments/lib/coverage/coverage_run.h"
 
 namespace privbench::katz_coverage {
 
@@ -45,26 +44,12 @@ struct RatioPair {
 std::vector<RatioPair> DefaultRatioPairs();
 std::vector<int64_t> DefaultSamplesPerSide();  // {100, 1000, 10000}
 
-// One (pair, N) setting.
-struct RatioSetting {
-  int64_t pair = 0;
-  double p1 = 0.0, p0 = 0.0;
-  int64_t n = 0;          // samples per side
-  double target() const;  // log(p1/p0)
-  // "(p1 0.5, p0 0.05, N 100)"
-  std::string Label() const;
-};
-// Every (pair, N), pair-major.
-std::vector<RatioSetting> MakeRatioSettings(const Config& c);
+// The target log(p1/p0) of a setting (x = p1, y = p0).
+double LogRatio(const CoverageSetting& s);
 
-struct RatioMethod {
-  std::string name;
-  std::string description;
-  double nominal;   // nominal one-sided coverage at the given alpha
-  bool guaranteed;  // exact (conservative) by construction vs asymptotic
-};
-// The four methods of the header comment, in that order. Validates alpha.
-Result<std::vector<RatioMethod>> MakeRatioMethods(double alpha);
+// The four methods of the header comment, in that order, each one-sided at
+// its nominal level. Validates alpha.
+Result<std::vector<CoverageMethod>> MakeRatioMethods(double alpha);
 
 // The four unclipped lower bounds on log(p1/p0) (may be -inf), in the order
 // of MakeRatioMethods, from n1 of n and n0 of n successes. Validates the
@@ -83,46 +68,6 @@ Result<RatioBoundConstants> MakeRatioBoundConstants(double alpha);
 std::vector<double> RatioLowerBoundsUnchecked(int64_t n1, int64_t n0, int64_t n,
                                               const RatioBoundConstants& k);
 
-struct RatioCoverageStats {
-  int64_t trials = 0;
-  double coverage = 0.0;        // fraction with bound <= target
-  double se = 0.0;              // ObservedSe
-  double mean_eps_bound = 0.0;  // mean of max{0, bound}
-  double median_eps_bound = 0.0;
-  double frac_vacuous = 0.0;  // fraction with bound <= 0 (eps bound 0)
-  // Mean of max{0, bound} over the trials where the bound covers (a
-  // tightness measure that does not reward over-shooting the target).
-  double mean_eps_bound_covering = 0.0;
-};
-// The statistics of one setting's bounds over its trials.
-RatioCoverageStats SummarizeRatioBounds(const xt::xtensor<double, 1>& bounds, double target);
-
-// One method's bounds (setting, trial) and per-setting statistics.
-struct RatioMethodData {
-  xt::xtensor<double, 2> bounds;
-  std::vector<RatioCoverageStats> stats;  // [S]
-  std::vector<CoverageClass> classes;     // [S]
-};
-
-// Everything the Monte-Carlo run produced.
-struct RatioRun {
-  xt::xtensor<int64_t, 2> n1, n0;     // (setting, trial) drawn counts
-  std::vector<RatioMethodData> data;  // one per method, in method order
-};
-
-// Draws every (setting, trial) and computes the four bounds, on `threads`
-// threads (the result does not depend on the thread count). The first trial
-// of each setting goes through the validated RatioLowerBounds (which
-// cross-checks katz_log against KatzLogEpsLowerBound). Fills bounds, n1 and
-// n0; the statistics are left to SummarizeRatioCoverage.
-Result<RatioRun> RunRatioTrials(const Config& c, const std::vector<RatioSetting>& settings,
-                                const std::vector<RatioMethod>& methods, uint64_t seed, int threads,
-                                bool quiet);
-
-// Fills stats and classes of every method (at each method's nominal level).
-void SummarizeRatioCoverage(const std::vector<RatioSetting>& settings,
-                            const std::vector<RatioMethod>& methods, int64_t trials, RatioRun* run);
-
 // The largest bound each method can show with N samples per side: the
 // extreme outcomes n1 = N with n0 = 1 (ML-Audit Corollary 4.0.1 for Katz)
 // and n0 = 0, for every N of the config (rows with n0 > N left out).
@@ -133,6 +78,26 @@ struct CeilingRow {
   std::vector<double> bounds;  // RatioLowerBounds(N, n0, N, alpha)
 };
 Result<std::vector<CeilingRow>> DetectionCeiling(const Config& c);
+
+// What the computation hands the report: the grid of (p1, p0) x N settings,
+// the four methods, the trials (counts n1, n0) with their statistics, and
+// the detection ceiling.
+struct Results : CoverageResults {
+  std::vector<CeilingRow> ceiling;
+};
+
+// The grid of (p1, p0) x N settings and the four methods, not yet run.
+Result<Results> RatioDesign(const Config& c);
+
+// One trial: draws (n1, n0) and computes the four bounds, the first trial of
+// each setting through the validated RatioLowerBounds (which cross-checks
+// katz_log against KatzLogEpsLowerBound), the others through
+// RatioLowerBoundsUnchecked.
+Result<CoverageTrialFn> RatioTrial(double alpha);
+
+// The whole computation, on `threads` threads (the result does not depend
+// on the thread count).
+Result<Results> ComputeRatioCoverage(const Config& c, uint64_t seed, int threads, bool quiet);
 
 }  // namespace privbench::katz_coverage
 

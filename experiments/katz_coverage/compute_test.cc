@@ -29,17 +29,6 @@ TEST(Defaults, GridOfTheStudy) {
   EXPECT_EQ(DefaultSamplesPerSide(), (std::vector<int64_t>{100, 1000, 10000}));
 }
 
-TEST(MakeRatioSettings, PairMajorWithTarget) {
-  const std::vector<RatioSetting> s = MakeRatioSettings(SmallConfig());
-  ASSERT_EQ(s.size(), 4u);
-  EXPECT_EQ(s[1].pair, 0);
-  EXPECT_EQ(s[1].n, 200);
-  EXPECT_EQ(s[2].pair, 1);
-  EXPECT_DOUBLE_EQ(s[0].target(), std::log(10.0));
-  EXPECT_EQ(s[3].target(), 0.0);
-  EXPECT_EQ(s[0].Label(), "(p1 0.5, p0 0.05, N 50)");
-}
-
 TEST(MakeRatioMethods, NominalLevels) {
   auto m = MakeRatioMethods(0.05);
   ASSERT_TRUE(m.ok());
@@ -51,6 +40,8 @@ TEST(MakeRatioMethods, NominalLevels) {
   EXPECT_DOUBLE_EQ((*m)[3].nominal, 0.975);
   EXPECT_FALSE((*m)[0].guaranteed);
   EXPECT_TRUE((*m)[2].guaranteed);
+  EXPECT_TRUE((*m)[3].one_sided);
+  EXPECT_EQ((*m)[3].label, "clopper_pearson_ratio_strict");
   EXPECT_FALSE(MakeRatioMethods(1.0).ok());
   EXPECT_FALSE(MakeRatioBoundConstants(0.0).ok());
 }
@@ -79,55 +70,26 @@ TEST(RatioLowerBounds, NoSuccessesOnDGivesMinusInfinity) {
   EXPECT_EQ((*b)[3], -kInf);
 }
 
-TEST(SummarizeRatioBounds, CoverageTightnessVacuous) {
-  // target 1: covering -inf, 0.5, 1.0; missing 2.0.
-  const RatioCoverageStats s =
-      SummarizeRatioBounds(xt::xtensor<double, 1>{-kInf, 0.5, 1.0, 2.0}, 1.0);
-  EXPECT_EQ(s.trials, 4);
-  EXPECT_DOUBLE_EQ(s.coverage, 0.75);
-  EXPECT_DOUBLE_EQ(s.frac_vacuous, 0.25);
-  EXPECT_DOUBLE_EQ(s.mean_eps_bound, 3.5 / 4);
-  EXPECT_DOUBLE_EQ(s.median_eps_bound, 0.75);
-  EXPECT_DOUBLE_EQ(s.mean_eps_bound_covering, 1.5 / 3);
-  EXPECT_DOUBLE_EQ(s.se, std::sqrt(0.75 * 0.25 / 4));
-  EXPECT_TRUE(
-      std::isnan(SummarizeRatioBounds(xt::xtensor<double, 1>{2.0}, 1.0).mean_eps_bound_covering));
-}
-
-TEST(RunRatioTrials, DoesNotDependOnThreads) {
+TEST(ComputeRatioCoverage, GridTargetAndBounds) {
   const Config c = SmallConfig();
-  const auto settings = MakeRatioSettings(c);
-  auto methods = MakeRatioMethods(c.alpha);
-  ASSERT_TRUE(methods.ok());
-  auto one = RunRatioTrials(c, settings, *methods, 5, 1, true);
-  auto two = RunRatioTrials(c, settings, *methods, 5, 2, true);
-  ASSERT_TRUE(one.ok());
-  ASSERT_TRUE(two.ok());
-  EXPECT_EQ(one->n1, two->n1);
-  EXPECT_EQ(one->n0, two->n0);
-  for (size_t m = 0; m < methods->size(); ++m) {
-    EXPECT_EQ(one->data[m].bounds, two->data[m].bounds);
-    EXPECT_EQ(one->data[m].bounds.size(), settings.size() * c.trials);
+  auto r = ComputeRatioCoverage(c, 5, 2, true);
+  ASSERT_TRUE(r.ok()) << r.message();
+  const std::vector<CoverageSetting>& s = r->settings;
+  ASSERT_EQ(s.size(), 4u);
+  EXPECT_EQ(s[0].label, "(p1 0.5, p0 0.05, N 50)");
+  EXPECT_DOUBLE_EQ(LogRatio(s[0]), std::log(10.0));
+  EXPECT_EQ(LogRatio(s[3]), 0.0);
+  ASSERT_EQ(r->run.data.size(), 4u);
+  for (const MethodRun& d : r->run.data) {
+    for (size_t i = 0; i < s.size(); ++i) EXPECT_EQ(d.stats[i].truth, LogRatio(s[i]));
   }
-  for (size_t u = 0; u < one->n1.size(); ++u) {
-    EXPECT_LE(one->n1.flat(u), settings[u / c.trials].n);
-    EXPECT_LE(one->n0.flat(u), settings[u / c.trials].n);
+  // Every trial's bounds are those of its counts (n1, n0).
+  for (size_t u : {size_t{0}, size_t{31}, size_t{119}}) {
+    auto b = RatioLowerBounds(r->run.counts[0][u], r->run.counts[1][u], s[u / c.trials].n, c.alpha);
+    ASSERT_TRUE(b.ok());
+    for (size_t m = 0; m < 4; ++m) EXPECT_EQ(r->run.data[m].lower[u], (*b)[m]);
   }
-}
-
-TEST(SummarizeRatioCoverage, OneEntryPerSetting) {
-  const Config c = SmallConfig();
-  const auto settings = MakeRatioSettings(c);
-  auto methods = MakeRatioMethods(c.alpha);
-  ASSERT_TRUE(methods.ok());
-  auto run = RunRatioTrials(c, settings, *methods, 9, 2, true);
-  ASSERT_TRUE(run.ok());
-  SummarizeRatioCoverage(settings, *methods, c.trials, &run.value());
-  for (const RatioMethodData& d : run->data) {
-    ASSERT_EQ(d.stats.size(), settings.size());
-    ASSERT_EQ(d.classes.size(), settings.size());
-    for (const RatioCoverageStats& s : d.stats) EXPECT_EQ(s.trials, c.trials);
-  }
+  EXPECT_EQ(r->ceiling.size(), 4u);
 }
 
 TEST(DetectionCeiling, KatzAtOneEqualsCorollary) {

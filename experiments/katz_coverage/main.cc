@@ -19,7 +19,8 @@
 // DeriveSeed(seed, {setting, trial})) and compute four lower bounds on the
 // target log(p1/p0) (the eps lower bound at delta = 0; ML-Audit Sec. 4 sets
 // delta = 0, and the Katz interval has no delta, so this study has no delta
-// parameter). Methods and coverage definitions: compute.h.
+// parameter). Methods and coverage definitions: compute.h and
+// experiments/lib/coverage/coverage_run.h.
 // The study's main comparison is katz_log (ML-Audit's Eps_LB, one-sided level
 // 1 - alpha/2) against clopper_pearson_ratio (the prior-work union bound,
 // level >= 1 - alpha); katz_log_one_sided and clopper_pearson_ratio_strict
@@ -87,13 +88,8 @@ Status Validate(const Config& c) {
 }
 
 Status Run(const Config& c, StudyContext& ctx) {
-  Results r;
-  r.settings = MakeRatioSettings(c);
-  PB_ASSIGN_OR_RETURN(r.methods, MakeRatioMethods(c.alpha));
-  PB_ASSIGN_OR_RETURN(
-      r.run, RunRatioTrials(c, r.settings, r.methods, ctx.seed(), ctx.threads(), ctx.quiet()));
-  SummarizeRatioCoverage(r.settings, r.methods, c.trials, &r.run);
-  PB_ASSIGN_OR_RETURN(r.ceiling, DetectionCeiling(c));
+  PB_ASSIGN_OR_RETURN(const Results r,
+                      ComputeRatioCoverage(c, ctx.seed(), ctx.threads(), ctx.quiet()));
   return WriteReport(c, r, ctx.out());
 }
 

@@ -7,17 +7,15 @@
 #include <utility>
 
 #include "core/format.h"
-#include "experiments/lib/coverage/coverage_class.h"
 #include "experiments/lib/coverage/coverage_report.h"
 #include "results/evidence.h"
-#include "results/h5_array.h"
 #include "results/table_builder.h"
 
 namespace privbench::katz_coverage {
 namespace {
 
 // ML-Audit's claims about the Katz-log and Clopper-Pearson ratio bounds,
-// each judged against the 3 se0 band of coverage_class.h.
+// each judged against the 3 se0 band of experiments/lib/coverage/coverage_run.h.
 class Claims {
  public:
   Claims(const Config& c, const Results& r)
@@ -39,7 +37,7 @@ class Claims {
 
  private:
   size_t Index(const std::string& name) const { return index_.at(name); }
-  const RatioCoverageStats& Stats(size_t m, size_t s) const { return data_[m].stats[s]; }
+  const IntervalStats& Stats(size_t m, size_t s) const { return data_[m].stats[s]; }
   CoverageClass Class(size_t m, size_t s) const { return data_[m].classes[s]; }
   double Cov(size_t m, size_t s) const { return Stats(m, s).coverage; }
   // "katz_log nominal 0.975, 3 se0 = 0.006623"
@@ -57,9 +55,9 @@ class Claims {
   Evidence CeilingNote(size_t k, size_t cp, size_t cps) const;
 
   const Config& c_;
-  const std::vector<RatioSetting>& settings_;
-  const std::vector<RatioMethod>& methods_;
-  const std::vector<RatioMethodData>& data_;
+  const std::vector<CoverageSetting>& settings_;
+  const std::vector<CoverageMethod>& methods_;
+  const std::vector<MethodRun>& data_;
   std::map<std::string, size_t> index_;
 };
 
@@ -71,10 +69,10 @@ Claim Claims::KatzValid() const {
     const bool u = Class(k, s) == CoverageClass::kUnder;
     under += u;
     Separate(per);
-    per << settings_[s].Label() << " " << Cov(k, s);
+    per << settings_[s].label << " " << Cov(k, s);
     if (u) {
       Separate(bad);
-      bad << settings_[s].Label() << " " << Cov(k, s);
+      bad << settings_[s].label << " " << Cov(k, s);
     }
   }
   Evidence e;
@@ -99,7 +97,7 @@ int Claims::BetterAtLevel(const std::string& kn, const std::string& cn, int* tot
     ++*total;
     if (!ok) {
       Separate(bad);
-      bad << settings_[s].Label() << " " << kn << " " << Cov(k, s) << " vs " << cn << " "
+      bad << settings_[s].label << " " << kn << " " << Cov(k, s) << " vs " << cn << " "
           << Cov(cp, s);
     }
   }
@@ -140,17 +138,17 @@ Claim Claims::Tighter() const {
   int wins = 0, total = 0, strict_wins = 0;
   Evidence per;
   for (size_t s = 0; s < settings_.size(); ++s) {
-    if (!(settings_[s].target() > 0.0)) continue;
+    if (!(LogRatio(settings_[s]) > 0.0)) continue;
     ++total;
-    const RatioCoverageStats& a = Stats(k, s);
-    const RatioCoverageStats& b = Stats(cp, s);
-    const bool win = a.mean_eps_bound >= b.mean_eps_bound && a.frac_vacuous <= b.frac_vacuous;
+    const IntervalStats& a = Stats(k, s);
+    const IntervalStats& b = Stats(cp, s);
+    const bool win = a.mean_clipped >= b.mean_clipped && a.frac_vacuous <= b.frac_vacuous;
     wins += win;
-    strict_wins += a.mean_eps_bound >= Stats(cps, s).mean_eps_bound;
+    strict_wins += a.mean_clipped >= Stats(cps, s).mean_clipped;
     Separate(per);
-    per << settings_[s].Label() << " target " << settings_[s].target() << ": katz_log "
-        << a.mean_eps_bound << " (vacuous " << 100 * a.frac_vacuous << "%, coverage " << a.coverage
-        << ") vs CP " << b.mean_eps_bound << " (vacuous " << 100 * b.frac_vacuous << "%, coverage "
+    per << settings_[s].label << " target " << LogRatio(settings_[s]) << ": katz_log "
+        << a.mean_clipped << " (vacuous " << 100 * a.frac_vacuous << "%, coverage " << a.coverage
+        << ") vs CP " << b.mean_clipped << " (vacuous " << 100 * b.frac_vacuous << "%, coverage "
         << b.coverage << ")" << (win ? "" : " [CP tighter]");
   }
   return ClaimEvidence(
@@ -168,16 +166,21 @@ Claim Claims::Tighter() const {
 Claim Claims::CpConservative() const {
   const size_t cp = Index("clopper_pearson_ratio");
   const ClassCounts counts = CountClasses(data_[cp].classes);
-  Evidence per;
-  for (size_t s = 0; s < settings_.size(); ++s) {
-    AppendCoverage(per, settings_[s].Label(), Cov(cp, s), Class(cp, s));
-  }
   return ClaimEvidence("katz_coverage_cp_conservative", OverCoversMost(counts),
                        Evidence() << "criterion: never below nominal - 3 se0 and above nominal + "
                                      "3 se0 in more than half of the settings ("
                                   << Band(cp).str() << "). Over in " << counts.over << " of "
                                   << counts.total() << ", under in " << counts.under
-                                  << ". Per setting: " << per.str());
+                                  << ". Per setting: " << CoverageList(settings_, data_[cp]));
+}
+
+// The statistics of the clipped bound max{0, bound} the study reports, in
+// /bounds/<method>/ and the long table.
+std::vector<StatDataset> ClippedStats() {
+  return {{"mean_eps_bound", &IntervalStats::mean_clipped},
+          {"median_eps_bound", &IntervalStats::median_clipped},
+          {"frac_vacuous", &IntervalStats::frac_vacuous},
+          {"mean_eps_bound_covering", &IntervalStats::mean_clipped_covering}};
 }
 
 // The words the two coverage tables' captions start with.
@@ -192,62 +195,36 @@ std::string CommonCaption(const Config& c) {
 }
 
 // Long table: one row per (setting, method).
-Result<SummaryTable> LongCoverageTable(const Config& c, const Results& r) {
-  TableBuilder t(
-      "coverage", "Coverage and tightness of lower bounds on log(p1/p0)",
-      CommonCaption(c) +
-          "coverage = fraction of trials with bound <= target (bound not clipped at 0; a "
-          "-inf bound from n1 = 0 covers); se = sqrt(c(1-c)/trials); class under/over = "
-          "more than 3 sqrt(nominal(1-nominal)/trials) below/above nominal. "
-          "mean_eps_bound = mean of max{0, bound} (what an auditor reports, nats); "
-          "frac_vacuous = fraction with bound <= 0; mean_eps_bound_covering = mean of "
-          "max{0, bound} over the covering trials only.",
-      {{"p1", Column::Type::kDouble},
-       {"p0", Column::Type::kDouble},
-       {"N", Column::Type::kInt},
-       {"target", Column::Type::kDouble},
-       {"method", Column::Type::kString},
-       {"nominal", Column::Type::kDouble},
-       {"coverage", Column::Type::kDouble},
-       {"se", Column::Type::kDouble},
-       {"class", Column::Type::kString},
-       {"mean_eps_bound", Column::Type::kDouble},
-       {"median_eps_bound", Column::Type::kDouble},
-       {"frac_vacuous", Column::Type::kDouble},
-       {"mean_eps_bound_covering", Column::Type::kDouble}});
-  for (size_t s = 0; s < r.settings.size(); ++s) {
-    const RatioSetting& set = r.settings[s];
-    for (size_t m = 0; m < r.methods.size(); ++m) {
-      const RatioCoverageStats& st = r.run.data[m].stats[s];
-      t.Row({set.p1, set.p0, set.n, set.target(), r.methods[m].name, r.methods[m].nominal,
-             st.coverage, st.se, CoverageClassName(r.run.data[m].classes[s]), st.mean_eps_bound,
-             st.median_eps_bound, st.frac_vacuous, st.mean_eps_bound_covering});
-    }
-  }
-  return t.Build();
+Result<SummaryTable> LongRatioTable(const Config& c, const Results& r) {
+  const CoverageColumn nominal = {
+      {"nominal", Column::Type::kDouble},
+      [](const CoverageMethod& m, const IntervalStats&) { return Cell(m.nominal); }};
+  return LongCoverageTable(
+      r,
+      {"coverage", "Coverage and tightness of lower bounds on log(p1/p0)",
+       CommonCaption(c) +
+           "coverage = fraction of trials with bound <= target (bound not clipped at 0; a "
+           "-inf bound from n1 = 0 covers); se = sqrt(c(1-c)/trials); class under/over = "
+           "more than 3 sqrt(nominal(1-nominal)/trials) below/above nominal. "
+           "mean_eps_bound = mean of max{0, bound} (what an auditor reports, nats); "
+           "frac_vacuous = fraction with bound <= 0; mean_eps_bound_covering = mean of "
+           "max{0, bound} over the covering trials only."},
+      {StatColumn("target", &IntervalStats::truth), LabelColumn(), nominal},
+      StatColumns(ClippedStats()));
 }
 
 // Wide table: coverage and mean bound per setting, two columns per method
 // after the setting's own.
-Result<SummaryTable> WideCoverageTable(const Config& c, const Results& r) {
-  TableBuilder t("coverage_by_method", "Coverage and mean eps bound per setting and method",
-                 CommonCaption(c) + "'<method> mean bound' = mean of max{0, bound} in nats.",
-                 {{"p1", Column::Type::kDouble},
-                  {"p0", Column::Type::kDouble},
-                  {"N", Column::Type::kInt},
-                  {"target", Column::Type::kDouble}});
-  for (const RatioSetting& st : r.settings) t.Row({st.p1, st.p0, st.n, st.target()});
-  PB_ASSIGN_OR_RETURN(SummaryTable table, t.Build());
-  // One column per method each (TableBuilder's rows have a fixed number of
-  // cells).
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    const std::vector<RatioCoverageStats>& stats = r.run.data[m].stats;
-    table.columns.push_back(Column::Doubles(r.methods[m].name + " coverage",
-                                            StatField(stats, &RatioCoverageStats::coverage)));
-    table.columns.push_back(Column::Doubles(r.methods[m].name + " mean bound",
-                                            StatField(stats, &RatioCoverageStats::mean_eps_bound)));
-  }
-  return table;
+Result<SummaryTable> WideRatioTable(const Config& c, const Results& r) {
+  std::vector<double> target;
+  for (const CoverageSetting& st : r.settings) target.push_back(LogRatio(st));
+  return WideCoverageTable(
+      r,
+      {"coverage_by_method", "Coverage and mean eps bound per setting and method",
+       CommonCaption(c) + "'<method> mean bound' = mean of max{0, bound} in nats."},
+      "target", target,
+      {{" coverage", &IntervalStats::coverage}, {" mean bound", &IntervalStats::mean_clipped}},
+      /*two_sided_only=*/false);
 }
 
 // The largest bound each method can show with N samples per side (ML-Audit
@@ -274,78 +251,34 @@ Result<SummaryTable> CeilingTable(const Config& c, const Results& r) {
   return table;
 }
 
-Status WriteSettings(ResultWriter& out, const std::vector<RatioSetting>& settings) {
-  std::vector<int64_t> pair, n;
-  std::vector<double> p1, p0, target;
-  for (const RatioSetting& st : settings) {
-    pair.push_back(st.pair);
-    p1.push_back(st.p1);
-    p0.push_back(st.p0);
-    n.push_back(st.n);
-    target.push_back(st.target());
-  }
-  PB_RETURN_IF_ERROR(out.WriteInts("/settings/pair_index", pair));
-  PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/p1", p1));
-  PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/p0", p0));
-  PB_RETURN_IF_ERROR(out.WriteInts("/settings/n", n));
+// /settings, /trials, /methods, /bounds and /numbers (layout in report.h).
+Status WriteRawData(const Results& r, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(
+      WriteCoverageRun(out, r,
+                       "[setting, trial]: n1 ~ Bin(n, p1) then n0 ~ Bin(n, p0), "
+                       "boost::random::binomial_distribution on std::mt19937_64 seeded with "
+                       "DeriveSeed(seed, {setting, trial})",
+                       ClippedStats()));
+  std::vector<std::string> desc;
+  std::vector<double> target, nominal;
+  for (const CoverageSetting& st : r.settings) target.push_back(LogRatio(st));
   PB_RETURN_IF_ERROR(out.WriteDoubles("/settings/target", target));
-  return SetAttributes(
-      out, "/settings",
-      {{"description",
-        "one row per (pair, N) setting, pair-major; n = samples per side; target = "
-        "log(p1/p0)"}});
-}
-
-// /bounds/<method>/...: the bounds [S, T] and the per-setting statistics.
-Status WriteMethodBounds(ResultWriter& out, const RatioMethod& method, const RatioMethodData& d) {
-  const std::string g = "/bounds/" + method.name;
-  PB_RETURN_IF_ERROR(WriteArray(out, g + "/log_ratio_lo", d.bounds));
-  PB_RETURN_IF_ERROR(WriteGradedCoverage(out, g, d.stats, d.classes));
-  using S = RatioCoverageStats;
   PB_RETURN_IF_ERROR(
-      out.WriteDoubles(g + "/mean_eps_bound", StatField(d.stats, &S::mean_eps_bound)));
-  PB_RETURN_IF_ERROR(
-      out.WriteDoubles(g + "/median_eps_bound", StatField(d.stats, &S::median_eps_bound)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/frac_vacuous", StatField(d.stats, &S::frac_vacuous)));
-  PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/mean_eps_bound_covering",
-                                      StatField(d.stats, &S::mean_eps_bound_covering)));
-  return SetAttributes(out, g,
-                       {{"nominal", method.nominal},
-                        {"description", method.description},
-                        {"guaranteed", int64_t{method.guaranteed}}});
-}
-
-// /settings, /trials, /methods and /bounds (layout in main.cc).
-Status WriteRawData(const Config& c, const Results& r, ResultWriter& out) {
-  if (r.run.n1.shape()[0] != r.settings.size() ||
-      r.run.n1.shape()[1] != static_cast<size_t>(c.trials)) {
-    return Error("internal error: the trial table is not (settings x trials)");
-  }
-  PB_RETURN_IF_ERROR(WriteSettings(out, r.settings));
-  PB_RETURN_IF_ERROR(WriteArray(out, "/trials/n1", r.run.n1));
-  PB_RETURN_IF_ERROR(WriteArray(out, "/trials/n0", r.run.n0));
-  PB_RETURN_IF_ERROR(
-      SetAttributes(out, "/trials",
+      SetAttributes(out, "/settings",
                     {{"description",
-                      "[setting, trial]: n1 ~ Bin(n, p1) then n0 ~ Bin(n, p0), "
-                      "boost::random::binomial_distribution on std::mt19937_64 seeded with "
-                      "DeriveSeed(seed, {setting, trial})"}}));
-  std::vector<std::string> names, desc;
-  std::vector<double> nominal;
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    names.push_back(r.methods[m].name);
-    desc.push_back(r.methods[m].description);
-    nominal.push_back(r.methods[m].nominal);
-    PB_RETURN_IF_ERROR(WriteMethodBounds(out, r.methods[m], r.run.data[m]));
+                      "one row per (pair, N) setting, pair-major; n = samples per side; target = "
+                      "log(p1/p0)"}}));
+  for (const CoverageMethod& m : r.methods) {
+    desc.push_back(m.description);
+    nominal.push_back(m.nominal);
+    PB_RETURN_IF_ERROR(SetAttributes(out, "/bounds/" + m.name,
+                                     {{"nominal", m.nominal},
+                                      {"description", m.description},
+                                      {"guaranteed", int64_t{m.guaranteed}}}));
   }
-  PB_RETURN_IF_ERROR(out.WriteStrings("/methods/name", names));
   PB_RETURN_IF_ERROR(out.WriteStrings("/methods/description", desc));
-  return out.WriteDoubles("/methods/nominal", nominal);
-}
-
-// /numbers: every ceiling bound, and per method the minimum coverage and the
-// number of settings under.
-Status WriteNumbers(const Results& r, ResultWriter& out) {
+  PB_RETURN_IF_ERROR(out.WriteDoubles("/methods/nominal", nominal));
+  // Every ceiling bound.
   for (const CeilingRow& row : r.ceiling) {
     for (size_t m = 0; m < r.methods.size(); ++m) {
       PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/katz_coverage_ceiling_" + r.methods[m].name +
@@ -353,12 +286,6 @@ Status WriteNumbers(const Results& r, ResultWriter& out) {
                                              std::to_string(row.n0),
                                          row.bounds[m]));
     }
-  }
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    const RatioMethodData& d = r.run.data[m];
-    PB_RETURN_IF_ERROR(WriteMethodNumbers(
-        out, "/numbers/katz_coverage_" + r.methods[m].name,
-        CountMethodNumbers(StatField(d.stats, &RatioCoverageStats::coverage), d.classes)));
   }
   return Status::Ok();
 }
@@ -381,17 +308,16 @@ std::vector<Claim> RatioClaims(const Config& c, const Results& r) {
 }
 
 Result<std::vector<SummaryTable>> RatioTables(const Config& c, const Results& r) {
-  PB_ASSIGN_OR_RETURN(SummaryTable coverage, LongCoverageTable(c, r));
-  PB_ASSIGN_OR_RETURN(SummaryTable by_method, WideCoverageTable(c, r));
+  PB_ASSIGN_OR_RETURN(SummaryTable coverage, LongRatioTable(c, r));
+  PB_ASSIGN_OR_RETURN(SummaryTable by_method, WideRatioTable(c, r));
   PB_ASSIGN_OR_RETURN(SummaryTable ceiling, CeilingTable(c, r));
   return std::vector<SummaryTable>{std::move(coverage), std::move(by_method), std::move(ceiling)};
 }
 
 Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
-  PB_RETURN_IF_ERROR(WriteRawData(c, r, out));
+  PB_RETURN_IF_ERROR(WriteRawData(r, out));
   PB_ASSIGN_OR_RETURN(const std::vector<SummaryTable> tables, RatioTables(c, r));
   for (const SummaryTable& t : tables) PB_RETURN_IF_ERROR(out.WriteTable(t));
-  PB_RETURN_IF_ERROR(WriteNumbers(r, out));
   for (const Claim& cl : RatioClaims(c, r)) PB_RETURN_IF_ERROR(out.WriteClaim(cl));
   return SetAttributes(out, "/meta", {{"lost_parameters", kLostParameters}});
 }

@@ -1,5 +1,7 @@
 // What study katz_coverage (README.md) writes, all through WriteReport:
-//   the raw draws, S settings x T trials:
+//   the raw draws, S settings x T trials (experiments/lib/coverage/
+//   coverage_report.h, WriteCoverageRun, with <x>, <y> = p1, p0, the counts
+//   n1, n0 and the methods' data in /bounds/<method>/log_ratio_lo):
 //   /settings/{pair_index,p1,p0,n,target}      [S], target = log(p1/p0)
 //   /trials/{n1,n0}                            [S, T]
 //   /methods/{name,description,nominal}        the four bounds
@@ -30,14 +32,6 @@
 #include "results/h5_file.h"
 
 namespace privbench::katz_coverage {
-
-// What the computation hands the report.
-struct Results {
-  std::vector<RatioSetting> settings;
-  std::vector<RatioMethod> methods;
-  RatioRun run;                     // with the statistics (SummarizeRatioCoverage)
-  std::vector<CeilingRow> ceiling;  // DetectionCeiling
-};
 
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);

@@ -21,17 +21,9 @@ Fixture SmallRun() {
   f.c.p0 = {0.05, 0.2};
   f.c.n = {100};
   f.c.trials = 50;
-  f.r.settings = MakeRatioSettings(f.c);
-  auto methods = MakeRatioMethods(f.c.alpha);
-  EXPECT_TRUE(methods.ok());
-  f.r.methods = methods.value();
-  auto run = RunRatioTrials(f.c, f.r.settings, f.r.methods, 4, 2, true);
-  EXPECT_TRUE(run.ok());
-  f.r.run = std::move(run.value());
-  SummarizeRatioCoverage(f.r.settings, f.r.methods, f.c.trials, &f.r.run);
-  auto ceiling = DetectionCeiling(f.c);
-  EXPECT_TRUE(ceiling.ok());
-  f.r.ceiling = ceiling.value();
+  auto r = ComputeRatioCoverage(f.c, 4, 2, true);
+  EXPECT_TRUE(r.ok()) << r.message();
+  f.r = std::move(r.value());
   return f;
 }
 
