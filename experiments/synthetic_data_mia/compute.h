@@ -236,6 +236,22 @@ std::vector<int64_t> SweepCases(const Config& config, const std::vector<CaseSpec
 std::vector<std::string> SweepAttacks(const Config& config);
 Result<OutlierSweep> RunOutlierSweep(const GameInputs& in, const CategoricalTable& pool,
                                      const std::vector<CaseSpec>& cases, bool quiet);
+// The sweep before any game, for running its games one at a time (the
+// study's sweep units, parts.h): RunOutlierSweep is PlanOutlierSweep, then
+// RunGame(SweepGameInputs(in, plan), cases[k], k, t, adversary) for each k of
+// sweep.cases, t of sweep.targets and adversary of config.adversaries, in
+// that order, appended to sweep.games.
+struct OutlierSweepPlan {
+  Config config;       // the main config with the sweep's targets, releases, attacks, adversaries
+  TargetSetup setup;   // its targets and the population without them
+  OutlierSweep sweep;  // targets, cases, attacks, releases; no games yet
+  bool runs_games() const;  // targets and attacks to run
+};
+Result<OutlierSweepPlan> PlanOutlierSweep(const GameInputs& in, const CategoricalTable& pool,
+                                          const std::vector<CaseSpec>& cases);
+// The inputs of the sweep's games: `plan`'s config, population and targets
+// and the sweep's seed (pointers into plan, which must outlive them).
+GameInputs SweepGameInputs(const GameInputs& in, const OutlierSweepPlan& plan);
 
 // The law of the white-box score on the worst-case pair of `spec` on the
 // first `attributes` attributes where it is known in closed form (D- known,
@@ -265,6 +281,10 @@ struct BugPower {
 };
 Result<std::vector<BugPower>> PlantedBugPower(const GameInputs& in,
                                               const std::vector<WorstCaseResult>& worst_case);
+// PlantedBugPower's rows of worst-case audit `index` alone (none unless it
+// audits a planted bug): PlantedBugPower concatenates them in index order.
+Result<std::vector<BugPower>> BugPowerRows(const GameInputs& in, int64_t index,
+                                           const WorstCaseResult& w);
 
 // THE PERFECT TEST (black_box_far_below): per main case, the perfect-test
 // bound (power.h PerfectTestBound) of its worst-case white-box audit

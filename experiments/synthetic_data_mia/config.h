@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "experiments/lib/framework/sweep.h"
+
 namespace privbench {
 namespace synthetic_data_mia {
 
@@ -74,6 +76,9 @@ struct Config {
   std::vector<int64_t> cost_sizes = {1000, 4000, 16000};
   int64_t cost_repeats = 10;
   std::string data_dir;  // Adult directory ("" = the vendored copy)
+  // The sharded, resumable sweep's flags (--shard, --parts_dir, --merge_only,
+  // --units, --accept_parts_from; parts.h: the units).
+  SweepFlags sweep;
 };
 
 }  // namespace synthetic_data_mia

@@ -7,22 +7,24 @@
 // TAPAS (2022) and the worst-case audits of Annamalai, Ganev & De Cristofaro
 // (USENIX Security 2024).
 //
-//   bazel run //experiments/synthetic_data_mia [-- --scale=paper]
+//   bazel run //experiments/synthetic_data_mia [-- --scale=paper --shard=0/4]
 //
-// Method: compute.h; targets: targets.h; output and claims
+// A sharded, resumable sweep (experiments/lib/framework/sweep.h): one unit
+// per game, worst-case audit and outlier-sweep game, each writing a part;
+// the parts merged (with the cost measurement) give the study file
+// (parts.h). Method: compute.h; targets: targets.h; output and claims
 // (results/raw/synthetic_data_mia.h5): report.h. Data: Adult (vendored UCI
 // copy) over a public 13-attribute domain (data_scripts/adult_categorical.h).
 #include <string>
-#include <utility>
 #include <vector>
 
-#include "core/progress.h"
 #include "data_scripts/adult_categorical.h"
 #include "experiments/lib/framework/study.h"
+#include "experiments/lib/framework/sweep.h"
 #include "experiments/synthetic_data_mia/compute.h"
 #include "experiments/synthetic_data_mia/config.h"
+#include "experiments/synthetic_data_mia/parts.h"
 #include "experiments/synthetic_data_mia/report.h"
-#include "experiments/synthetic_data_mia/targets.h"
 #include "mechanisms/synthetic/synthesizer.h"
 
 namespace privbench {
@@ -125,6 +127,7 @@ void RegisterFlags(FlagSet& flags, Config& c) {
   flags.AddIntList("cost_sizes", &c.cost_sizes, "dataset sizes timed").NonEmpty().Range(2, 30000);
   flags.AddInt("cost_repeats", &c.cost_repeats, "timed runs per size").Range(1, 10000);
   flags.AddString("data_dir", &c.data_dir, "directory of adult.data/adult.test ('' = vendored)");
+  RegisterSweepFlags(flags, &c.sweep);
 }
 
 Status Validate(const Config& c) {
@@ -145,60 +148,25 @@ Status Validate(const Config& c) {
   return Status::Ok();
 }
 
-Status RunGames(const GameInputs& in, const std::vector<CaseSpec>& cases, bool quiet,
-                std::vector<GameResult>* games) {
-  const Config& c = *in.config;
-  const int64_t total =
-      static_cast<int64_t>(cases.size() * in.targets->size() * c.adversaries.size());
-  ProgressReporter progress("synthetic_data_mia games", total, quiet);
-  for (size_t k = 0; k < cases.size(); ++k) {
-    for (size_t t = 0; t < in.targets->size(); ++t) {
-      for (const std::string& adversary : c.adversaries) {
-        PB_ASSIGN_OR_RETURN(GameResult g, RunGame(in, cases[k], static_cast<int64_t>(k),
-                                                  static_cast<int64_t>(t), adversary));
-        games->push_back(std::move(g));
-        progress.Advance(1);
-      }
-    }
-  }
-  return Status::Ok();
-}
-
+// The study as a sweep (parts.h): this shard's units into parts, then, once
+// every part exists, their merge into the study file.
 Status Run(const Config& c, StudyContext& ctx) {
   AdultOptions options;
   options.data_dir = c.data_dir;
   PB_ASSIGN_OR_RETURN(const AdultCategorical adult, LoadAdultCategorical(options));
   if (c.n_records > adult.train.n() / 2) return Error("n_records exceeds half of Adult's rows");
-  PB_ASSIGN_OR_RETURN(TargetSetup setup, ChooseTargets(adult.train, adult.domain, c, ctx.seed()));
-  Results r;
-  PB_ASSIGN_OR_RETURN(r.cases, MainCases(c));
-  r.targets = setup.targets;
-  r.attacks = SelectedAttacks(c);
-  r.removed_duplicates = setup.removed_duplicates;
-  r.data_provenance = "uci-adult";
-  GameInputs in{&c, &adult.domain, &setup.population, &setup.targets, ctx.seed(), ctx.threads()};
-  PB_RETURN_IF_ERROR(RunGames(in, r.cases, ctx.quiet(), &r.games));
-  PB_ASSIGN_OR_RETURN(const std::vector<WorstCasePlan> plans,
-                      WorstCasePlans(c, r.cases, adult.domain));
-  ProgressReporter progress("synthetic_data_mia worst case", static_cast<int64_t>(plans.size()),
-                            ctx.quiet());
-  for (size_t k = 0; k < plans.size(); ++k) {
-    PB_ASSIGN_OR_RETURN(WorstCaseResult w, RunWorstCase(in, plans[k].spec, plans[k].attributes,
-                                                        static_cast<int64_t>(k)));
-    w.bug_audit = plans[k].bug_audit;
-    r.worst_case.push_back(std::move(w));
-    progress.Advance(1);
-  }
-  // The outlier sweep, the planted bugs' power, the
-  // perfect-test bounds.
-  PB_ASSIGN_OR_RETURN(r.sweep, RunOutlierSweep(in, adult.train, r.cases, ctx.quiet()));
-  PB_ASSIGN_OR_RETURN(r.bug_power, PlantedBugPower(in, r.worst_case));
-  PB_ASSIGN_OR_RETURN(r.perfect_test, PerfectTestBounds(in, r.cases));
-  for (const std::string& name : c.synthesizers) {
-    PB_ASSIGN_OR_RETURN(CostResult cost, MeasureCost(in, name));
-    r.cost.push_back(std::move(cost));
-  }
-  return WriteReport(c, r, ctx.out());
+  StudyPlan plan;
+  PB_RETURN_IF_ERROR(MakePlan(c, ctx.seed(), adult.train, adult.domain, adult.checksums, &plan));
+  auto run_unit = [&](int64_t k, const SweepUnit&, ResultWriter& part) {
+    return RunUnit(plan, k, part);
+  };
+  auto merge = [&](const SweepParts& parts, const SweepOptions&) -> Status {
+    PB_ASSIGN_OR_RETURN(const Results r, MergeParts(plan, parts));
+    PB_RETURN_IF_ERROR(ctx.out().SetAttribute("/meta", "sweep_part_versions",
+                                              DescribePartVersions(parts).description));
+    return WriteReport(c, r, ctx.out());
+  };
+  return RunSweepStudy("synthetic_data_mia", plan.sweep_plan, c.sweep, ctx, run_unit, merge);
 }
 
 }  // namespace

@@ -5,12 +5,15 @@ Mann-Whitney recount from the stored test scores; the worst-case flags
 against the stored bounds (one-sided Clopper-Pearson; Gaussian-DP where the
 test's trade-off is Gaussian) and the claimed eps; the Laplace histogram's white-box scores obey
 their bound |LLR| <= (attributes) / b = eps on the one-attribute pair; same
-seed, same numbers (timings aside); every audit's bound within its ceiling
-and no_violation's count of audits that could fail; a power row for every
+seed, same numbers (timings aside), from two shards of the sweep merged as
+from one process; a rerun on the same parts runs no unit and writes the
+same data, the games' timings included; --units runs the units it names and
+writes no study file; every audit's bound within its ceiling and
+no_violation's count of audits that could fail; a power row for every
 planted bug; the outlier sweep's exposures; --attacks=dcr_hamming writes only that
 attack's rows, with the full run's numbers, and the claims needing other
 attacks undecidable; bad parameters (an unknown or empty --attacks
-included) exit 2 with no file.
+included, and a bad --shard) exit 2 with no file.
 """
 import os
 import sys
@@ -133,7 +136,8 @@ def check_attack_subset(full):
     numbers as in the full run `full` (datasets()), recorded in /meta's
     config; the claims needing other attacks undecidable with holds = 0."""
     d = tempfile.mkdtemp(dir=smoke.out_dir())
-    smoke.expect_ok(smoke.run(BINARY, ["--attacks=dcr_hamming"], d), "--attacks=dcr_hamming")
+    smoke.expect_ok(smoke.run(BINARY, ["--attacks=dcr_hamming", f"--parts_dir={d}/parts"], d),
+                    "--attacks=dcr_hamming")
     with smoke.open_results(os.path.join(d, STUDY + ".h5")) as f:
         smoke.check_declared_claims(f, STUDY)
         names = [text(x) for x in f["games/attack_names"][...]]
@@ -165,8 +169,55 @@ def check_attack_subset(full):
         check(os.listdir(d) == [], f"{args}: left files {os.listdir(d)}")
 
 
+def check_sharded_run(first):
+    """Shards 0/2 and 1/2 into fresh parts: the first writes no file, the
+    second merges all parts into the numbers of the one-shard run `first`."""
+    d = tempfile.mkdtemp(dir=smoke.out_dir())
+    parts = f"--parts_dir={d}/parts"
+    smoke.expect_ok(smoke.run(BINARY, ["--shard=0/2", parts], d), "--shard=0/2")
+    check(os.listdir(d) == ["parts"], f"--shard=0/2 alone writes no study file: {os.listdir(d)}")
+    smoke.expect_ok(smoke.run(BINARY, ["--shard=1/2", parts], d), "--shard=1/2")
+    with smoke.open_results(os.path.join(d, STUDY + ".h5")) as f:
+        second = datasets(f)
+    for name, values in first.items():
+        if name in TIMINGS or name.startswith("summary/cost") or name.startswith("summary/games"):
+            continue
+        check(name in second and np.array_equal(values, second[name]),
+              f"same seed, same {name} (two shards merged)")
+
+
+def check_resumed_run(first, parts):
+    """A rerun on the parts of the run `first` runs no unit: the same data,
+    the games' timings included (the cost measurement is made anew at every
+    merge)."""
+    d = tempfile.mkdtemp(dir=smoke.out_dir())
+    r = smoke.run(BINARY, [f"--parts_dir={parts}", "--quiet=false"], d)
+    smoke.expect_ok(r, "rerun on the same parts")
+    check(" 0 to run" in r.stderr, f"the rerun runs no unit: {r.stderr.strip()[-300:]}")
+    with smoke.open_results(os.path.join(d, STUDY + ".h5")) as f:
+        again = datasets(f)
+    for name, values in first.items():
+        if name.startswith("cost/") or name.startswith("summary/cost"):
+            continue
+        same = name in again and np.array_equal(values, again[name],
+                                                 equal_nan=values.dtype.kind == "f")
+        check(same, f"rerun on the same parts: same {name}")
+
+
+def check_units_flag():
+    """--units=<id> runs that unit alone into the parts, no study file."""
+    unit = "sweep=mst_eps=4_target=0_adversary=fixed"
+    d = tempfile.mkdtemp(dir=smoke.out_dir())
+    smoke.expect_ok(smoke.run(BINARY, [f"--units={unit}", f"--parts_dir={d}/parts"], d),
+                    f"--units={unit}")
+    made = [name for _, _, names in os.walk(os.path.join(d, "parts")) for name in names]
+    check(made == [unit + ".h5"], f"--units={unit} makes that part alone: {made}")
+    check(not os.path.exists(os.path.join(d, STUDY + ".h5")), "--units writes no study file")
+
+
 def main():
-    with smoke.run_ok(BINARY, STUDY) as f:
+    parts = os.path.join(smoke.out_dir(), "parts")
+    with smoke.run_ok(BINARY, STUDY, [f"--parts_dir={parts}"]) as f:
         smoke.check_meta(f, STUDY)
         smoke.check_declared_claims(f, STUDY)
         smoke.check_table(f, "games", ["synthesizer", "epsilon", "target", "adversary", "attack",
@@ -192,19 +243,13 @@ def main():
             "correlations_forest", "queries_logistic", "queries_forest", "white_box"],
               "the default runs every attack")
         first = datasets(f)
-    again = tempfile.mkdtemp(dir=smoke.out_dir())
-    smoke.expect_ok(smoke.run_at_test_scale(BINARY, again, tempfile.mkdtemp()), "second run")
-    with smoke.open_results(os.path.join(again, STUDY + ".h5")) as f:
-        second = datasets(f)
-    for name, values in first.items():
-        if name in TIMINGS or name.startswith("summary/cost") or name.startswith("summary/games"):
-            continue
-        check(name in second and np.array_equal(values, second[name]),
-              f"same seed, same {name}")
+    check_sharded_run(first)
+    check_resumed_run(first, parts)
+    check_units_flag()
     check_attack_subset(first)
     smoke.check_bad_parameters(BINARY, STUDY, [
         ["--epsilons=0"], ["--delta=1"], ["--synthesizers=gan"], ["--adversaries=oracle"],
-        ["--outlier_targets=100000"], ["--train_datasets=41"]])
+        ["--outlier_targets=100000"], ["--train_datasets=41"], ["--shard=2/2"], ["--shard=1"]])
     check_refused_up_front()
     smoke.finish()
 

@@ -55,31 +55,49 @@ std::vector<std::string> SweepAttacks(const Config& c) {
   return out;
 }
 
-Result<OutlierSweep> RunOutlierSweep(const GameInputs& in, const CategoricalTable& pool,
-                                     const std::vector<CaseSpec>& cases, bool quiet) {
-  const Config c = SweepConfig(*in.config);
-  OutlierSweep sweep;
+bool OutlierSweepPlan::runs_games() const {
+  return !sweep.targets.empty() && !sweep.attacks.empty();
+}
+
+Result<OutlierSweepPlan> PlanOutlierSweep(const GameInputs& in, const CategoricalTable& pool,
+                                          const std::vector<CaseSpec>& cases) {
+  OutlierSweepPlan plan;
+  plan.config = SweepConfig(*in.config);
+  const Config& c = plan.config;
+  OutlierSweep& sweep = plan.sweep;
   sweep.cases = SweepCases(*in.config, cases);
   sweep.attacks = c.attacks;
   sweep.train_datasets = c.train_datasets;
   sweep.test_datasets = c.test_datasets;
-  if (c.outlier_targets + c.random_targets == 0) return sweep;
-  PB_ASSIGN_OR_RETURN(TargetSetup setup, ChooseTargets(pool, *in.domain, c, in.seed));
-  sweep.targets = setup.targets;
-  sweep.removed_duplicates = setup.removed_duplicates;
-  if (sweep.attacks.empty()) return sweep;
+  if (c.outlier_targets + c.random_targets == 0) return plan;
+  PB_ASSIGN_OR_RETURN(plan.setup, ChooseTargets(pool, *in.domain, c, in.seed));
+  sweep.targets = plan.setup.targets;
+  sweep.removed_duplicates = plan.setup.removed_duplicates;
+  return plan;
+}
+
+GameInputs SweepGameInputs(const GameInputs& in, const OutlierSweepPlan& plan) {
   GameInputs g = in;
-  g.config = &c;
-  g.population = &setup.population;
-  g.targets = &setup.targets;
+  g.config = &plan.config;
+  g.population = &plan.setup.population;
+  g.targets = &plan.setup.targets;
   g.seed = DeriveSeed(in.seed, {StableHash("outlier_sweep")});
+  return g;
+}
+
+Result<OutlierSweep> RunOutlierSweep(const GameInputs& in, const CategoricalTable& pool,
+                                     const std::vector<CaseSpec>& cases, bool quiet) {
+  PB_ASSIGN_OR_RETURN(const OutlierSweepPlan plan, PlanOutlierSweep(in, pool, cases));
+  OutlierSweep sweep = plan.sweep;
+  if (!plan.runs_games()) return sweep;
+  const GameInputs g = SweepGameInputs(in, plan);
+  const std::vector<std::string>& adversaries = plan.config.adversaries;
   ProgressReporter progress(
       "synthetic_data_mia outlier sweep",
-      static_cast<int64_t>(sweep.cases.size() * sweep.targets.size() * c.adversaries.size()),
-      quiet);
+      static_cast<int64_t>(sweep.cases.size() * sweep.targets.size() * adversaries.size()), quiet);
   for (int64_t k : sweep.cases) {
     for (size_t t = 0; t < sweep.targets.size(); ++t) {
-      for (const std::string& adversary : c.adversaries) {
+      for (const std::string& adversary : adversaries) {
         PB_ASSIGN_OR_RETURN(GameResult game, RunGame(g, cases[static_cast<size_t>(k)], k,
                                                      static_cast<int64_t>(t), adversary));
         sweep.games.push_back(std::move(game));

@@ -210,25 +210,32 @@ Result<BugPower> PowerRow(const GameInputs& in, int64_t index, const WorstCaseRe
 
 }  // namespace
 
+Result<std::vector<BugPower>> BugPowerRows(const GameInputs& in, int64_t index,
+                                           const WorstCaseResult& w) {
+  std::vector<BugPower> rows;
+  if (!w.bug_audit || w.spec.bug.empty()) return rows;
+  PB_ASSIGN_OR_RETURN(const std::optional<ScoreLaw> law,
+                      WorstCaseWhiteBoxLaw(in, w.spec, w.attributes));
+  if (law.has_value()) {
+    PB_ASSIGN_OR_RETURN(BugPower row, PowerRow(in, index, w, "white_box", *law));
+    rows.push_back(std::move(row));
+    return rows;
+  }
+  for (const AttackOutcome& o : w.attacks) {
+    PB_ASSIGN_OR_RETURN(BugPower row,
+                        PowerRow(in, index, w, o.attack, EmpiricalLaw(o.test_scores)));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
 Result<std::vector<BugPower>> PlantedBugPower(const GameInputs& in,
                                               const std::vector<WorstCaseResult>& worst_case) {
   std::vector<BugPower> rows;
   for (size_t i = 0; i < worst_case.size(); ++i) {
-    const WorstCaseResult& w = worst_case[i];
-    if (!w.bug_audit || w.spec.bug.empty()) continue;
-    const int64_t index = static_cast<int64_t>(i);
-    PB_ASSIGN_OR_RETURN(const std::optional<ScoreLaw> law,
-                        WorstCaseWhiteBoxLaw(in, w.spec, w.attributes));
-    if (law.has_value()) {
-      PB_ASSIGN_OR_RETURN(BugPower row, PowerRow(in, index, w, "white_box", *law));
-      rows.push_back(std::move(row));
-      continue;
-    }
-    for (const AttackOutcome& o : w.attacks) {
-      PB_ASSIGN_OR_RETURN(BugPower row,
-                          PowerRow(in, index, w, o.attack, EmpiricalLaw(o.test_scores)));
-      rows.push_back(std::move(row));
-    }
+    PB_ASSIGN_OR_RETURN(std::vector<BugPower> mine,
+                        BugPowerRows(in, static_cast<int64_t>(i), worst_case[i]));
+    for (BugPower& row : mine) rows.push_back(std::move(row));
   }
   return rows;
 }
