@@ -179,10 +179,10 @@ int Tightness(const Config& c) {
     std::printf("%-4s %-5s %-8s", "seed", "mu", "true_eps");
     for (ThresholdSelection s : selections) {
       const std::string name(ThresholdSelectionName(s));
-      std::printf(" %13s %13s", ("gdp:" + name).substr(0, 13).c_str(),
-                  ("cp:" + name).substr(0, 13).c_str());
+      std::printf(" %23s %23s", ("gdp:" + name).substr(0, 23).c_str(),
+                  ("cp:" + name).substr(0, 23).c_str());
     }
-    std::printf(" %13s\n", "gdp:split0");
+    std::printf(" %23s\n", "gdp:split0");
     for (double mu : c.mus) {
       Rng rng = MakeRng(341, {static_cast<uint64_t>(mu * 1000), static_cast<uint64_t>(seed)});
       const std::vector<double> m = Gaussian(c.tightness_n, mu, rng),
@@ -201,7 +201,7 @@ int Tightness(const Config& c) {
       std::printf("%-4lld %-5g %-8.4f", static_cast<long long>(seed), mu,
                   GaussianDpEpsilon(mu, delta).value());
       for (size_t s = 0; s < selections.size(); ++s) {
-        std::printf(" %13.4f %13.4f", a->gaussian_dp[s].eps_lower.value_or(-1.0),
+        std::printf(" %23.4f %23.4f", a->gaussian_dp[s].eps_lower.value_or(-1.0),
                     a->intervals[s].lower);
       }
       const auto split =
@@ -210,7 +210,7 @@ int Tightness(const Config& c) {
       if (split != selections.end()) {
         d = DissectSplit(m, non, a->gaussian_dp[static_cast<size_t>(split - selections.begin())],
                          delta, alpha, o.seed);
-        std::printf(" %13.4f", d.earlier_eps);
+        std::printf(" %23.4f", d.earlier_eps);
       }
       std::printf("\n");
       for (size_t s = 0; s < selections.size(); ++s) {
