@@ -14,8 +14,6 @@
 namespace privbench::epsilon_star_distance {
 namespace {
 
-std::string Suffix(size_t a) { return a == 0 ? "" : "_common_window"; }
-
 // "d=1,n=1000"
 std::string CaseText(const Config& c, size_t i, size_t k) {
   return Evidence() << "d=" << c.distances[i] << ",n=" << c.est.n[k];
@@ -41,7 +39,7 @@ Status WriteValues(const Config& c, const DistanceResults& r, ResultWriter& out)
   for (size_t a = 0; a < r.analyses.size(); ++a) {
     const SimAnalysis& an = r.analyses[a];
     for (size_t e = 0; e < r.names.size(); ++e) {
-      const std::string g = "/" + an.name + "/" + r.names[e];
+      const std::string g = EstimatorGroup(an, r.names[e]);
       const auto of_setting = [&](const xt::xtensor<double, 3>& x) {
         return ByDistance(xt::view(x, xt::all(), a, e), D, N);
       };
@@ -51,11 +49,9 @@ Status WriteValues(const Config& c, const DistanceResults& r, ResultWriter& out)
       PB_RETURN_IF_ERROR(WriteArray(out, g + "/sd", of_setting(r.moments.sd)));
       PB_RETURN_IF_ERROR(WriteArray(out, g + "/bias", of_setting(r.bias)));
       PB_RETURN_IF_ERROR(out.WriteDoubles(g + "/exact_reference", r.Reference(a, e)));
-      PB_RETURN_IF_ERROR(SetAttributes(
-          out, g,
-          {{"window", WindowText(an.options, AnalysisWindow(a, r.names[e]))},
-           {"exact_reference_window", r.windows.names[ReferenceWindow(a, r.names[e])]},
-           {"options", EpsilonStarOptionsText(an.options)}}));
+      PB_RETURN_IF_ERROR(SetEstimatorAttributes(
+          a, an, r.names[e],
+          {"exact_reference_window", r.windows.names[ReferenceWindow(a, r.names[e])]}, out));
     }
   }
   return Status::Ok();
@@ -84,14 +80,10 @@ Status WriteSettings(const Config& c, const DistanceResults& r, ResultWriter& ou
                                     {"population", DistancePopulationText(c)},
                                     {"shift", c.shift},
                                     {"repetitions", c.est.repetitions}}));
-  PB_RETURN_IF_ERROR(out.WriteStrings("/estimators", r.names));
-  PB_RETURN_IF_ERROR(out.WriteStrings(
-      "/analyses", std::vector<std::string>{r.analyses[0].name, r.analyses[1].name}));
+  PB_RETURN_IF_ERROR(WriteEstimatorsAndAnalyses(r.names, r.analyses, out));
+  PB_RETURN_IF_ERROR(WriteExactWindows(r.windows, r.exact, out));
   for (size_t w = 0; w < r.windows.names.size(); ++w) {
     const std::string& wn = r.windows.names[w];
-    PB_RETURN_IF_ERROR(out.WriteDoubles("/exact/" + wn, r.exact[w]));
-    PB_RETURN_IF_ERROR(out.SetAttribute(
-        "/exact/" + wn, "window", WindowText(r.windows.options[w], EpsilonStarWindow::kRate)));
     for (size_t i = 0; i < c.distances.size(); ++i) {
       PB_RETURN_IF_ERROR(out.WriteScalar(
           "/numbers/distance_exact_" + wn + "_d" + FormatDouble(c.distances[i]), r.exact[w][i]));
@@ -121,11 +113,11 @@ std::string TableCaption(const Config& c, const DistanceResults& r, size_t a) {
          "); n losses per sample; mean and sample sd over " + std::to_string(c.est.repetitions) +
          " repetitions; exact = Epsilon* of the known distributions on the row's window; "
          "bias = mean - exact. " +
-         (a == 0 ? "Empirical on the paper's (rate_floor, rate_ceiling); parametric on "
-                   "[clip_lo, clip_hi] (lost in the paper; ours), so the two rows of one "
-                   "(d, n) have different exact references."
-                 : "Secondary analysis: rate and clip windows both [common_lo, common_hi].") +
-         " Options: " + EpsilonStarOptionsText(r.analyses[a].options) + ".";
+         AnalysisCaption(a,
+                         "Empirical on the paper's (rate_floor, rate_ceiling); parametric on "
+                         "[clip_lo, clip_hi] (lost in the paper; ours), so the two rows of one "
+                         "(d, n) have different exact references.",
+                         r.analyses[a]);
 }
 
 // The sign tests of one (d > 0, n) case: empirical below its exact value
@@ -179,19 +171,17 @@ Result<SummaryTable> DistanceExactTable(const Config& c, const DistanceResults& 
 
 Result<SummaryTable> DistanceTable(const Config& c, const DistanceResults& r, size_t a) {
   const EpsilonStarOptions& o = r.analyses[a].options;
-  TableBuilder t(
-      "distance_" + r.analyses[a].name,
-      std::string("Epsilon* as the distributions move apart (Fig. 5), ") +
-          (a == 0 ? "each estimator on its own window" : "every estimator on a common window"),
-      TableCaption(c, r, a),
-      {{"d", Column::Type::kDouble},
-       {"n", Column::Type::kInt},
-       {"estimator", Column::Type::kString},
-       {"window", Column::Type::kString},
-       {"exact", Column::Type::kDouble},
-       {"mean", Column::Type::kDouble},
-       {"sd", Column::Type::kDouble},
-       {"bias", Column::Type::kDouble}});
+  TableBuilder t("distance_" + r.analyses[a].name,
+                 "Epsilon* as the distributions move apart (Fig. 5), " + AnalysisTitle(a),
+                 TableCaption(c, r, a),
+                 {{"d", Column::Type::kDouble},
+                  {"n", Column::Type::kInt},
+                  {"estimator", Column::Type::kString},
+                  {"window", Column::Type::kString},
+                  {"exact", Column::Type::kDouble},
+                  {"mean", Column::Type::kDouble},
+                  {"sd", Column::Type::kDouble},
+                  {"bias", Column::Type::kDouble}});
   for (size_t i = 0; i < c.distances.size(); ++i) {
     for (size_t k = 0; k < r.N; ++k) {
       for (size_t e = 0; e < r.names.size(); ++e) {
@@ -228,17 +218,8 @@ JudgedClaim D0OvershootsClaim(const Config& c, const DistanceResults& r, size_t 
       ev.Digits(Paired(e, p).t, 2);
     }
   }
-  const SignVerdict v = JudgeAllGreater(tests, 0.05);
-  if (v.inconclusive) {
-    ev << "; INCONCLUSIVE: holds in ";
-    ev.Digits(100 * v.holds_fraction, 3) << "% of the (n, repetition) pairs";
-  }
-  JudgedClaim j;
-  j.holds_fraction = v.holds_fraction;
-  j.inconclusive = v.inconclusive;
-  j.claim =
-      ClaimEvidence("epsilon_star_distance_d0_empirical_overshoots_more" + Suffix(a), v.holds, ev);
-  return j;
+  return SignTestClaim("epsilon_star_distance_d0_empirical_overshoots_more" + AnalysisSuffix(a),
+                       tests, true, ev, "(n, repetition) pairs", "");
 }
 
 JudgedClaim UndershootsClaim(const Config& c, const DistanceResults& r, size_t a) {
@@ -260,23 +241,14 @@ JudgedClaim UndershootsClaim(const Config& c, const DistanceResults& r, size_t a
       if (std::abs(bp) > std::abs(be)) ++par_larger;
     }
   }
-  const SignVerdict v = JudgeAllGreater(tests, 0.05);
-  Evidence ev;
-  ev << cases << " (d, n) cases, two sign tests each over " << c.est.repetitions
-     << " paired repetitions, each at level 0.05/" << tests.size();
-  if (v.inconclusive) {
-    ev << "; INCONCLUSIVE: holds in ";
-    ev.Digits(100 * v.holds_fraction, 3) << "% of the paired comparisons";
-  }
-  ev << "; the parametric bias (mean - exact) is positive (overshoot) in " << par_over << " of "
-     << cases << " cases and larger in absolute value than the empirical bias in " << par_larger
-     << " of " << cases << "; " << rows.str();
-  JudgedClaim j;
-  j.inconclusive = v.inconclusive;
-  j.holds_fraction = v.holds_fraction;
-  j.claim = ClaimEvidence("epsilon_star_distance_empirical_undershoots_more" + Suffix(a),
-                          cases > 0 && v.holds, ev);
-  return j;
+  Evidence head, tail;
+  head << cases << " (d, n) cases, two sign tests each over " << c.est.repetitions
+       << " paired repetitions, each at level 0.05/" << tests.size();
+  tail << "; the parametric bias (mean - exact) is positive (overshoot) in " << par_over << " of "
+       << cases << " cases and larger in absolute value than the empirical bias in " << par_larger
+       << " of " << cases << "; " << rows.str();
+  return SignTestClaim("epsilon_star_distance_empirical_undershoots_more" + AnalysisSuffix(a),
+                       tests, cases > 0, head, "paired comparisons", tail);
 }
 
 Claim MoreAccurateClaim(const Config& c, const DistanceResults& r, size_t a) {
@@ -302,7 +274,7 @@ Claim MoreAccurateClaim(const Config& c, const DistanceResults& r, size_t a) {
      << cases - failures << " of " << cases << " (d, n) cases";
   if (failures > 0) ev << "; fails at " << fails.str();
   ev << "; RMSE empirical vs parametric: " << rows.str();
-  return ClaimEvidence("epsilon_star_distance_parametric_more_accurate" + Suffix(a),
+  return ClaimEvidence("epsilon_star_distance_parametric_more_accurate" + AnalysisSuffix(a),
                        cases > 0 && failures == 0, ev);
 }
 
@@ -333,7 +305,7 @@ Claim BiasesShrinkClaim(const Config& c, const DistanceResults& r, size_t a) {
   ev << " in " << cases - failures << " of " << cases << " (estimator, d) sequences";
   if (failures > 0) ev << "; not decreasing: " << fails.str();
   ev << "; biases along n: " << rows.str();
-  return ClaimEvidence("epsilon_star_distance_biases_shrink_with_n" + Suffix(a),
+  return ClaimEvidence("epsilon_star_distance_biases_shrink_with_n" + AnalysisSuffix(a),
                        r.N >= 2 && failures == 0, ev);
 }
 
@@ -351,11 +323,7 @@ Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
     PB_RETURN_IF_ERROR(out.WriteClaim(MoreAccurateClaim(c, r, a)));
     PB_RETURN_IF_ERROR(out.WriteClaim(BiasesShrinkClaim(c, r, a)));
   }
-  return SetAttributes(
-      out, "/meta",
-      {{"epsilon_star_options_primary", EpsilonStarOptionsText(r.analyses[0].options)},
-       {"epsilon_star_options_common_window", EpsilonStarOptionsText(r.analyses[1].options)},
-       {"lost_parameters", LostParameters(c, r, results.scale)}});
+  return WriteAnalysesMeta(r.analyses, LostParameters(c, r, results.scale), out);
 }
 
 }  // namespace privbench::epsilon_star_distance

@@ -11,8 +11,6 @@
 namespace privbench::epsilon_star_identical {
 namespace {
 
-std::string Suffix(size_t a) { return a == 0 ? "" : "_common_window"; }
-
 // /<analysis>/<estimator>/{values, mean, sd} with their attributes, and the
 // means as /numbers.
 Status WriteValues(const Config& c, const IdenticalResults& r, ResultWriter& out) {
@@ -21,15 +19,11 @@ Status WriteValues(const Config& c, const IdenticalResults& r, ResultWriter& out
     const SimAnalysis& an = r.analyses[a];
     for (size_t e = 0; e < r.names.size(); ++e) {
       const xt::xtensor<double, 1> mean = xt::view(r.moments.mean, xt::all(), a, e);
-      const std::string g = "/" + an.name + "/" + r.names[e];
+      const std::string g = EstimatorGroup(an, r.names[e]);
       PB_RETURN_IF_ERROR(WriteArray(out, g + "/values", ValuesOf(r.values, a, e)));  // [N x R]
       PB_RETURN_IF_ERROR(WriteArray(out, g + "/mean", mean));
       PB_RETURN_IF_ERROR(WriteArray(out, g + "/sd", xt::view(r.moments.sd, xt::all(), a, e)));
-      PB_RETURN_IF_ERROR(
-          SetAttributes(out, g,
-                        {{"window", WindowText(an.options, AnalysisWindow(a, r.names[e]))},
-                         {"exact", r.Exact(a, e)},
-                         {"options", EpsilonStarOptionsText(an.options)}}));
+      PB_RETURN_IF_ERROR(SetEstimatorAttributes(a, an, r.names[e], {"exact", r.Exact(a, e)}, out));
       for (size_t i = 0; i < N; ++i) {
         PB_RETURN_IF_ERROR(out.WriteScalar("/numbers/identical_" + an.name + "_" + r.names[e] +
                                                "_mean_n" + std::to_string(c.est.n[i]),
@@ -43,17 +37,12 @@ Status WriteValues(const Config& c, const IdenticalResults& r, ResultWriter& out
 // /settings, /estimators, /analyses and /exact.
 Status WriteSettings(const Config& c, const IdenticalResults& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(out.WriteInts("/settings/n", c.est.n));
-  PB_RETURN_IF_ERROR(out.WriteStrings("/estimators", r.names));
-  PB_RETURN_IF_ERROR(out.WriteStrings(
-      "/analyses", std::vector<std::string>{r.analyses[0].name, r.analyses[1].name}));
+  PB_RETURN_IF_ERROR(WriteEstimatorsAndAnalyses(r.names, r.analyses, out));
   PB_RETURN_IF_ERROR(SetAttributes(out, "/settings",
                                    {{"distribution", GammaLossText(IdenticalDistribution(c))},
                                     {"repetitions", c.est.repetitions}}));
+  PB_RETURN_IF_ERROR(WriteExactWindows(r.windows, r.exact, out));
   for (size_t w = 0; w < r.windows.names.size(); ++w) {
-    const std::string p = "/exact/" + r.windows.names[w];
-    PB_RETURN_IF_ERROR(out.WriteScalar(p, r.exact[w]));
-    PB_RETURN_IF_ERROR(
-        out.SetAttribute(p, "window", WindowText(r.windows.options[w], EpsilonStarWindow::kRate)));
     PB_RETURN_IF_ERROR(
         out.WriteScalar("/numbers/identical_exact_" + r.windows.names[w], r.exact[w]));
   }
@@ -65,10 +54,10 @@ std::string TableCaption(const Config& c, const IdenticalResults& r, size_t a) {
          "; mean and sample sd of " + std::to_string(c.est.repetitions) +
          " repetitions per n (n losses in each sample); true Epsilon* = 0 "
          "(exact column, computed from the known CDFs on the row's window). " +
-         (a == 0 ? "Empirical on the paper's (rate_floor, rate_ceiling); parametric on "
-                   "[clip_lo, clip_hi], whose value the paper lost (our default)."
-                 : "Secondary analysis: rate and clip windows both [common_lo, common_hi].") +
-         " Options: " + EpsilonStarOptionsText(r.analyses[a].options) + ".";
+         AnalysisCaption(a,
+                         "Empirical on the paper's (rate_floor, rate_ceiling); parametric on "
+                         "[clip_lo, clip_hi], whose value the paper lost (our default).",
+                         r.analyses[a]);
 }
 
 // What the paper does not state and this study chose (/meta lost_parameters).
@@ -88,17 +77,15 @@ std::string LostParameters(const Config& c, const IdenticalResults& r, Scale sca
 
 Result<SummaryTable> IdenticalTable(const Config& c, const IdenticalResults& r, size_t a) {
   const EpsilonStarOptions& o = r.analyses[a].options;
-  TableBuilder t(
-      "identical_" + r.analyses[a].name,
-      std::string("Epsilon* for identical loss distributions (Fig. 4), ") +
-          (a == 0 ? "each estimator on its own window" : "every estimator on a common window"),
-      TableCaption(c, r, a),
-      {{"n", Column::Type::kInt},
-       {"estimator", Column::Type::kString},
-       {"window", Column::Type::kString},
-       {"exact", Column::Type::kDouble},
-       {"mean", Column::Type::kDouble},
-       {"sd", Column::Type::kDouble}});
+  TableBuilder t("identical_" + r.analyses[a].name,
+                 "Epsilon* for identical loss distributions (Fig. 4), " + AnalysisTitle(a),
+                 TableCaption(c, r, a),
+                 {{"n", Column::Type::kInt},
+                  {"estimator", Column::Type::kString},
+                  {"window", Column::Type::kString},
+                  {"exact", Column::Type::kDouble},
+                  {"mean", Column::Type::kDouble},
+                  {"sd", Column::Type::kDouble}});
   for (size_t i = 0; i < c.est.n.size(); ++i) {
     for (size_t e = 0; e < r.names.size(); ++e) {
       t.Row({c.est.n[i], r.names[e], WindowText(o, AnalysisWindow(a, r.names[e])), r.Exact(a, e),
@@ -126,19 +113,10 @@ JudgedClaim ParametricCloserClaim(const Config& c, const IdenticalResults& r, si
                                << "; paired difference " << pd.mean << ", t = ";
     rows.Digits(pd.t, 2);
   }
-  const SignVerdict v = JudgeAllGreater(tests, 0.05);
-  Evidence ev;
-  ev << "sign tests over " << c.est.repetitions << " paired repetitions, each at level 0.05/" << N;
-  if (v.inconclusive) {
-    ev << "; INCONCLUSIVE: holds in ";
-    ev.Digits(100 * v.holds_fraction, 3) << "% of the (n, repetition) pairs";
-  }
-  ev << "; mean +- sd: " << rows.str();
-  JudgedClaim j;
-  j.inconclusive = v.inconclusive;
-  j.holds_fraction = v.holds_fraction;
-  j.claim = ClaimEvidence("epsilon_star_identical_parametric_closer" + Suffix(a), v.holds, ev);
-  return j;
+  return SignTestClaim("epsilon_star_identical_parametric_closer" + AnalysisSuffix(a), tests, true,
+                       Evidence() << "sign tests over " << c.est.repetitions
+                                  << " paired repetitions, each at level 0.05/" << N,
+                       "(n, repetition) pairs", "; mean +- sd: " + rows.str());
 }
 
 Claim BothShrinkClaim(const Config& c, const IdenticalResults& r, size_t a) {
@@ -159,7 +137,7 @@ Claim BothShrinkClaim(const Config& c, const IdenticalResults& r, size_t a) {
     ev << (mono ? " (decreasing)" : " (NOT strictly decreasing)");
     shrink = shrink && mono;
   }
-  return ClaimEvidence("epsilon_star_identical_both_shrink" + Suffix(a), shrink, ev);
+  return ClaimEvidence("epsilon_star_identical_both_shrink" + AnalysisSuffix(a), shrink, ev);
 }
 
 Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
@@ -172,11 +150,7 @@ Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
     PB_RETURN_IF_ERROR(WriteJudgedClaim(ParametricCloserClaim(c, r, a), out));
     PB_RETURN_IF_ERROR(out.WriteClaim(BothShrinkClaim(c, r, a)));
   }
-  return SetAttributes(
-      out, "/meta",
-      {{"epsilon_star_options_primary", EpsilonStarOptionsText(r.analyses[0].options)},
-       {"epsilon_star_options_common_window", EpsilonStarOptionsText(r.analyses[1].options)},
-       {"lost_parameters", LostParameters(c, r, results.scale)}});
+  return WriteAnalysesMeta(r.analyses, LostParameters(c, r, results.scale), out);
 }
 
 }  // namespace privbench::epsilon_star_identical

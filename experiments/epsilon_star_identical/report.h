@@ -27,18 +27,17 @@
 #include "core/result.h"
 #include "experiments/epsilon_star_identical/compute.h"
 #include "experiments/epsilon_star_identical/config.h"
+#include "experiments/lib/epsilon_star_sim/sim_report.h"
 #include "experiments/lib/framework/judged_claim.h"
 #include "experiments/lib/framework/study.h"
 #include "results/h5_file.h"
 
 namespace privbench::epsilon_star_identical {
 
-// What the report needs: the simulation and the scale it ran at (for
-// /meta lost_parameters).
-struct Results {
-  IdenticalResults sim;
-  Scale scale = Scale::kQuick;
-};
+// What the report is written from (experiments/lib/epsilon_star_sim/
+// sim_report.h SimStudyResults): the simulation (.sim) and the scale it ran
+// at (.scale, for /meta lost_parameters).
+using Results = SimStudyResults<IdenticalResults>;
 
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);

@@ -179,7 +179,7 @@ std::string NoiseCurvesLostParameters(const Config& c, Scale scale) {
 }
 
 Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
-  const NoiseCurves& r = results.curves;
+  const NoiseCurves& r = results.sim;
   PB_RETURN_IF_ERROR(WriteData(c, r, out));
   PB_RETURN_IF_ERROR(WriteNumbers(r, out));
   PB_ASSIGN_OR_RETURN(const SummaryTable maxima, MaximaTable(c, r));

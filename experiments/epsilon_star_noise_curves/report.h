@@ -30,17 +30,16 @@
 #include "core/result.h"
 #include "experiments/epsilon_star_noise_curves/compute.h"
 #include "experiments/epsilon_star_noise_curves/config.h"
+#include "experiments/lib/epsilon_star_sim/sim_report.h"
 #include "experiments/lib/framework/study.h"
 #include "results/h5_file.h"
 
 namespace privbench::epsilon_star_noise_curves {
 
-// What the report needs: the curves and the scale they were computed at
-// (for /meta lost_parameters).
-struct Results {
-  NoiseCurves curves;
-  Scale scale = Scale::kQuick;
-};
+// What the report is written from (experiments/lib/epsilon_star_sim/
+// sim_report.h SimStudyResults): the curves (.sim) and the scale they were computed
+// at (.scale, for /meta lost_parameters).
+using Results = SimStudyResults<NoiseCurves>;
 
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);

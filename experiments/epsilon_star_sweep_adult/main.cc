@@ -18,60 +18,33 @@
 // and all four baselines and reduces the DP grid and the repetitions (/meta
 // quick_scale_reductions); test scale is a few-second smoke run on a subset.
 // Claims (§4.2 on Fig. 2): experiments/lib/epsilon_star_sweep/claims.h; the
-// study file: experiments/lib/epsilon_star_sweep/report.h (WriteReport).
+// study file: experiments/lib/epsilon_star_sweep/report.h (WriteReport); the
+// flags, run and report all sweeps share: sweep_main.h (RunSweepStudyMain).
 #include <string>
+#include <utility>
 
 #include "data_scripts/adult.h"
-#include "experiments/lib/epsilon_star_sweep/report.h"
-#include "experiments/lib/epsilon_star_sweep/sweep_study.h"
+#include "experiments/lib/epsilon_star_sweep/sweep_main.h"
 
 namespace privbench::epsilon_star_sweep_adult {
 namespace {
 
-constexpr char kStudy[] = "epsilon_star_sweep_adult";
-
-struct Config {
-  EpsilonStarSweepConfig grid;
-  SweepFlags sweep;
-  std::string data_dir;       // adult.data / adult.test; empty: PRIVBENCH_DATA_DIR, vendored
-  int64_t n_train = -1;       // -1: all 32,561 rows; else the first n_train rows
-  int64_t n_population = -1;  // -1: all 16,281 rows; else the first n_population rows
-};
+// data_dir: adult.data / adult.test; n_train, n_population: -1 = all rows
+// (32,561 / 16,281), else the first n_train / n_population rows.
+using Config = SweepStudyConfig;
 
 Config Defaults(Scale scale) {
   Config c;
-  EpsilonStarSweepConfig& s = c.grid;  // the paper's grid (§4.1)
-  s.baseline_epochs = {1, 5, 10, 20};
-  s.baseline_batch_size = 64;
-  s.target_eps = {1, 3, 10, 100};
-  s.clip_norms = {1, 10, 30};
-  s.batch_sizes = {64, 512};
-  s.microbatches = {1, 32};
-  s.dp_epochs = 10;
-  s.repetitions = 5;
-  s.epsilon_star_quantiles = 1000000;
-  if (scale == Scale::kQuick) {
-    s.target_eps = {1, 10};
-    s.clip_norms = {1};
-    s.repetitions = 2;
-  } else if (scale == Scale::kTest) {
+  c.grid = DefaultSweepGrid(scale, {/*baseline_epochs=*/{1, 5, 10, 20}, /*baseline_batch_size=*/64,
+                                    /*batch_sizes=*/{64, 512}, /*test_baseline_epochs=*/{1, 5}});
+  if (scale == Scale::kTest) {
     c.n_train = 2000;
     c.n_population = 1000;
-    s.baseline_epochs = {1, 5};
-    s.target_eps = {10};
-    s.clip_norms = {1};
-    s.batch_sizes = {64};
-    s.microbatches = {32};
-    s.dp_epochs = 1;
-    s.repetitions = 2;
-    s.epsilon_star_quantiles = 1000;
   }
   return c;
 }
 
-void RegisterFlags(FlagSet& flags, Config& c) {
-  RegisterEpsilonStarSweepFlags(flags, &c.grid);
-  RegisterSweepFlags(flags, &c.sweep);
+void RegisterDataFlags(FlagSet& flags, Config& c) {
   flags
       .AddString("data_dir", &c.data_dir,
                  "directory with adult.data and adult.test (empty: PRIVBENCH_DATA_DIR, then "
@@ -85,26 +58,7 @@ void RegisterFlags(FlagSet& flags, Config& c) {
       .Range(-1, kAdultPopulationRows);
 }
 
-Status Validate(const Config& c) {
-  PB_RETURN_IF_ERROR(ValidateEpsilonStarSweep(c.grid, c.sweep));
-  // FlagRules cannot exclude 0 inside [-1, max].
-  if (c.n_train == 0) return Error("n_train must be -1 (all) or >= 1, got 0");
-  if (c.n_population == 0) return Error("n_population must be -1 (all) or >= 1, got 0");
-  return Status::Ok();
-}
-
-// What quick and test scale leave out of the paper's grid.
-std::string Reductions(const Config& c, Scale scale) {
-  if (scale == Scale::kPaper) return "none (the paper's grid)";
-  return std::string(scale == Scale::kQuick ? "quick scale: " : "test scale: ") +
-         GridReductions(c.grid, Defaults(Scale::kPaper).grid) + "; data " +
-         (c.n_train < 0
-              ? std::string("all rows")
-              : std::to_string(c.n_train) + " / " + std::to_string(c.n_population) + " rows") +
-         "; Epsilon* quantiles per distribution " + std::to_string(c.grid.epsilon_star_quantiles);
-}
-
-Status Run(const Config& c, StudyContext& ctx) {
+Result<SweepData> LoadData(const Config& c) {
   AdultOptions opts;
   opts.data_dir = c.data_dir;
   PB_ASSIGN_OR_RETURN(Dataset data, LoadAdult(opts));
@@ -113,14 +67,15 @@ Status Run(const Config& c, StudyContext& ctx) {
                         HeadSubset(data, c.n_train > 0 ? c.n_train : data.n_train(),
                                    c.n_population > 0 ? c.n_population : data.n_population()));
   }
-  const SweepStudy study{kStudy, SweepModel::kAdultMlp, SweepUtility::kAuroc,
-                         "AUROC of the predicted probability of income > 50K on the population set",
-                         data.provenance};
-  PB_ASSIGN_OR_RETURN(auto results, RunEpsilonStarSweep(study, c.grid, c.sweep, data, ctx));
-  if (!results) return Status::Ok();  // shard incomplete or plan only: no study file
-  results->claims = epsilon_star_sweep::StudyClaims::kAdult;
-  results->reductions = Reductions(c, ctx.scale());
-  return epsilon_star_sweep::WriteReport(c.grid, *results, ctx.out());
+  return SweepData{std::move(data), ""};
+}
+
+// What quick and test scale leave out of the paper's grid and data.
+std::string Reductions(const Config& c, const EpsilonStarSweepConfig& paper) {
+  return GridReductions(c.grid, paper) + "; data " +
+         (c.n_train < 0
+              ? std::string("all rows")
+              : std::to_string(c.n_train) + " / " + std::to_string(c.n_population) + " rows");
 }
 
 }  // namespace
@@ -129,14 +84,18 @@ Status Run(const Config& c, StudyContext& ctx) {
 int main(int argc, char** argv) {
   using namespace privbench;
   using namespace privbench::epsilon_star_sweep_adult;
-  Study<Config> study;
-  study.info = {
-      kStudy, "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
-      "Sec. 4, Fig. 2; experiments/epsilon_star_sweep_adult/README.md",
-      "Privacy-utility landscape of Adult models: Epsilon* vs AUROC, baselines vs DP-SGD"};
-  study.defaults = Defaults;
-  study.register_flags = RegisterFlags;
-  study.validate = Validate;
-  study.run = Run;
-  return RunStudyMain(study, argc, argv);
+  SweepStudyMain<Config> m;
+  m.info = {"epsilon_star_sweep_adult",
+            "Negoescu et al., Epsilon*: Privacy Metric for Machine Learning Models (PPAI-24)",
+            "Sec. 4, Fig. 2; experiments/epsilon_star_sweep_adult/README.md",
+            "Privacy-utility landscape of Adult models: Epsilon* vs AUROC, baselines vs DP-SGD"};
+  m.model = SweepModel::kAdultMlp;
+  m.utility = SweepUtility::kAuroc;
+  m.utility_label = "AUROC of the predicted probability of income > 50K on the population set";
+  m.claims = epsilon_star_sweep::StudyClaims::kAdult;
+  m.defaults = Defaults;
+  m.register_data_flags = RegisterDataFlags;
+  m.load_data = LoadData;
+  m.reductions = Reductions;
+  return RunSweepStudyMain(m, argc, argv);
 }

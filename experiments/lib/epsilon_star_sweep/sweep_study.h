@@ -1,7 +1,7 @@
 // The sweep both Epsilon* privacy-utility studies run (Negoescu et al.,
 // "Epsilon*: Privacy Metric for Machine Learning Models", PPAI-24, §4,
-// Figs. 1-2; experiments/epsilon_star_sweep_adult/README.md `epsilon_star_sweep_adult`, C3
-// `epsilon_star_sweep_purchase`): train every configuration of the grid
+// Figs. 1-2; C2 `epsilon_star_sweep_adult`, C3 `epsilon_star_sweep_purchase`,
+// their README.md): train every configuration of the grid
 // (plan.h) `repetitions` times, measure each model's privacy by Epsilon* and
 // its utility (compute.h), and read back what the report of the
 // privacy-utility landscape is written from (report.h).
