@@ -185,7 +185,7 @@ TEST(EpsilonCli, AuditScoresAnswersAndNamesBadFields) {
             "multi_split, got 'best'");
 }
 
-// Issue 34, item 4: "bonferroni_all" by name: every score a threshold (K = 4 + 4 + 1), each
+// "bonferroni_all" by name: every score a threshold (K = 4 + 4 + 1), each
 // interval at alpha / K on all the scores; jeffreys is skipped for it, with the reason.
 TEST(EpsilonCli, AuditScoresBonferroniAll) {
   const nlohmann::json a =
@@ -208,7 +208,7 @@ TEST(EpsilonCli, AuditScoresBonferroniAll) {
             std::string::npos);
 }
 
-// Issue 37, item 1: a NUL byte in a path opened another file (the extension
+// A NUL byte in a path opened another file (the extension
 // was checked on the whole string, the file opened up to the NUL).
 TEST(EpsilonCli, APathWithANulByteIsRefusedNamingTheField) {
   const std::string e = ErrorOf(
@@ -218,7 +218,7 @@ TEST(EpsilonCli, APathWithANulByteIsRefusedNamingTheField) {
   EXPECT_EQ(e.find("root:"), std::string::npos) << e;
 }
 
-// Issue 37, items 5 and 13: messages quote bounded prefixes of what they
+// Messages quote bounded prefixes of what they
 // echo; seeds take the whole uint64 range; methods: [] is refused as
 // selections: [] is (it meant "every method").
 TEST(EpsilonCli, AuditScoresFieldsAreConsistentAndMessagesBounded) {
