@@ -303,14 +303,20 @@ Result<Chosen> ChooseSplitGaussianDp(const PreparedSplit& s, double alpha) {
   return ChooseSplitAmong(s, s.gdp_candidates, s.gdp_select_level, GaussianDpScorer(), alpha);
 }
 
+// K = P + N + 1 of a non-empty ROC: every score a threshold, plus the one
+// that flags nobody (the count "bonferroni_all" divides alpha by).
+int64_t DataThresholdCount(const RocCurve& roc) {
+  const ConfusionCounts& c = roc.points.front().counts;
+  return c.positives() + c.negatives() + 1;
+}
+
 // The Gaussian-DP bound's selection level, alpha / K_select (held at
 // 1e-300 from below: any level keeps the split valid, since the choice
 // reads the selection half only), and its candidates on the selection
 // half's ROC.
 Status PrepareGaussianDpSplit(double alpha, double delta, PreparedSplit* s) {
   if (s->select_roc.points.empty()) return Error("the selection half's roc is empty");
-  const ConfusionCounts& c = s->select_roc.points.front().counts;
-  const double k = static_cast<double>(c.positives() + c.negatives() + 1);
+  const double k = static_cast<double>(DataThresholdCount(s->select_roc));
   s->gdp_select_level = std::max(alpha / k, kMinAlpha);
   s->gdp_candidates = GaussianDpCandidates(s->select_roc, s->gdp_select_level, delta);
   return Status::Ok();
@@ -624,8 +630,7 @@ bool HoldsAtDataThresholds(std::string_view method) {
 Result<double> BonferroniAllLevel(const RocCurve& roc, double alpha) {
   if (roc.points.empty()) return Error("roc must have at least one point");
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
-  const ConfusionCounts& c = roc.points.front().counts;
-  const int64_t k = c.positives() + c.negatives() + 1;
+  const int64_t k = DataThresholdCount(roc);
   const double level = alpha / static_cast<double>(k);
   if (level < kMinAlpha) {
     return Error("alpha / K must be >= 1e-300 for bonferroni_all, got alpha=" +
@@ -914,8 +919,8 @@ bool SkipForBonferroniAll(const IntervalEstimator& m, double level, double delta
   }
   const ConfusionCounts& c = out->roc.points.front().counts;
   return SkipAtLevel(m, "bonferroni_all", c.positives(), c.negatives(), level, "alpha / K",
-                     "K = " + std::to_string(c.positives() + c.negatives() + 1) + " thresholds",
-                     delta, out);
+                     "K = " + std::to_string(DataThresholdCount(out->roc)) + " thresholds", delta,
+                     out);
 }
 
 // One selection's rows: every method, then the Gaussian-DP bound. The
