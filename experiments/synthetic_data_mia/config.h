@@ -30,6 +30,10 @@ struct Config {
   int64_t train_datasets =
       200;  // shadow releases per case to train the attack, half with the target
   int64_t test_datasets = 200;  // fresh releases per case to evaluate it, half with the target
+  // Whether the main grid's games keep each test release's score
+  // (/games/test_scores [G, A, R]; no claim reads them). Off at paper scale,
+  // where they would be 51 MB of the shelf file: the dataset is then [G, A, 0].
+  bool keep_test_scores = true;
   int64_t outlier_targets = 2;  // most isolated records (mean Hamming distance to k nearest)
   int64_t random_targets = 2;   // uniformly drawn records
   bool canary_target = true;    // a crafted record of the rarest values

@@ -41,6 +41,7 @@ Config Defaults(Scale scale) {
       c.epsilons = {1, 2, 4, 10};
       c.train_datasets = 2000;
       c.test_datasets = 2000;
+      c.keep_test_scores = false;
       c.outlier_targets = 5;
       c.random_targets = 5;
       c.worst_case_trials = kPaperWorstCaseTrials;
@@ -103,6 +104,8 @@ void RegisterFlags(FlagSet& flags, Config& c) {
       .Range(4, 1000000);
   flags.AddInt("test_datasets", &c.test_datasets, "test releases per game (even)")
       .Range(4, 1000000);
+  flags.AddBool("keep_test_scores", &c.keep_test_scores,
+                "keep every test release's score in /games/test_scores (off at paper scale)");
   flags.AddInt("outlier_targets", &c.outlier_targets, "outlier targets").Min(0);
   flags.AddInt("random_targets", &c.random_targets, "random targets").Min(0);
   flags.AddBool("canary_target", &c.canary_target, "also the crafted rarest-value canary");

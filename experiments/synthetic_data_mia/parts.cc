@@ -252,7 +252,7 @@ Status RunGameUnit(const StudyPlan& plan, const UnitJob& job, ResultWriter& part
   const GameInputs in = sweep ? SweepGameInputs(main, plan.sweep) : main;
   PB_ASSIGN_OR_RETURN(const GameResult game, RunGame(in, plan.cases[static_cast<size_t>(job.index)],
                                                      job.index, job.target, job.adversary));
-  return WriteGame(game, !sweep, part);
+  return WriteGame(game, !sweep && plan.config.keep_test_scores, part);
 }
 
 Status RunWorstCaseUnit(const StudyPlan& plan, const UnitJob& job, ResultWriter& part) {
@@ -293,7 +293,8 @@ Status MergePart(const StudyPlan& plan, size_t k, const ResultReader& part, Resu
   const UnitJob& job = plan.jobs[k];
   switch (job.kind) {
     case UnitJob::Kind::kGame: {
-      PB_ASSIGN_OR_RETURN(GameResult g, ReadGame(part, job, r.attacks, true));
+      PB_ASSIGN_OR_RETURN(GameResult g,
+                          ReadGame(part, job, r.attacks, plan.config.keep_test_scores));
       r.games.push_back(std::move(g));
       return Status::Ok();
     }
@@ -328,6 +329,7 @@ std::string SweepConfigText(const Config& c, uint64_t seed, const std::string& d
   kv("n_synthetic", std::to_string(c.n_synthetic));
   kv("train_datasets", std::to_string(c.train_datasets));
   kv("test_datasets", std::to_string(c.test_datasets));
+  kv("keep_test_scores", c.keep_test_scores ? "true" : "false");
   kv("outlier_targets", std::to_string(c.outlier_targets));
   kv("random_targets", std::to_string(c.random_targets));
   kv("canary_target", c.canary_target ? "true" : "false");

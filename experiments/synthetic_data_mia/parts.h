@@ -27,8 +27,9 @@
 //       /game/attack_names [A], /game/{auc,tpr_at_fpr_01,privacy_gain,
 //       cp_eps_lower,mu_lower,gdp_eps_lower,judged_ceiling} [A],
 //       /game/methods/<attack>, /game/eps_lower/<attack> [methods], and, for
-//       the main grid's games only (the sweep's keep their AUCs), the test
-//       scores /game/test_scores [A, R];
+//       the main grid's games only (the sweep's keep their AUCs) and only
+//       with --keep_test_scores (off at paper scale), the test scores
+//       /game/test_scores [A, R];
 //   worst units: /worst_case/{attributes,bug_audit,best_cp_eps_lower,
 //       flagged}, its two attacks as above under /worst_case/ (scores
 //       included), /bug_power/{attack,law} [P] and

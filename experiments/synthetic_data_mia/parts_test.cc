@@ -113,7 +113,8 @@ TEST(Plan, ConfigTextKeysEverySettingButTheRunOnlyOnes) {
                                                   [](Config& x) { x.attacks = {"dcr_l2"}; },
                                                   [](Config& x) { x.sweep_train_datasets = 10; },
                                                   [](Config& x) { x.bug_power_replicates = 3; },
-                                                  [](Config& x) { x.canary_target = false; }}) {
+                                                  [](Config& x) { x.canary_target = false; },
+                                                  [](Config& x) { x.keep_test_scores = false; }}) {
     Config other = c;
     edit(other);
     EXPECT_NE(SweepConfigText(other, 1, "x"), base);
@@ -238,6 +239,49 @@ TEST(Merge, ShardsMergedEqualTheOneProcessStudy) {
   auto refused = MergeParts(plan, swapped);
   ASSERT_FALSE(refused.ok());
   EXPECT_NE(refused.message().find("holds another game"), std::string::npos) << refused.message();
+}
+
+// Without --keep_test_scores (paper scale) the parts and the study keep no
+// test scores and every other number is the same.
+TEST(Merge, WithoutTestScoresTheOtherNumbersAreTheSame) {
+  Config c = TinyConfig();
+  c.synthesizers = {"independent_gaussian"};
+  const uint64_t seed = 5;
+  std::vector<Results> merged;
+  for (bool keep : {true, false}) {
+    c.keep_test_scores = keep;
+    StudyPlan plan;
+    ASSERT_TRUE(MakePlan(c, seed, Adult().train, Adult().domain, "x", &plan).ok());
+    const std::string dir =
+        std::string(std::getenv("TEST_TMPDIR")) + (keep ? "/keep" : "/no_scores");
+    auto ran = RunShard(plan, dir, "0/1");
+    ASSERT_TRUE(ran.ok()) << ran.message();
+    auto parts = OpenSweepParts(plan.sweep_plan.run_order, Options(plan, dir, "0/1"));
+    ASSERT_TRUE(parts.ok()) << parts.message();
+    auto r = MergeParts(plan, parts.value());
+    ASSERT_TRUE(r.ok()) << r.message();
+    merged.push_back(std::move(r).value());
+  }
+  ASSERT_EQ(merged[0].games.size(), merged[1].games.size());
+  ASSERT_FALSE(merged[0].games.empty());
+  for (size_t g = 0; g < merged[0].games.size(); ++g) {
+    for (size_t a = 0; a < merged[0].games[g].attacks.size(); ++a) {
+      const AttackOutcome &kept = merged[0].games[g].attacks[a],
+                          &dropped = merged[1].games[g].attacks[a];
+      EXPECT_EQ(kept.test_scores.size(), static_cast<size_t>(c.test_datasets));
+      EXPECT_TRUE(dropped.test_scores.empty());
+      EXPECT_EQ(kept.auc, dropped.auc);
+      EXPECT_EQ(kept.eps_lower, dropped.eps_lower);
+    }
+  }
+  c.keep_test_scores = false;
+  auto file = testing::WriteAndReadBack("synthetic_data_mia", "no_scores", [&](ResultWriter& out) {
+    return WriteReport(c, merged[1], out);
+  });
+  ASSERT_NE(file, nullptr);
+  auto shape = file->Shape("/games/test_scores");
+  ASSERT_TRUE(shape.ok()) << shape.message();
+  EXPECT_EQ(shape.value().back(), 0u);
 }
 
 }  // namespace

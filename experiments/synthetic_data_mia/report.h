@@ -10,7 +10,8 @@
 //   /games/{auc,tpr_at_fpr_01,privacy_gain,cp_eps_lower,mu_lower,
 //           gdp_eps_lower} [G, A]; /games/eps_lower/<method> [G, A] with
 //           /games/method_applies/<method> [G] (1 where audited at the
-//           game's delta); /games/test_scores [G, A, R] (odd index: target in)
+//           game's delta); /games/test_scores [G, A, R] (odd index: target in;
+//           R = 0 without --keep_test_scores, as at paper scale)
 //   /worst_case/{synthesizer,bug} [W], /worst_case/{attributes,flagged} [W],
 //       /worst_case/bug_audit [W] (1: a planted bug or its correct counterpart,
 //       0: the main grid's audit),
