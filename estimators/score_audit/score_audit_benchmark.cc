@@ -27,15 +27,16 @@
 #include <time.h>
 
 #include <algorithm>
-#include <boost/random/normal_distribution.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
+#include "core/bench_clock.h"
 #include "core/flags.h"
 #include "core/seeding.h"
 #include "estimators/accountants/gaussian_dp.h"
+#include "estimators/score_audit/benchmark_scores.h"
 #include "estimators/score_audit/score_audit.h"
 
 namespace privbench {
@@ -51,31 +52,6 @@ struct Config {
   std::vector<std::string> selections = {"split", "bonferroni", "bonferroni_all",
                                          "max_over_thresholds"};
 };
-
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-std::vector<double> Gaussian(int64_t n, double mean, Rng& rng) {
-  boost::random::normal_distribution<double> normal(mean, 1.0);
-  std::vector<double> x(static_cast<size_t>(n));
-  for (double& v : x) v = normal(rng);
-  return x;
-}
-
-double Median(std::vector<double> x) {
-  std::sort(x.begin(), x.end());
-  return x[x.size() / 2];
-}
-
-void PrintLoad() {
-  double load[3] = {0, 0, 0};
-  if (getloadavg(load, 3) == 3) {
-    std::printf("load average: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
-  }
-}
 
 // The selections of --selections that this build knows (the benchmark
 // names selections by string so that it can time older code too).
@@ -95,7 +71,7 @@ std::vector<ThresholdSelection> KnownSelections(const Config& c) {
 int Times(const Config& c) {
   std::printf("== seconds per audit (thread CPU, median of %lld), clopper_pearson + gaussian_dp\n",
               static_cast<long long>(c.repeats));
-  PrintLoad();
+  std::printf("load average: %s\n", bench::LoadAverages().c_str());
   const std::vector<ThresholdSelection> selections = KnownSelections(c);
   std::printf("%-22s", "selection");
   for (int64_t n : c.n) std::printf(" %12lld", static_cast<long long>(n));
@@ -103,7 +79,7 @@ int Times(const Config& c) {
   std::vector<std::vector<double>> table(selections.size());
   for (int64_t n : c.n) {
     Rng rng = MakeRng(34, {static_cast<uint64_t>(n)});
-    const std::vector<double> m = Gaussian(n, 1.0, rng), non = Gaussian(n, 0.0, rng);
+    const std::vector<double> m = UnitGaussianScores(n, 1.0, rng), non = UnitGaussianScores(n, 0.0, rng);
     for (size_t s = 0; s < selections.size(); ++s) {
       ScoreAuditOptions o;
       o.alpha = 0.05;
@@ -112,15 +88,15 @@ int Times(const Config& c) {
       o.selections = {selections[s]};
       std::vector<double> secs;
       for (int64_t r = 0; r < c.repeats; ++r) {
-        const double start = ThreadCpuSeconds();
+        const double start = bench::ThreadCpuSeconds();
         const Result<ScoreAudit> a = AuditScores(m, non, o);
-        secs.push_back(ThreadCpuSeconds() - start);
+        secs.push_back(bench::ThreadCpuSeconds() - start);
         if (!a.ok()) {
           std::fprintf(stderr, "audit failed: %s\n", a.message().c_str());
           return 1;
         }
       }
-      table[s].push_back(Median(secs));
+      table[s].push_back(bench::Median(secs));
     }
   }
   for (size_t s = 0; s < selections.size(); ++s) {
@@ -128,7 +104,7 @@ int Times(const Config& c) {
     for (double t : table[s]) std::printf(" %12.4f", t);
     std::printf("\n");
   }
-  PrintLoad();
+  std::printf("load average: %s\n", bench::LoadAverages().c_str());
   return 0;
 }
 
@@ -185,8 +161,8 @@ int Tightness(const Config& c) {
     std::printf(" %23s\n", "gdp:split0");
     for (double mu : c.mus) {
       Rng rng = MakeRng(341, {static_cast<uint64_t>(mu * 1000), static_cast<uint64_t>(seed)});
-      const std::vector<double> m = Gaussian(c.tightness_n, mu, rng),
-                                non = Gaussian(c.tightness_n, 0.0, rng);
+      const std::vector<double> m = UnitGaussianScores(c.tightness_n, mu, rng),
+                                non = UnitGaussianScores(c.tightness_n, 0.0, rng);
       ScoreAuditOptions o;
       o.alpha = alpha;
       o.delta = delta;

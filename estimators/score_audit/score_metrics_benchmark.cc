@@ -14,7 +14,6 @@
 #include <time.h>
 
 #include <algorithm>
-#include <boost/random/normal_distribution.hpp>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -22,8 +21,10 @@
 #include <utility>
 #include <vector>
 
+#include "core/bench_clock.h"
 #include "core/flags.h"
 #include "core/seeding.h"
+#include "estimators/score_audit/benchmark_scores.h"
 #include "estimators/score_audit/one_run_scores.h"
 #include "estimators/score_audit/score_metrics.h"
 
@@ -36,19 +37,6 @@ struct Config {
   double mu = 1.0;
   double delta = 1e-5;
 };
-
-double ThreadCpuSeconds() {
-  timespec ts;
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
-}
-
-std::vector<double> Gaussian(int64_t n, double mean, Rng& rng) {
-  boost::random::normal_distribution<double> normal(mean, 1.0);
-  std::vector<double> x(static_cast<size_t>(n));
-  for (double& v : x) v = normal(rng);
-  return x;
-}
 
 using Metric = std::function<Result<double>()>;
 
@@ -99,15 +87,15 @@ int Run(const Config& c) {
   std::printf("%-34s %9s %12s %14s\n", "metric", "n/side", "seconds", "value");
   for (int64_t n : c.n) {
     Rng rng = MakeRng(20261201, {static_cast<uint64_t>(n)});
-    const std::vector<double> members = Gaussian(n, c.mu, rng);
-    const std::vector<double> nonmembers = Gaussian(n, 0.0, rng);
+    const std::vector<double> members = UnitGaussianScores(n, c.mu, rng);
+    const std::vector<double> nonmembers = UnitGaussianScores(n, 0.0, rng);
     for (const auto& [name, metric] : Metrics(members, nonmembers, c.delta)) {
       std::vector<double> seconds;
       double value = 0.0;
       for (int64_t r = 0; r < c.repeats; ++r) {
-        const double t0 = ThreadCpuSeconds();
+        const double t0 = bench::ThreadCpuSeconds();
         const Result<double> v = metric();
-        seconds.push_back(ThreadCpuSeconds() - t0);
+        seconds.push_back(bench::ThreadCpuSeconds() - t0);
         if (!v.ok()) {
           std::fprintf(stderr, "%s: %s\n", name.c_str(), v.message().c_str());
           return 1;
