@@ -79,7 +79,8 @@ int Times(const Config& c) {
   std::vector<std::vector<double>> table(selections.size());
   for (int64_t n : c.n) {
     Rng rng = MakeRng(34, {static_cast<uint64_t>(n)});
-    const std::vector<double> m = UnitGaussianScores(n, 1.0, rng), non = UnitGaussianScores(n, 0.0, rng);
+    const std::vector<double> m = UnitGaussianScores(n, 1.0, rng),
+                              non = UnitGaussianScores(n, 0.0, rng);
     for (size_t s = 0; s < selections.size(); ++s) {
       ScoreAuditOptions o;
       o.alpha = 0.05;
