@@ -13,7 +13,9 @@ study's (see the README, "Adding a study"):
 
 The macro declares
   :<library>            one cc_library per entry of libraries: <library>.cc
-                        (when the folder has it) and <library>.h
+                        (when the folder has it) and <library>.h, with
+                        //core:format and //core:result, and for "report"
+                        the claim, table and HDF5 libraries (_REPORT_DEPS)
   :<library>_test       one cc_test (size small) per library whose
                         <library>_test.cc exists, on the library and
                         gtest_main; tests adds deps or a size to one, or
@@ -52,6 +54,16 @@ load("@rules_cc//cc:defs.bzl", "cc_binary", "cc_library", "cc_test")
 _FRAMEWORK = "//experiments/lib/framework:study"
 _GTEST = "//third_party:gtest_main"
 
+# Deps every study library gets, and those a library named "report" adds
+# (judged claims, summary tables, HDF5 writes).
+_LIBRARY_DEPS = ["//core:format", "//core:result"]
+_REPORT_DEPS = [
+    "//experiments/lib/framework:judged_claim",
+    "//experiments/lib/framework:study",
+    "//results:h5_file",
+    "//results:table_builder",
+]
+
 def _uniq(labels):
     out = []
     for label in labels:
@@ -78,7 +90,8 @@ def _libraries(libraries):
     for name, value in libraries.items():
         spec = _spec("library", name, value, ["srcs", "hdrs", "deps"])
         srcs = spec.get("srcs", native.glob([name + ".cc"], allow_empty = True))
-        deps = spec.get("deps", [])
+        deps = _uniq(spec.get("deps", []) + _LIBRARY_DEPS +
+                     (_REPORT_DEPS if name == "report" else []))
         cc_library(
             name = name,
             hdrs = spec.get("hdrs", [name + ".h"]),
