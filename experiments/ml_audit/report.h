@@ -14,10 +14,10 @@
 //              numerator, denominator), complement (the kept set is S^c),
 //              haldane (a fresh count was 0), replaced_row, poison_y,
 //              summary_dim
-//   /summary/{datasets,eps_lb,median_eps_lb,detection_ceiling}
+//   /summary/{datasets,eps_lb,median_eps_lb,detection_ceiling}   tables.cc
 //   /claims/ml_audit_*  the claims of README.md, judged from the rows
 //                       (verdicts and evidence; statements and criteria:
-//                       claims.json)
+//                       claims.json)   claims.cc
 // The sweep's parts hold the same /audits columns for one unit
 // (WriteAuditRows); the study file concatenates them in unit order.
 #ifndef PRIVBENCH_EXPERIMENTS_ML_AUDIT_REPORT_H_
@@ -42,6 +42,10 @@ struct AuditTable {
   std::map<std::string, std::vector<int64_t>> ints;
   std::map<std::string, std::vector<std::string>> strings;
   size_t rows() const;
+  // The cell of row r in string, double or int column c.
+  const std::string& S(const std::string& c, size_t r) const { return strings.at(c)[r]; }
+  double D(const std::string& c, size_t r) const { return doubles.at(c)[r]; }
+  int64_t I(const std::string& c, size_t r) const { return ints.at(c)[r]; }
 };
 
 // One dataset of the run, as the table "datasets" and /meta describe it.
@@ -70,8 +74,11 @@ void AppendRows(const AuditTable& more, AuditTable* table);
 Status WriteAuditRows(ResultWriter& out, const AuditTable& table);
 Result<AuditTable> ReadAuditRows(const ResultReader& in);
 
-// The claims, computed from the rows (exposed for their unit tests).
+// claims.cc: the claims, computed from the rows (exposed for their unit tests).
 std::vector<Claim> AuditClaims(const AuditTable& table, const Config& config);
+// No outcome of the audits can fail ml_audit_validity: none could exceed its
+// guarantee, or the binomial allowance admits all that could exceeding.
+bool ValidityUndecidable(const AuditTable& table, const Config& config);
 
 // The level of the sign test that judges ml_audit_nb_prior_beats_mean.
 inline constexpr double kNbSignTestAlpha = 0.05;
@@ -84,6 +91,12 @@ JudgedClaim NbPriorBeatsMeanClaim(const AuditTable& table);
 // independent audits, each exceeding with probability at most p, reach with
 // probability >= 1 - beta: the (1 - beta) quantile of Bin(M, p).
 int64_t AllowedExceedances(int64_t audits, double p, double beta);
+
+// tables.cc
+Result<SummaryTable> DatasetTable(const Config& config, const Results& results);
+Result<SummaryTable> EpsLbTable(const Config& config, const Results& results);
+Result<SummaryTable> MedianEpsLbTable(const Config& config, const Results& results);
+Result<SummaryTable> CeilingTable(const Config& config, const Results& results);
 
 }  // namespace privbench::ml_audit
 

@@ -180,5 +180,34 @@ TEST(MlAuditReportTest, GroupTradeoffComparesWithTheLargestKOnly) {
   EXPECT_TRUE(claim.holds) << claim.evidence;
 }
 
+// The table median_eps_lb: one row per (dataset, case, eps_th, k), the
+// median of its replicates' bounds with the largest beside it.
+TEST(MlAuditReportTest, MedianTableTakesTheMedianOverReplicates) {
+  const Config c = TestConfig();
+  UnitResult u = Unit(CaseOf(c, "lr_output.influence.replace"));
+  for (int i = 0; i < 3; ++i) {
+    u.cells.push_back(CellOf(2, 2, 1, 1000, 300 - 100 * i, 20));  // bounds falling in i
+    u.cells.back().replicate = i;
+  }
+  u.cells.push_back(CellOf(2, 2, 4, 1000, 400, 20));  // another k: a row of its own
+  Results results;
+  results.audits = UnitRows(u);
+  const Result<SummaryTable> table = MedianEpsLbTable(c, results);
+  ASSERT_TRUE(table.ok()) << table.message();
+  auto column = [&](const std::string& name) {
+    for (const Column& col : table->columns) {
+      if (col.name == name) return col;
+    }
+    ADD_FAILURE() << "no column " << name;
+    return Column();
+  };
+  EXPECT_EQ(column("replicates").ints, (std::vector<int64_t>{3, 1}));
+  EXPECT_EQ(column("k").ints, (std::vector<int64_t>{1, 4}));
+  EXPECT_EQ(column("median_eps_lb").doubles,
+            (std::vector<double>{u.cells[1].eps_lb, u.cells[3].eps_lb}));
+  EXPECT_EQ(column("max_eps_lb").doubles,
+            (std::vector<double>{u.cells[0].eps_lb, u.cells[3].eps_lb}));
+}
+
 }  // namespace
 }  // namespace privbench::ml_audit
