@@ -13,7 +13,7 @@
 //                         selected threshold (eps, density; lower, upper, ...)
 //   /summary/table2       one row per setting, selection and method with the
 //                         confusion counts, so anyone can recompute the interval
-//   /summary/width_reduction, /summary/accuracy
+//   /summary/width_reduction, /summary/accuracy   (every /summary table: tables.cc)
 //   /numbers/...          the numbers the published list shows beside Table 2
 //                         (CIFAR-10 / SST-2 there; Fashion-MNIST here: shown,
 //                         not compared; or CIFAR-10 with --dataset=cifar10)
@@ -25,7 +25,7 @@
 //                         RMIA on the same shadows (compute.h)
 //   /summary/attacks      AUC, TPR at low FPR, eps lower bounds per attack
 //   /claims/<id>          the verdicts and evidence of the Bayesian paper's
-//                         Sec. 4.2 claims (ClaimIds); statement and source come
+//                         Sec. 4.2 claims (ClaimIds, claims.cc); statement and source come
 //                         from claims.json
 #ifndef PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_LIRA_BAYES_AUDIT_REPORT_H_
