@@ -33,45 +33,97 @@ double FromDescendingKey(uint64_t key) {
 
 }  // namespace
 
-void SortDescending(const std::vector<double>& scores, std::vector<double>* sorted,
-                    std::vector<uint64_t>* origin) {
-  const size_t n = scores.size();
-  std::vector<uint64_t> keys(n), keys_tmp(n);
-  std::vector<uint64_t> idx, idx_tmp;
-  const bool with_origin = origin != nullptr;
-  if (with_origin) {
-    idx.resize(n);
-    idx_tmp.resize(n);
-    std::iota(idx.begin(), idx.end(), uint64_t{0});
-  }
-  constexpr int kPasses = 8, kBuckets = 256;
+namespace {
+
+// Stable LSD radix sort of `keys` (ascending) with kBits-bit digits, moving
+// `idx` along when not null; a pass is skipped where every key shares its
+// digit.
+template <int kBits>
+void RadixSortKeys(std::vector<uint64_t>* keys, std::vector<uint64_t>* idx) {
+  constexpr int kPasses = (64 + kBits - 1) / kBits;
+  constexpr size_t kBuckets = size_t{1} << kBits;
+  const size_t n = keys->size();
+  if (n == 0) return;
   std::vector<std::array<size_t, kBuckets>> counts(kPasses);
   for (auto& c : counts) c.fill(0);
-  for (size_t i = 0; i < n; ++i) {
-    keys[i] = DescendingKey(scores[i]);
-    for (int p = 0; p < kPasses; ++p) ++counts[p][(keys[i] >> (8 * p)) & 0xff];
+  for (uint64_t k : *keys) {
+    for (int p = 0; p < kPasses; ++p) ++counts[p][(k >> (kBits * p)) & (kBuckets - 1)];
   }
+  std::vector<uint64_t> keys_tmp(n), idx_tmp(idx != nullptr ? n : 0);
   for (int p = 0; p < kPasses; ++p) {
     std::array<size_t, kBuckets>& c = counts[p];
-    if (n == 0 || *std::max_element(c.begin(), c.end()) == n) continue;  // one byte value
+    if (*std::max_element(c.begin(), c.end()) == n) continue;  // one digit value
     size_t sum = 0;
     for (size_t& x : c) {
       const size_t here = x;
       x = sum;
       sum += here;
     }
-    const int shift = 8 * p;
+    const int shift = kBits * p;
     for (size_t i = 0; i < n; ++i) {
-      const size_t to = c[(keys[i] >> shift) & 0xff]++;
-      keys_tmp[to] = keys[i];
-      if (with_origin) idx_tmp[to] = idx[i];
+      const size_t to = c[((*keys)[i] >> shift) & (kBuckets - 1)]++;
+      keys_tmp[to] = (*keys)[i];
+      if (idx != nullptr) idx_tmp[to] = (*idx)[i];
     }
-    keys.swap(keys_tmp);
-    if (with_origin) idx.swap(idx_tmp);
+    keys->swap(keys_tmp);
+    if (idx != nullptr) idx->swap(idx_tmp);
   }
-  sorted->resize(n);
-  for (size_t i = 0; i < n; ++i) (*sorted)[i] = FromDescendingKey(keys[i]);
-  if (with_origin) *origin = std::move(idx);
+}
+
+// Above this many keys, 11-bit digits (six passes, counts in 96 KiB) beat
+// 8-bit ones (eight passes); below, clearing the larger counts dominates.
+constexpr size_t kWideDigitsFrom = 1 << 16;
+
+void SortKeys(std::vector<uint64_t>* keys, std::vector<uint64_t>* idx) {
+  if (keys->size() >= kWideDigitsFrom) {
+    RadixSortKeys<11>(keys, idx);
+  } else {
+    RadixSortKeys<8>(keys, idx);
+  }
+}
+
+std::vector<uint64_t> DescendingKeys(const std::vector<double>& scores) {
+  std::vector<uint64_t> keys(scores.size());
+  for (size_t i = 0; i < scores.size(); ++i) keys[i] = DescendingKey(scores[i]);
+  return keys;
+}
+
+void ScoresOfKeys(const std::vector<uint64_t>& keys, std::vector<double>* scores) {
+  scores->resize(keys.size());
+  for (size_t i = 0; i < keys.size(); ++i) (*scores)[i] = FromDescendingKey(keys[i]);
+}
+
+}  // namespace
+
+void SortDescending(const std::vector<double>& scores, std::vector<double>* sorted,
+                    std::vector<uint64_t>* origin) {
+  std::vector<uint64_t> keys = DescendingKeys(scores);
+  std::vector<uint64_t> idx;
+  if (origin != nullptr) {
+    idx.resize(scores.size());
+    std::iota(idx.begin(), idx.end(), uint64_t{0});
+  }
+  SortKeys(&keys, origin != nullptr ? &idx : nullptr);
+  ScoresOfKeys(keys, sorted);
+  if (origin != nullptr) *origin = std::move(idx);
+}
+
+void SortHalvesDescending(const std::vector<double>& scores, const std::vector<uint8_t>& in_first,
+                          std::vector<double>* first, std::vector<double>* second,
+                          std::vector<double>* all) {
+  std::vector<uint64_t> a, b;
+  a.reserve(scores.size() / 2 + 1);
+  b.reserve(scores.size() / 2 + 1);
+  for (size_t i = 0; i < scores.size(); ++i) {
+    (in_first[i] != 0 ? a : b).push_back(DescendingKey(scores[i]));
+  }
+  SortKeys(&a, nullptr);
+  SortKeys(&b, nullptr);
+  std::vector<uint64_t> merged(scores.size());
+  std::merge(a.begin(), a.end(), b.begin(), b.end(), merged.begin());
+  ScoresOfKeys(a, first);
+  ScoresOfKeys(b, second);
+  ScoresOfKeys(merged, all);
 }
 
 RocCurve RocOfDescending(const std::vector<double>& m, const std::vector<double>& n) {

@@ -48,12 +48,23 @@ RocCurve RocOfDescending(const std::vector<double>& member_desc,
 
 // The scores in decreasing order with, in *origin (when not null), the input
 // index of each: (*sorted)[r] = scores[(*origin)[r]]. A stable LSD radix sort
-// (eight 8-bit passes, a pass skipped where every key shares its byte) on
-// the bit patterns mapped to their order: O(n) time and memory, ~5x faster
-// than std::sort on 10^6 doubles. Scores must not be NaN (unchecked); -0.0
-// sorts after +0.0 (they compare equal, so a ROC does not see the order).
+// (a pass skipped where every key shares its digit) on
+// the bit patterns mapped to their order; 11-bit digits (six passes) from
+// 65,536 scores: O(n) time and memory, ~3.5x faster than std::sort on 10^6
+// doubles. Scores must not be NaN (unchecked); -0.0 sorts after +0.0 (they
+// compare equal, so a ROC does not see the order).
 void SortDescending(const std::vector<double>& scores, std::vector<double>* sorted,
                     std::vector<uint64_t>* origin);
+
+// The scores with in_first[i] != 0 into *first and the others into *second,
+// each in decreasing order, and all of them in decreasing order into *all:
+// the same values, in the same order, as SortDescending gives (the halves
+// sorted apart and merged on the same keys: no origins carried, about half
+// the work of sorting with origins and splitting). in_first.size() ==
+// scores.size() (unchecked).
+void SortHalvesDescending(const std::vector<double>& scores, const std::vector<uint8_t>& in_first,
+                          std::vector<double>* first, std::vector<double>* second,
+                          std::vector<double>* all);
 
 // The point with the largest TPR among those with FPR <= max_fpr (no
 // interpolation between points; ties in TPR keep the smaller FPR).

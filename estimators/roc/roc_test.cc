@@ -6,6 +6,7 @@
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <vector>
@@ -63,7 +64,7 @@ TEST(RocTest, SortDescendingMatchesStdSortAndKeepsOrigins) {
   boost::random::normal_distribution<double> normal(0.0, 1.0);
   std::vector<double> x = {0.0,     -0.0, 1e308, -1e308, 5e-324,
                            -5e-324, 2.0,  2.0,   -3.5,   std::numeric_limits<double>::min()};
-  for (int i = 0; i < 5000; ++i) {
+  for (int i = 0; i < 70000; ++i) {  // past 65,536: the 11-bit digits
     const double v = normal(rng);
     x.push_back(i % 3 == 0 ? std::round(v * 8) / 8 : v * std::pow(10.0, i % 40 - 20));
   }
@@ -83,6 +84,37 @@ TEST(RocTest, SortDescendingMatchesStdSortAndKeepsOrigins) {
   EXPECT_EQ(no_origin, sorted);
   SortDescending({}, &no_origin, nullptr);
   EXPECT_TRUE(no_origin.empty());
+}
+
+// The halves sorted apart and merged: the same bits as SortDescending of
+// all, and of each half alone (-0.0 and +0.0 keep their order), at a size
+// on each side of the 11-bit digits' threshold.
+TEST(RocTest, SortHalvesDescendingIsSortDescendingOfEachPart) {
+  for (int n : {7, 70000}) {
+    Rng rng = MakeRng(34, {2, static_cast<uint64_t>(n)});
+    boost::random::normal_distribution<double> normal(0.0, 1.0);
+    std::vector<double> x = {0.0, -0.0, 2.0, 2.0, -0.0};
+    std::vector<uint8_t> in_first = {1, 0, 1, 0, 1};
+    for (int i = 0; i < n; ++i) {
+      x.push_back(i % 4 == 0 ? std::round(normal(rng) * 4) / 4 : normal(rng));
+      in_first.push_back(static_cast<uint8_t>(rng() % 2));
+    }
+    std::vector<double> first_in, second_in;
+    for (size_t i = 0; i < x.size(); ++i) (in_first[i] ? first_in : second_in).push_back(x[i]);
+    std::vector<double> first, second, all, want_first, want_second, want_all;
+    SortHalvesDescending(x, in_first, &first, &second, &all);
+    SortDescending(first_in, &want_first, nullptr);
+    SortDescending(second_in, &want_second, nullptr);
+    SortDescending(x, &want_all, nullptr);
+    auto bits = [](const std::vector<double>& v) {
+      std::vector<uint64_t> b(v.size());
+      std::memcpy(b.data(), v.data(), v.size() * sizeof(double));
+      return b;
+    };
+    EXPECT_EQ(bits(first), bits(want_first)) << n;
+    EXPECT_EQ(bits(second), bits(want_second)) << n;
+    EXPECT_EQ(bits(all), bits(want_all)) << n;
+  }
 }
 
 // RocOfDescending on sorted scores is ComputeRoc, point for point.

@@ -566,10 +566,11 @@ void SplitSorted(const std::vector<double>& all, const std::vector<uint64_t>& or
 
 SortedSide SortSide(const std::vector<double>& x, const std::vector<uint8_t>* in_select) {
   SortedSide s;
-  std::vector<uint64_t> origin;
-  SortDescending(x, &s.all, in_select != nullptr ? &origin : nullptr);
-  if (in_select == nullptr) return s;
-  SplitSorted(s.all, origin, *in_select, &s.select, &s.audit);
+  if (in_select == nullptr) {
+    SortDescending(x, &s.all, nullptr);
+  } else {
+    SortHalvesDescending(x, *in_select, &s.select, &s.audit, &s.all);
+  }
   return s;
 }
 
