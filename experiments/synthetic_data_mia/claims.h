@@ -35,7 +35,7 @@ namespace synthetic_data_mia {
 // non-empty set (the worst-case audits always run).
 std::string UndecidableReason(const Results& r, const std::string& id);
 
-// ---- Helpers shared with report.cc. ----
+// ---- Helpers shared with tables.cc. ----
 bool Ran(const Results& r, const std::string& attack);
 bool AnyBlackBoxRan(const Results& r);
 // "; attacks run (--attacks): a, b" when the games ran only some attacks.

@@ -32,8 +32,8 @@
 //       quick_probability,quick_se,paper_trials,paper_probability,paper_se}
 //       [P] (compute.h PlantedBugPower)
 //   /cost/synthesizer [S], /cost/sizes [K], /cost/seconds [S, K], /cost/slope [S]
-//   /summary/{games,by_case,worst_case,bug_power,outlier_sweep,cost} tables
-//   /claims/synthetic_data_mia_* (claims.json, judged in claims.h): verdicts
+//   /summary/{games,by_case,worst_case,bug_power,outlier_sweep,cost}   tables.cc
+//   /claims/synthetic_data_mia_* (claims.json, judged in claims.cc): verdicts
 //       and evidence only; a claim needing an attack the games did not run
 //       (UndecidableReason) has holds = 0, attribute undecidable = 1 and
 //       evidence naming the attacks it needs (results/verify: inconclusive).
@@ -67,7 +67,17 @@ struct Results {
   std::vector<double> perfect_test;  // per case (PerfectTestBounds); empty: not computed
 };
 
-// The claims are judged in claims.h.
+// claims.h: the claims (claims.cc) and the helpers tables.cc shares.
+
+// tables.cc: the summary tables; CostTable is an error without cost rows
+// (WriteReport writes it only when some were measured).
+Result<SummaryTable> GamesTable(const Results& r);
+Result<SummaryTable> ByCaseTable(const Results& r);
+Result<SummaryTable> WorstCaseTable(const Results& r);
+Result<SummaryTable> BugPowerTable(const Results& r);
+Result<SummaryTable> OutlierSweepTable(const Results& r);
+Result<SummaryTable> CostTable(const Results& r);
+
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
 }  // namespace synthetic_data_mia

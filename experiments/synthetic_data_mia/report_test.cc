@@ -310,6 +310,20 @@ TEST(Report, WorstCaseBugPowerSweepAndCostTables) {
   EXPECT_DOUBLE_EQ(c->columns[2].doubles[0], 0.02);
 }
 
+TEST(Report, NoCostRowsNoCostTable) {
+  Results none = Fixture();
+  none.cost.clear();
+  EXPECT_FALSE(CostTable(none).ok());
+  EXPECT_TRUE(CostTable(Fixture()).ok());
+  auto r = WriteAndOpen(none, "no_cost");
+  ASSERT_NE(r, nullptr);
+  EXPECT_TRUE(r->Exists("/summary/games"));
+  EXPECT_FALSE(r->Exists("/summary/cost"));
+  EXPECT_TRUE(r->Exists("/bug_power"));
+  EXPECT_FALSE(r->Exists("/cost"));
+  EXPECT_TRUE(r->ReadTable("outlier_sweep").ok());
+}
+
 TEST(Report, WritesEveryClaimAndMarksTheUndecidable) {
   auto r = WriteAndOpen(Fixture(), "claims");
   ASSERT_NE(r, nullptr);
