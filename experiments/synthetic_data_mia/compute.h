@@ -53,6 +53,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/result.h"
@@ -116,6 +117,17 @@ struct AttackOutcome {
   // below the claimed eps the audit cannot exceed it. +inf: not computed.
   double judged_ceiling = std::numeric_limits<double>::infinity();
 };
+
+// An audit's one-number outcomes by the dataset name a part (/game/<name>)
+// and the study file (/games/<name>) give each.
+inline constexpr std::pair<const char*, double AttackOutcome::*> kOutcomeFields[] = {
+    {"auc", &AttackOutcome::auc},
+    {"tpr_at_fpr_01", &AttackOutcome::tpr_at_fpr_01},
+    {"privacy_gain", &AttackOutcome::privacy_gain},
+    {"cp_eps_lower", &AttackOutcome::cp_eps_lower},
+    {"mu_lower", &AttackOutcome::mu_lower},
+    {"gdp_eps_lower", &AttackOutcome::gdp_eps_lower},
+    {"judged_ceiling", &AttackOutcome::judged_ceiling}};
 
 struct GameResult {
   int64_t case_index = 0, target_index = 0;

@@ -124,20 +124,9 @@ Result<std::vector<AttackOutcome>> ReadOutcomes(const ResultReader& part, const 
   }
   const size_t n = attacks.size();
   std::vector<AttackOutcome> out(n);
-  struct Field {
-    const char* name;
-    double AttackOutcome::*member;
-  };
-  const Field fields[] = {{"auc", &AttackOutcome::auc},
-                          {"tpr_at_fpr_01", &AttackOutcome::tpr_at_fpr_01},
-                          {"privacy_gain", &AttackOutcome::privacy_gain},
-                          {"cp_eps_lower", &AttackOutcome::cp_eps_lower},
-                          {"mu_lower", &AttackOutcome::mu_lower},
-                          {"gdp_eps_lower", &AttackOutcome::gdp_eps_lower},
-                          {"judged_ceiling", &AttackOutcome::judged_ceiling}};
-  for (const Field& f : fields) {
-    PB_ASSIGN_OR_RETURN(const std::vector<double> v, ReadSized(part, g + f.name, n));
-    for (size_t a = 0; a < n; ++a) out[a].*f.member = v[a];
+  for (const auto& [name, member] : kOutcomeFields) {
+    PB_ASSIGN_OR_RETURN(const std::vector<double> v, ReadSized(part, g + name, n));
+    for (size_t a = 0; a < n; ++a) out[a].*member = v[a];
   }
   for (size_t a = 0; a < n; ++a) {
     out[a].attack = attacks[a];

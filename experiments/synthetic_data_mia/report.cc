@@ -122,22 +122,12 @@ Status WriteTargetsAndCases(const Results& r, ResultWriter& out) {
   return out.WriteDoubles("/cases/perfect_test_eps_lower", r.perfect_test);
 }
 
-// The [G, A] arrays of /games, one per outcome field.
-constexpr std::pair<const char*, double AttackOutcome::*> kGameFields[] = {
-    {"auc", &AttackOutcome::auc},
-    {"tpr_at_fpr_01", &AttackOutcome::tpr_at_fpr_01},
-    {"privacy_gain", &AttackOutcome::privacy_gain},
-    {"cp_eps_lower", &AttackOutcome::cp_eps_lower},
-    {"mu_lower", &AttackOutcome::mu_lower},
-    {"gdp_eps_lower", &AttackOutcome::gdp_eps_lower},
-    {"judged_ceiling", &AttackOutcome::judged_ceiling}};
-
 Status WriteGameArrays(const Results& r, ResultWriter& out) {
   const size_t games = r.games.size(), attacks = r.attacks.size();
   PB_RETURN_IF_ERROR(WriteGameIndex("/games/", r.games, out));
   PB_RETURN_IF_ERROR(out.WriteStrings("/games/attack_names", r.attacks));
   const Outcomes outcomes = GameOutcomes(r.games);
-  for (const auto& f : kGameFields) {
+  for (const auto& f : kOutcomeFields) {  // the [G, A] arrays of /games
     const std::vector<double> values =
         Collect(outcomes, [&f](const AttackOutcome* o) { return o->*f.second; });
     PB_RETURN_IF_ERROR(
