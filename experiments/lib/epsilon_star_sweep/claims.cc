@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 #include <tuple>
 
@@ -20,41 +19,57 @@ std::string Where(const SweepPoint& p, size_t repetition) {
   return Evidence() << p.label << ", repetition " << repetition;
 }
 
+// Calls visit(i, r, v) for every finite Epsilon* v of variant iv (repetition
+// r of configuration i).
+template <typename F>
+void ForEachModel(const SweepOutcome& o, int iv, F visit) {
+  for (size_t i = 0; i < o.points.size(); ++i) {
+    for (size_t r = 0; r < o.epsilon_star[i][iv].size(); ++r) {
+      if (std::isfinite(o.epsilon_star[i][iv][r])) visit(i, r, o.epsilon_star[i][iv][r]);
+    }
+  }
+}
+
+// The largest of some models' Epsilon* (-1 if none), where it is, and how
+// many models are at or above `bound`.
+struct Largest {
+  explicit Largest(double at_least) : bound(at_least) {}
+  double bound, max = -1;
+  std::string where;
+  int64_t models = 0, at_or_above = 0;
+  void Add(const SweepPoint& p, size_t r, double v) {
+    ++models;
+    if (v >= bound) ++at_or_above;
+    if (v > max) {
+      max = v;
+      where = Where(p, r);
+    }
+  }
+};
+
 // all_below_0_3: the largest Epsilon* of any model (baselines and DP).
 void AdultAllBelow(const SweepOutcome& o, int iv, const std::string& suffix,
                    const std::string& data, ClaimSet* out) {
-  const bool zero = suffix.size() >= std::strlen(kDeltaZeroSuffix) &&
-                    suffix.compare(suffix.size() - std::strlen(kDeltaZeroSuffix), std::string::npos,
-                                   kDeltaZeroSuffix) == 0;
+  const bool zero = suffix.find(kDeltaZeroSuffix) != std::string::npos;
   const int ie = o.EstimatorIndex(zero ? std::string("empirical") + kDeltaZeroSuffix : "empirical");
-  double max_all = -1, max_dp = -1, max_base = -1, max_emp = -1;
-  std::string where_all;
-  int64_t models = 0, at_or_above = 0;
-  for (size_t i = 0; i < o.points.size(); ++i) {
-    for (size_t r = 0; r < o.epsilon_star[i][iv].size(); ++r) {
-      const double v = o.epsilon_star[i][iv][r];
-      if (!std::isfinite(v)) continue;
-      ++models;
-      if (v >= 0.3) ++at_or_above;
-      if (v > max_all) {
-        max_all = v;
-        where_all = Where(o.points[i], r);
-      }
-      double& m = o.points[i].private_training ? max_dp : max_base;
-      m = std::max(m, v);
-      if (ie >= 0 && std::isfinite(o.epsilon_star[i][ie][r])) {
-        max_emp = std::max(max_emp, o.epsilon_star[i][ie][r]);
-      }
+  Largest all(0.3);
+  double max_dp = -1, max_base = -1, max_emp = -1;
+  ForEachModel(o, iv, [&](size_t i, size_t r, double v) {
+    all.Add(o.points[i], r, v);
+    double& m = o.points[i].private_training ? max_dp : max_base;
+    m = std::max(m, v);
+    if (ie >= 0 && std::isfinite(o.epsilon_star[i][ie][r])) {
+      max_emp = std::max(max_emp, o.epsilon_star[i][ie][r]);
     }
-  }
-  out->numbers.emplace_back("/numbers/adult" + suffix + "_max_model_epsilon_star", max_all);
-  out->claims.push_back(
-      ClaimEvidence(kAdultId + std::string("all_below_0_3") + suffix, models > 0 && max_all < 0.3,
-                    Evidence() << "largest Epsilon* over " << models << " models: " << max_all
-                               << " (" << where_all << "); " << at_or_above
-                               << " models at or above 0.3; largest DP model " << max_dp
-                               << ", largest baseline model " << max_base
-                               << "; the empirical variant's largest " << max_emp << "; " << data));
+  });
+  out->numbers.emplace_back("/numbers/adult" + suffix + "_max_model_epsilon_star", all.max);
+  out->claims.push_back(ClaimEvidence(
+      kAdultId + std::string("all_below_0_3") + suffix, all.models > 0 && all.max < 0.3,
+      Evidence() << "largest Epsilon* over " << all.models << " models: " << all.max << " ("
+                 << all.where << "); " << all.at_or_above
+                 << " models at or above 0.3; largest DP model " << max_dp
+                 << ", largest baseline model " << max_base << "; the empirical variant's largest "
+                 << max_emp << "; " << data));
 }
 
 // baselines_rise_with_epochs: the baselines' mean Epsilon* by epochs.
@@ -113,12 +128,12 @@ DpVsBaselines CompareDpWithBaselines(const SweepOutcome& o, int iv) {
       c.max_dp_mean = s.mean;
       c.max_dp_label = o.points[i].label;
     }
-    for (double v : o.epsilon_star[i][iv]) {
-      if (!std::isfinite(v)) continue;
-      ++c.dp_models;
-      if (v < c.min_base5_model) ++c.dp_models_below;
-    }
   }
+  ForEachModel(o, iv, [&](size_t i, size_t, double v) {
+    if (!o.points[i].private_training) return;
+    ++c.dp_models;
+    if (v < c.min_base5_model) ++c.dp_models_below;
+  });
   return c;
 }
 
@@ -199,30 +214,18 @@ void PurchaseBaselines(const SweepOutcome& o, const std::string& data, ClaimSet*
 void PurchaseDpBelowOne(const SweepOutcome& o, int iv, const std::string& suffix,
                         const std::string& data, ClaimSet* out) {
   if (iv < 0) return;
-  double max_dp = -1;
-  std::string where;
-  int64_t dp_models = 0, at_or_above = 0;
-  for (size_t i = 0; i < o.points.size(); ++i) {
-    if (!o.points[i].private_training) continue;
-    for (size_t r = 0; r < o.epsilon_star[i][iv].size(); ++r) {
-      const double v = o.epsilon_star[i][iv][r];
-      if (!std::isfinite(v)) continue;
-      ++dp_models;
-      if (v >= 1.0) ++at_or_above;
-      if (v > max_dp) {
-        max_dp = v;
-        where = Where(o.points[i], r);
-      }
-    }
-  }
-  if (dp_models == 0) return;
-  out->numbers.emplace_back("/numbers/purchase" + suffix + "_max_dp_model_epsilon_star", max_dp);
+  Largest dp(1.0);
+  ForEachModel(o, iv, [&](size_t i, size_t r, double v) {
+    if (o.points[i].private_training) dp.Add(o.points[i], r, v);
+  });
+  if (dp.models == 0) return;
+  out->numbers.emplace_back("/numbers/purchase" + suffix + "_max_dp_model_epsilon_star", dp.max);
   Evidence ev;
-  ev << "largest Epsilon* over " << dp_models << " DP models: " << max_dp << " (" << where << "); "
-     << at_or_above << " at or above 1; " << data;
+  ev << "largest Epsilon* over " << dp.models << " DP models: " << dp.max << " (" << dp.where
+     << "); " << dp.at_or_above << " at or above 1; " << data;
   if (o.diverged_models > 0) ev << "; " << o.diverged_models << " diverged models excluded";
   out->claims.push_back(
-      ClaimEvidence("epsilon_star_sweep_purchase_dp_below_1" + suffix, max_dp < 1.0, ev));
+      ClaimEvidence("epsilon_star_sweep_purchase_dp_below_1" + suffix, dp.max < 1.0, ev));
 }
 
 }  // namespace

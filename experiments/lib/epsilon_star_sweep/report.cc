@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <set>
+#include <sstream>
 
 #include "core/format.h"
 #include "core/stats.h"
@@ -28,9 +29,10 @@ MinMeanMax Summarise(const std::vector<double>& values) {
     s.mean = s.min = s.max = kNaN;
     return s;
   }
+  const auto [lo, hi] = std::minmax_element(finite.begin(), finite.end());
   s.mean = Mean(finite);
-  s.min = *std::min_element(finite.begin(), finite.end());
-  s.max = *std::max_element(finite.begin(), finite.end());
+  s.min = *lo;
+  s.max = *hi;
   return s;
 }
 
@@ -49,6 +51,14 @@ std::vector<bool> ParetoFrontier(const std::vector<double>& x, const std::vector
   return keep;
 }
 
+namespace {
+// > 0 when c lies strictly above the line from a through b (a.first < b.first).
+double Cross(const std::pair<double, double>& a, const std::pair<double, double>& b,
+             const std::pair<double, double>& c) {
+  return (b.first - a.first) * (c.second - a.second) - (b.second - a.second) * (c.first - a.first);
+}
+}  // namespace
+
 std::vector<bool> ConvexParetoFrontier(const std::vector<double>& x, const std::vector<double>& y) {
   const std::vector<bool> front = ParetoFrontier(x, y);
   // Distinct frontier coordinates, by increasing x (then y increases too).
@@ -62,17 +72,7 @@ std::vector<bool> ConvexParetoFrontier(const std::vector<double>& x, const std::
   // segment joining its neighbours.
   std::vector<std::pair<double, double>> hull;
   for (const auto& c : pts) {
-    while (hull.size() >= 2) {
-      const auto& a = hull[hull.size() - 2];
-      const auto& b = hull[hull.size() - 1];
-      const double cross =
-          (b.first - a.first) * (c.second - a.second) - (b.second - a.second) * (c.first - a.first);
-      if (cross > 0.0) {
-        hull.pop_back();
-      } else {
-        break;
-      }
-    }
+    while (hull.size() >= 2 && Cross(hull[hull.size() - 2], hull.back(), c) > 0.0) hull.pop_back();
     hull.push_back(c);
   }
   std::set<std::pair<double, double>> on_hull(hull.begin(), hull.end());
@@ -88,41 +88,24 @@ double PearsonOfModels(const std::vector<double>& x, const std::vector<double>& 
 }
 
 int SweepOutcome::EstimatorIndex(const std::string& name) const {
-  for (size_t i = 0; i < estimators.size(); ++i) {
-    if (estimators[i] == name) return static_cast<int>(i);
-  }
-  return -1;
+  const auto it = std::find(estimators.begin(), estimators.end(), name);
+  return it == estimators.end() ? -1 : static_cast<int>(it - estimators.begin());
 }
 
 namespace {
 
-// "key=value; ..." of a part's training record (the keys /meta shows).
+// The keys of a part's training record that /meta shows.
+constexpr char kRecordKeys[] =
+    "model architecture num_parameters sampling dataset_size batch_size q steps epochs "
+    "noise_multiplier clip_norm num_microbatches microbatched expected_microbatch_size "
+    "gradient_normaliser accounting_noise_multiplier tf_privacy_0_5_1_noise_multiplier "
+    "accounting_rule microbatch_rule learning_rate optimizer momentum eps_reportable threads";
+
+// "key=value; ..." of a part's training record.
 std::string RecordText(const ResultReader& part) {
   std::string rec;
-  for (const char* key : {"model",
-                          "architecture",
-                          "num_parameters",
-                          "sampling",
-                          "dataset_size",
-                          "batch_size",
-                          "q",
-                          "steps",
-                          "epochs",
-                          "noise_multiplier",
-                          "clip_norm",
-                          "num_microbatches",
-                          "microbatched",
-                          "expected_microbatch_size",
-                          "gradient_normaliser",
-                          "accounting_noise_multiplier",
-                          "tf_privacy_0_5_1_noise_multiplier",
-                          "accounting_rule",
-                          "microbatch_rule",
-                          "learning_rate",
-                          "optimizer",
-                          "momentum",
-                          "eps_reportable",
-                          "threads"}) {
+  std::istringstream keys(kRecordKeys);
+  for (std::string key; keys >> key;) {
     auto val = part.ReadStringAttribute("/record", key);
     if (val.ok()) rec += std::string(rec.empty() ? "" : "; ") + key + "=" + *val;
   }
@@ -186,14 +169,6 @@ std::vector<std::string> VariantNames(const std::vector<EpsilonStarVariant>& var
   return names;
 }
 
-// Per-configuration aggregates over the models that did not diverge.
-struct ConfigStats {
-  std::vector<std::vector<MinMeanMax>> epsilon_star;  // [variant][point]
-  std::vector<MinMeanMax> utility, population_accuracy, train_accuracy;
-  std::vector<bool> eps_reportable;
-  std::vector<int64_t> models_ok;
-};
-
 // A DP configuration's eps is reportable only if every trained model's
 // record says so (Poisson sampling, private training) and at least one
 // model trained.
@@ -210,6 +185,8 @@ bool EpsReportable(const SweepPoint& p, size_t i, const ModelTable& t) {
   return reportable && records > 0;
 }
 
+}  // namespace
+
 ConfigStats SummariseConfigs(const SweepOutcome& o, const ModelTable& t) {
   ConfigStats s;
   s.epsilon_star.resize(o.estimators.size());
@@ -225,8 +202,6 @@ ConfigStats SummariseConfigs(const SweepOutcome& o, const ModelTable& t) {
   }
   return s;
 }
-
-}  // namespace
 
 Result<SweepOutcome> BuildOutcome(const Config& c, const Results& r) {
   const ModelTable& table = r.models;
@@ -269,6 +244,22 @@ Result<SweepOutcome> BuildOutcome(const Config& c, const Results& r) {
   return out;
 }
 
+Diagnostics DiagnoseParametric(const ModelTable& t) {
+  const auto& f = t.fields;
+  std::vector<double> es, lsr, mia;
+  for (size_t k = 0; k < t.unit_ids.size(); ++k) {
+    const double e = f.at("epsilon_star_parametric")[k];
+    const double st = f.at("fit_train_sd")[k], sp = f.at("fit_population_sd")[k];
+    const double a = f.at("membership_auc")[k];
+    if (!std::isfinite(e) || !(st > 0) || !(sp > 0) || !std::isfinite(a)) continue;
+    es.push_back(e);
+    lsr.push_back(std::abs(std::log(st / sp)));
+    mia.push_back(a);
+  }
+  return {Summarise(mia), PearsonOfModels(es, lsr), PearsonOfModels(es, mia),
+          static_cast<int64_t>(es.size())};
+}
+
 namespace {
 
 Status WriteModels(const std::vector<std::string>& variant_names, const ModelTable& t,
@@ -299,44 +290,36 @@ Status WriteModels(const std::vector<std::string>& variant_names, const ModelTab
 
 // /configs: the grid's values and the accounting, one entry per configuration.
 Status WriteConfigValues(const SweepOutcome& o, const ConfigStats& s, ResultWriter& w) {
-  std::vector<std::string> ids, labels, kinds;
-  std::vector<int64_t> epochs, batch, mb, steps;
-  std::vector<double> target, clip, qv, sigma, acc_sigma, eps_sound, eps_tf;
+  std::vector<ColumnSpec> columns;
+  AddColumns(Column::Type::kString, "id label kind", &columns);
+  AddColumns(Column::Type::kInt, "epochs batch_size num_microbatches steps models_ok", &columns);
+  AddColumns(Column::Type::kDouble,
+             "target_eps clip_norm q noise_multiplier accounting_noise_multiplier eps_sound "
+             "eps_tf_privacy_0_5_1",
+             &columns);
+  TableBuilder t("configs", "", "", columns);
   for (size_t i = 0; i < o.points.size(); ++i) {
     const SweepPoint& p = o.points[i];
     const PointAccounting& a = o.accounting[i];
-    const bool dp = p.private_training;
-    ids.push_back(p.id);
-    labels.push_back(p.label);
-    kinds.push_back(p.kind());
-    epochs.push_back(p.epochs);
-    batch.push_back(p.batch_size);
-    mb.push_back(dp ? p.num_microbatches : 0);
-    steps.push_back(a.steps);
-    target.push_back(dp ? p.target_eps : kNaN);
-    clip.push_back(dp ? p.clip_norm : kNaN);
-    qv.push_back(a.q);
-    sigma.push_back(dp ? a.noise_multiplier : 0.0);
-    acc_sigma.push_back(dp ? a.accounting_noise_multiplier : 0.0);
-    eps_sound.push_back(s.eps_reportable[i] ? a.eps_sound : kNaN);
-    eps_tf.push_back(s.eps_reportable[i] ? a.eps_tf_privacy_0_5_1 : kNaN);
+    const bool dp = p.private_training, reportable = s.eps_reportable[i];
+    t.Row({p.id, p.label, p.kind(), p.epochs, p.batch_size, dp ? p.num_microbatches : 0, a.steps,
+           s.models_ok[i], dp ? p.target_eps : kNaN, dp ? p.clip_norm : kNaN, a.q,
+           dp ? a.noise_multiplier : 0.0, dp ? a.accounting_noise_multiplier : 0.0,
+           reportable ? a.eps_sound : kNaN, reportable ? a.eps_tf_privacy_0_5_1 : kNaN});
   }
-  PB_RETURN_IF_ERROR(w.WriteStrings("/configs/id", ids));
-  PB_RETURN_IF_ERROR(w.WriteStrings("/configs/label", labels));
-  PB_RETURN_IF_ERROR(w.WriteStrings("/configs/kind", kinds));
-  PB_RETURN_IF_ERROR(w.WriteInts("/configs/epochs", epochs));
-  PB_RETURN_IF_ERROR(w.WriteInts("/configs/batch_size", batch));
-  PB_RETURN_IF_ERROR(w.WriteInts("/configs/num_microbatches", mb));
-  PB_RETURN_IF_ERROR(w.WriteInts("/configs/steps", steps));
-  PB_RETURN_IF_ERROR(w.WriteInts("/configs/models_ok", s.models_ok));
-  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/target_eps", target));
-  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/clip_norm", clip));
-  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/q", qv));
-  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/noise_multiplier", sigma));
-  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/accounting_noise_multiplier", acc_sigma));
-  PB_RETURN_IF_ERROR(w.WriteDoubles("/configs/eps_sound", eps_sound));
-  return w.WriteDoubles("/configs/eps_tf_privacy_0_5_1", eps_tf);
+  PB_ASSIGN_OR_RETURN(const SummaryTable table, t.Build());
+  for (size_t k = 0; k < columns.size(); ++k) {
+    const Column& c = table.columns[k];
+    const std::string path = "/configs/" + c.name;
+    const Column::Type type = columns[k].type;
+    PB_RETURN_IF_ERROR(type == Column::Type::kString ? w.WriteStrings(path, c.strings)
+                       : type == Column::Type::kInt  ? w.WriteInts(path, c.ints)
+                                                     : w.WriteDoubles(path, c.doubles));
+  }
+  return Status::Ok();
 }
+
+std::vector<int64_t> Flags(const std::vector<bool>& b) { return {b.begin(), b.end()}; }
 
 Status WriteStats(const std::string& base, const std::vector<MinMeanMax>& stats, ResultWriter& w) {
   std::vector<double> mean, mn, mx;
@@ -361,13 +344,8 @@ Status WriteConfigs(const Results& r, const SweepOutcome& o, const ConfigStats& 
   PB_RETURN_IF_ERROR(WriteStats("/configs/utility", s.utility, w));
   PB_RETURN_IF_ERROR(WriteStats("/configs/population_accuracy", s.population_accuracy, w));
   PB_RETURN_IF_ERROR(WriteStats("/configs/train_accuracy", s.train_accuracy, w));
-  std::vector<int64_t> pareto_i, convex_i;
-  for (size_t i = 0; i < o.points.size(); ++i) {
-    pareto_i.push_back(o.pareto[i] ? 1 : 0);
-    convex_i.push_back(o.pareto_convex[i] ? 1 : 0);
-  }
-  PB_RETURN_IF_ERROR(w.WriteInts("/configs/pareto", pareto_i));
-  PB_RETURN_IF_ERROR(w.WriteInts("/configs/pareto_convex", convex_i));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/pareto", Flags(o.pareto)));
+  PB_RETURN_IF_ERROR(w.WriteInts("/configs/pareto_convex", Flags(o.pareto_convex)));
   PB_RETURN_IF_ERROR(SetAttributes(
       w, "/configs",
       {{"description",
@@ -384,171 +362,15 @@ Status WriteConfigs(const Results& r, const SweepOutcome& o, const ConfigStats& 
   return SetAttributes(w, "/epsilon_star_variants", {{"options", text}});
 }
 
-// "Data: uci-adult (32561 training / 16281 population rows). "
-std::string DataNote(const Results& r) {
-  const Dataset& d = *r.dataset;
-  return "Data: " + r.study.dataset_label + " (" + std::to_string(d.n_train()) + " training / " +
-         std::to_string(d.n_population()) + " population rows). ";
-}
-
-std::string Dash(bool applicable, double x) { return applicable ? FormatSignificant(x, 4) : "-"; }
-
-// Appends the columns of `block` (a table of the same rows) to `table`.
-void AppendColumns(SummaryTable block, SummaryTable* table) {
-  for (Column& c : block.columns) table->columns.push_back(std::move(c));
-}
-
-// The columns <prefix>_mean, _min, _max of one Epsilon* variant or of the
-// utility, a row per configuration.
-Result<SummaryTable> StatColumns(const std::string& prefix, const std::vector<MinMeanMax>& stats) {
-  TableBuilder t(prefix, "", "",
-                 {{prefix + "_mean", Column::Type::kDouble},
-                  {prefix + "_min", Column::Type::kDouble},
-                  {prefix + "_max", Column::Type::kDouble}});
-  for (const MinMeanMax& s : stats) t.Row({s.mean, s.min, s.max});
-  return t.Build();
-}
-
-std::string ConfigurationsCaption(const Config& c, const Results& r, const SweepOutcome& o) {
-  return DataNote(r) +
-         "One row per configuration; mean/min/max over its models (repetitions that "
-         "did not diverge; 'models' = how many). Epsilon*: parametric and empirical variants "
-         "(library defaults except the delta of Epsilon*, " +
-         EpsilonStarOptionsText(r.options) +
-         ") on training vs "
-         "population losses; parametric_common_window: the parametric variant on the empirical "
-         "variant's window [0.001, 0.999] instead of its default clip window [1e-6, 1-1e-6] "
-         "(the paper lost its window); columns ending in _delta0: the same at Epsilon* delta = 0 "
-         "(sensitivity; the paper sets the delta of Epsilon* to the DP delta). Utility: " +
-         r.study.utility_label +
-         ". target_eps: the DP target; "
-         "noise_multiplier: sigma trained with (calibration_rule " +
-         c.calibration_rule +
-         "); eps_sound: RDP eps of the run with the sound microbatch rule (sigma/2 for "
-         "microbatches of size > 1); eps_tf_privacy_0_5_1: the same with sigma (the paper's "
-         "library); delta = " +
-         FormatSignificant(o.delta, 4) +
-         ". pareto: non-dominated (lower Epsilon*, "
-         "higher utility); 'convex' = also on the convex-hull frontier of the paper.";
-}
-
-// /summary/configurations: the grid and accounting columns, mean/min/max of
-// each Epsilon* variant present and of the utility, then models and pareto.
-// The variant columns depend on the variants, so the table is built in
-// blocks of whole columns (each row by row) and joined.
-Result<SummaryTable> ConfigurationsTable(const Config& c, const Results& r, const SweepOutcome& o,
-                                         const ConfigStats& s) {
-  TableBuilder head(
-      "configurations",
-      "Privacy-utility landscape (" + r.study.dataset_label + "): every configuration",
-      ConfigurationsCaption(c, r, o),
-      {{"configuration", Column::Type::kString},
-       {"target_eps", Column::Type::kString},
-       {"eps_sound", Column::Type::kString},
-       {"eps_tf_privacy_0_5_1", Column::Type::kString},
-       {"noise_multiplier", Column::Type::kString}});
-  TableBuilder tail("configurations", "", "",
-                    {{"models", Column::Type::kInt}, {"pareto", Column::Type::kString}});
-  for (size_t i = 0; i < o.points.size(); ++i) {
-    const SweepPoint& p = o.points[i];
-    const PointAccounting& a = o.accounting[i];
-    head.Row({p.label, p.private_training ? FormatSignificant(p.target_eps, 6) : "-",
-              Dash(s.eps_reportable[i], a.eps_sound),
-              Dash(s.eps_reportable[i], a.eps_tf_privacy_0_5_1),
-              Dash(p.private_training, a.noise_multiplier)});
-    tail.Row({s.models_ok[i], o.pareto_convex[i] ? "yes (convex)" : o.pareto[i] ? "yes" : ""});
-  }
-  PB_ASSIGN_OR_RETURN(SummaryTable table, head.Build());
-  for (const std::string suffix : {"", kDeltaZeroSuffix}) {
-    for (const char* variant : {"parametric", "empirical", kCommonWindowVariant}) {
-      const int e = o.EstimatorIndex(variant + suffix);
-      if (e < 0) continue;
-      PB_ASSIGN_OR_RETURN(SummaryTable block,
-                          StatColumns("epsilon_star_" + std::string(variant) + suffix,
-                                      s.epsilon_star[static_cast<size_t>(e)]));
-      AppendColumns(std::move(block), &table);
-    }
-  }
-  PB_ASSIGN_OR_RETURN(SummaryTable utility, StatColumns("utility", s.utility));
-  AppendColumns(std::move(utility), &table);
-  PB_ASSIGN_OR_RETURN(SummaryTable models, tail.Build());
-  AppendColumns(std::move(models), &table);
-  return table;
-}
-
-Status WriteBaselinesTable(const Config& c, const Results& r, const SweepOutcome& o,
-                           const ConfigStats& s, ResultWriter& w) {
-  const int ip = o.EstimatorIndex("parametric");
-  const int ie = o.EstimatorIndex("empirical");
-  const int ic = o.EstimatorIndex(kCommonWindowVariant);
-  TableBuilder t(
-      "baselines", "Non-private baselines by epochs (" + r.study.dataset_label + ")",
-      DataNote(r) + "Non-private momentum SGD, batch " + std::to_string(c.baseline_batch_size) +
-          ", " + std::to_string(c.repetitions) +
-          " models each; Epsilon* (parametric "
-          "mean/min/max, empirical mean, parametric on the window [0.001, 0.999] mean) and "
-          "utility (" +
-          r.study.utility_label +
-          ") mean/min/max; train_accuracy: mean accuracy on the training rows.",
-      {{"epochs", Column::Type::kInt},
-       {"epsilon_star_parametric_mean", Column::Type::kDouble},
-       {"epsilon_star_parametric_min", Column::Type::kDouble},
-       {"epsilon_star_parametric_max", Column::Type::kDouble},
-       {"epsilon_star_empirical_mean", Column::Type::kDouble},
-       {"epsilon_star_parametric_common_window_mean", Column::Type::kDouble},
-       {"utility_mean", Column::Type::kDouble},
-       {"utility_min", Column::Type::kDouble},
-       {"utility_max", Column::Type::kDouble},
-       {"train_accuracy_mean", Column::Type::kDouble}});
-  for (size_t i = 0; i < o.points.size(); ++i) {
-    if (o.points[i].private_training) continue;
-    const MinMeanMax& p = s.epsilon_star[ip][i];
-    t.Row({o.points[i].epochs, p.mean, p.min, p.max, ie >= 0 ? s.epsilon_star[ie][i].mean : kNaN,
-           ic >= 0 ? s.epsilon_star[ic][i].mean : kNaN, s.utility[i].mean, s.utility[i].min,
-           s.utility[i].max, s.train_accuracy[i].mean});
-  }
-  if (t.rows() == 0) return Status::Ok();
-  PB_ASSIGN_OR_RETURN(const SummaryTable table, t.Build());
-  return w.WriteTable(table);
-}
-
-// Diagnostics: is the parametric Epsilon* driven by a membership signal or
-// by the ratio of the fitted standard deviations (which its window edges
-// extrapolate)? Pearson correlations over the models that did not diverge.
+// The diagnostics' values under /numbers and /summary/diagnostics.
 Status WriteDiagnostics(const Results& r, ResultWriter& w) {
-  const auto& f = r.models.fields;
-  std::vector<double> es, lsr, mia;
-  for (size_t k = 0; k < r.models.unit_ids.size(); ++k) {
-    const double e = f.at("epsilon_star_parametric")[k];
-    const double st = f.at("fit_train_sd")[k], sp = f.at("fit_population_sd")[k];
-    const double a = f.at("membership_auc")[k];
-    if (!std::isfinite(e) || !(st > 0) || !(sp > 0) || !std::isfinite(a)) continue;
-    es.push_back(e);
-    lsr.push_back(std::abs(std::log(st / sp)));
-    mia.push_back(a);
-  }
-  const MinMeanMax m = Summarise(mia);
-  const double c_sd = PearsonOfModels(es, lsr), c_mia = PearsonOfModels(es, mia);
-  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/membership_auc_min", m.min));
-  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/membership_auc_max", m.max));
-  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/corr_parametric_vs_log_sd_ratio", c_sd));
-  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/corr_parametric_vs_membership_auc", c_mia));
-  TableBuilder t(
-      "diagnostics", "What drives the parametric Epsilon* (" + r.study.dataset_label + ")",
-      DataNote(r) + "Over the " + std::to_string(es.size()) +
-          " models that did not diverge: "
-          "the loss-threshold membership AUC (members = training rows, lower loss = member; "
-          "0.5 = no membership signal) and the Pearson correlation of the parametric Epsilon* "
-          "with |ln(sd_train / sd_population)| of the Normal fits to the transformed losses "
-          "and with the membership AUC. A correlation near 1 with the sd ratio means the value "
-          "is set by the fitted tails at the clip window's edges.",
-      {{"quantity", Column::Type::kString}, {"value", Column::Type::kDouble}});
-  t.Row({"membership AUC, minimum", m.min});
-  t.Row({"membership AUC, mean", m.mean});
-  t.Row({"membership AUC, maximum", m.max});
-  t.Row({"corr(parametric Epsilon*, |ln sd ratio|)", c_sd});
-  t.Row({"corr(parametric Epsilon*, membership AUC)", c_mia});
-  PB_ASSIGN_OR_RETURN(const SummaryTable table, t.Build());
+  const Diagnostics d = DiagnoseParametric(r.models);
+  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/membership_auc_min", d.membership_auc.min));
+  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/membership_auc_max", d.membership_auc.max));
+  PB_RETURN_IF_ERROR(w.WriteScalar("/numbers/corr_parametric_vs_log_sd_ratio", d.corr_sd_ratio));
+  PB_RETURN_IF_ERROR(
+      w.WriteScalar("/numbers/corr_parametric_vs_membership_auc", d.corr_membership_auc));
+  PB_ASSIGN_OR_RETURN(const SummaryTable table, DiagnosticsTable(r, d));
   return w.WriteTable(table);
 }
 
@@ -682,7 +504,10 @@ Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {
   PB_RETURN_IF_ERROR(WriteConfigs(r, o, stats, out));
   PB_ASSIGN_OR_RETURN(const SummaryTable configurations, ConfigurationsTable(c, r, o, stats));
   PB_RETURN_IF_ERROR(out.WriteTable(configurations));
-  PB_RETURN_IF_ERROR(WriteBaselinesTable(c, r, o, stats, out));
+  PB_ASSIGN_OR_RETURN(const SummaryTable baselines, BaselinesTable(c, r, o, stats));
+  if (!baselines.columns.empty() && !baselines.columns[0].ints.empty()) {
+    PB_RETURN_IF_ERROR(out.WriteTable(baselines));
+  }
   PB_RETURN_IF_ERROR(WriteDiagnostics(r, out));
   PB_RETURN_IF_ERROR(WriteSweepMeta(c, r, o, out));
   PB_RETURN_IF_ERROR(WriteStudyClaims(r, o, out));

@@ -30,6 +30,7 @@
 //   /numbers/...          membership AUC range, correlations, and the
 //                         numbers behind the study's claims (claims.h)
 //   /summary/configurations, /summary/baselines, /summary/diagnostics
+//                         (tables.cc)
 //   /claims/<id>          the study's claims (claims.h): verdict and evidence;
 //                         statement and source come from its claims.json
 //   /meta: dataset_provenance, dataset_label, dataset_source,
@@ -56,6 +57,7 @@
 #include "estimators/loss_samples/epsilon_star_options.h"
 #include "experiments/lib/epsilon_star_sweep/plan.h"
 #include "results/h5_file.h"
+#include "results/table_builder.h"
 
 namespace privbench::epsilon_star_sweep {
 
@@ -155,6 +157,38 @@ struct Results {
 // the mean parametric Epsilon* against the mean utility). Error if the
 // parametric estimator is not among the variants.
 Result<SweepOutcome> BuildOutcome(const Config& config, const Results& results);
+
+// Per-configuration aggregates over the models that did not diverge.
+struct ConfigStats {
+  std::vector<std::vector<MinMeanMax>> epsilon_star;  // [variant][point]
+  std::vector<MinMeanMax> utility, population_accuracy, train_accuracy;
+  std::vector<bool> eps_reportable;
+  std::vector<int64_t> models_ok;
+};
+ConfigStats SummariseConfigs(const SweepOutcome& o, const ModelTable& t);
+
+// Is the parametric Epsilon* driven by a membership signal or by the ratio
+// of the fitted standard deviations (which its window edges extrapolate)?
+// Pearson correlations over the models that did not diverge.
+struct Diagnostics {
+  MinMeanMax membership_auc;
+  double corr_sd_ratio = 0.0;        // with |ln(sd_train / sd_population)|
+  double corr_membership_auc = 0.0;  // with the membership AUC
+  int64_t models = 0;
+};
+Diagnostics DiagnoseParametric(const ModelTable& t);
+
+// Appends columns of one type (results/table_builder.h), named by the
+// words of `names` ("epochs batch_size"), to `columns`.
+void AddColumns(Column::Type type, const std::string& names, std::vector<ColumnSpec>* columns);
+
+// tables.cc: AddColumns and /summary/configurations, /summary/baselines (no rows without
+// baselines) and /summary/diagnostics.
+Result<SummaryTable> ConfigurationsTable(const Config& c, const Results& r, const SweepOutcome& o,
+                                         const ConfigStats& s);
+Result<SummaryTable> BaselinesTable(const Config& c, const Results& r, const SweepOutcome& o,
+                                    const ConfigStats& s);
+Result<SummaryTable> DiagnosticsTable(const Results& r, const Diagnostics& d);
 
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
