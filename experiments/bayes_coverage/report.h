@@ -27,6 +27,7 @@
 #ifndef PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_REPORT_H_
 #define PRIVBENCH_EXPERIMENTS_BAYES_COVERAGE_REPORT_H_
 
+#include <string>
 #include <vector>
 
 #include "core/result.h"
@@ -36,15 +37,32 @@
 
 namespace privbench::bayes_coverage {
 
-// Writes everything listed above into `out`.
-Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+// The true eps of every setting at the study's delta (/settings/true_eps and
+// the wide tables' column).
+std::vector<double> TrueEpsAtDelta(const Config& c, const Results& r);
 
-// The seven claims, in the order the study writes them.
+// One diagonal setting (FPR = FNR, true eps > 0) of a Bayesian method
+// against the large-n limit of diagonal_limit.h; rows setting-major.
+struct DiagonalRow {
+  size_t setting = 0;
+  std::string method;  // "bayesian" (two-sided) or "bayesian_one_sided"
+  double rho = 0.0, coverage = 0.0, se = 0.0;
+  double limit_independent = 0.0;  // the closed form (rho = 0)
+  double limit = 0.0;              // at the setting's rho
+  double limit_se = 0.0;           // sqrt(limit (1 - limit) / trials)
+  bool largest_n = false;          // the largest n of its (FPR, FNR) pair
+};
+std::vector<DiagonalRow> DiagonalRows(const Config& c, const Results& r);
+
+// claims.cc: the seven claims, in the order the study writes them.
 std::vector<Claim> CoverageClaims(const Config& c, const Results& r);
 
-// The summary tables coverage, coverage_by_method, width_by_method,
-// coverage_classes and diagonal_limit, in that order.
+// tables.cc: the summary tables coverage, coverage_by_method,
+// width_by_method, coverage_classes and diagonal_limit, in that order.
 Result<std::vector<SummaryTable>> CoverageTables(const Config& c, const Results& r);
+
+// report.cc: writes everything listed above into `out`.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
 }  // namespace privbench::bayes_coverage
 

@@ -29,19 +29,28 @@
 #include "core/result.h"
 #include "experiments/katz_coverage/compute.h"
 #include "experiments/katz_coverage/config.h"
+#include "experiments/lib/coverage/coverage_report.h"
 #include "results/h5_file.h"
 
 namespace privbench::katz_coverage {
 
-// Writes everything listed above into `out`.
-Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
+// The target log(p1/p0) of every setting (/settings/target, the wide
+// table's column).
+std::vector<double> Targets(const Results& r);
 
-// The four claims, in the order the study writes them.
+// The statistics of the clipped bound max{0, bound} the study reports, in
+// /bounds/<method>/ and the long table.
+std::vector<StatDataset> ClippedStats();
+
+// claims.cc: the four claims, in the order the study writes them.
 std::vector<Claim> RatioClaims(const Config& c, const Results& r);
 
-// The summary tables coverage, coverage_by_method and detection_ceiling, in
-// that order.
+// tables.cc: the summary tables coverage, coverage_by_method and
+// detection_ceiling, in that order.
 Result<std::vector<SummaryTable>> RatioTables(const Config& c, const Results& r);
+
+// report.cc: writes everything listed above into `out`.
+Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
 }  // namespace privbench::katz_coverage
 
