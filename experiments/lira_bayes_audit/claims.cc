@@ -9,7 +9,7 @@
 #include "attacks/lira.h"
 #include "core/stats.h"
 #include "estimators/interval_registry.h"
-#include "experiments/lira_bayes_audit/report_internal.h"
+#include "experiments/lira_bayes_audit/report.h"
 #include "results/evidence.h"
 
 namespace privbench {

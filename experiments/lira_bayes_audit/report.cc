@@ -8,7 +8,6 @@
 
 #include "core/stats.h"
 #include "estimators/intervals/bayesian.h"
-#include "experiments/lira_bayes_audit/report_internal.h"
 #include "experiments/lira_bayes_audit/training.h"
 #include "results/table_builder.h"
 

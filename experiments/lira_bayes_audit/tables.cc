@@ -5,7 +5,7 @@
 
 #include "core/format.h"
 #include "core/stats.h"
-#include "experiments/lira_bayes_audit/report_internal.h"
+#include "experiments/lira_bayes_audit/report.h"
 #include "results/table_builder.h"
 
 namespace privbench {
