@@ -1,4 +1,4 @@
-// Models trained by DP-SGD (docs/studies.md section C), written as an explicit
+// Models trained by DP-SGD (docs/studies.md, "Studies that train models"), written as an explicit
 // sequence of layers so that the per-example gradient engine
 // (mechanisms/per_example_grads.h) can see every trainable layer's input
 // activation a_k and output z_k: LibTorch's C++ API (2.11) has neither

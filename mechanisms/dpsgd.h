@@ -1,6 +1,6 @@
 // DP-SGD training (Abadi et al. 2016, Alg. 1) with TensorFlow Privacy's
 // microbatch semantics, momentum SGD, Poisson or shuffled sampling; the
-// engine of docs/studies.md section C (C1 region_of_privacy, C2/C3 Epsilon*
+// engine of docs/studies.md, "Studies that train models" (C1 region_of_privacy, C2/C3 Epsilon*
 // sweeps, D2, E1).
 //
 // One step t, private training:

@@ -1,6 +1,6 @@
 // Vectorised per-example (per-microbatch) gradient clipping for DP-SGD
 // (Abadi et al. 2016, Alg. 1 lines "compute gradient" and "clip gradient";
-// microbatches with TensorFlow Privacy's semantics, docs/studies.md section C).
+// microbatches with TensorFlow Privacy's semantics, docs/studies.md, "Studies that train models").
 //
 // Computes, for one batch of B examples split into m microbatches G_1..G_m,
 //   S = sum_j clip_C(g_j),   g_j = (1/|G_j|) sum_{i in G_j} grad l(theta; x_i, y_i),

@@ -130,8 +130,8 @@ Result<double> CalibrateSigma(const Accountant& acc, double target_epsilon,
 
 // The default RDP orders: a superset of TableOneRdpOrders() (so the default
 // is never worse, since eps is a minimum over orders), extended where the
-// Table 1 list is known to be too coarse or too narrow (docs/studies.md, "known
-// traps"):
+// Table 1 list is known to be too coarse or too narrow (the reasons
+// below):
 //  - below 1.25: 1.01, 1.02, 1.03, 1.05, 1.075, 1.1, 1.125, 1.15, 1.175,
 //    1.2, 1.225 (a smallest order of 1.25 inflates large eps, which need
 //    orders near 1), and between 1.25 and 5 a step of 0.05-0.25;

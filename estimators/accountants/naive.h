@@ -9,7 +9,7 @@
 // calibration applied at every sigma (see gaussian_step.h). When
 // T q <= delta the per-step delta0 >= 1 and eps = 0.
 // NOTE: Table 1 row 1 prints 4.07 at sigma = 136.67; this model gives 4.2699
-// there (rows 2-4 agree to 0.2%), which docs/studies.md treats as a typo.
+// there (rows 2-4 agree to 0.2%), which experiments/published_examples/README.md reads as a typo.
 #ifndef PRIVBENCH_ESTIMATORS_ACCOUNTANTS_NAIVE_H_
 #define PRIVBENCH_ESTIMATORS_ACCOUNTANTS_NAIVE_H_
 

@@ -49,7 +49,7 @@ TEST(RdpImprovedTest, NeverAboveClassicOnTheSameOrders) {
 }
 
 TEST(RdpImprovedTest, ListStoppingAt63FloorsEpsNear01) {
-  // The docs/studies.md trap: with orders up to 63 the improved conversion cannot
+  // A trap of short order lists: with orders up to 63 the improved conversion cannot
   // go below min_{alpha<=63} ln(1-1/alpha) + (ln(1/delta) - ln alpha)/(alpha-1)
   // ~ 0.103 at delta = 1e-5, however much noise is added.
   std::vector<double> to63 = TableOneRdpOrders();

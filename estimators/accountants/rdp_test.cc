@@ -47,7 +47,7 @@ TEST(RdpTableOneTest, Rows1To4WithinOnePercent) {
 TEST(RdpTableOneTest, Row5PrintedSigmaIsRounded) {
   // that_which_we_call_private Table 1, row 5: sigma 0.44, RDP 100. At the
   // printed sigma the model gives 105.883 (alpha 1.25, the smallest listed
-  // order); eps = 100 needs sigma = 0.44908 (CalibrateSigma). docs/studies.md: the
+  // order); eps = 100 needs sigma = 0.44908 (CalibrateSigma). published_examples/README.md: the
   // printed sigma is rounded. We pin our value and that it is not 100.
   AccountantResult r = Eps(JE(0.44, TableOneRdpOrders()));
   EXPECT_NEAR(r.epsilon, 105.883, 0.01);
@@ -57,7 +57,7 @@ TEST(RdpTableOneTest, Row5PrintedSigmaIsRounded) {
   EXPECT_NEAR(*sigma, 0.449084, 1e-5);
 }
 
-// The known traps of the Python libraries' order lists (docs/studies.md).
+// Traps of the Python libraries' order lists.
 TEST(RdpOrderTrapsTest, TableOneListStopsAt512AndLosesAtHighSigma) {
   // Row 1 (sigma 136.67): the Table 1 optimum sits at its largest order, 512;
   // the default list's finer steps find alpha 431: 0.0498597 vs 0.0499565.

@@ -155,7 +155,7 @@ TEST(SampledGaussianRdpTest, FractionalSeriesIsContinuousAcrossIntegers) {
 }
 
 TEST(SampledGaussianRdpTest, SummingAbsoluteValuesOverstates) {
-  // The known trap (docs/studies.md): the alternating terms must keep their sign.
+  // A known trap: the alternating terms must keep their sign.
   // At J&E's sigma = 136.67, q = 0.02 the overstatement is ~130x at alpha = 1.5.
   const double signed_rdp = Rdp(0.02, 136.67, 1.5);
   const double abs_rdp = Rdp(0.02, 136.67, 1.5, RdpSeriesSummation::kAbsoluteValues);

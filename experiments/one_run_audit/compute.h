@@ -1,5 +1,5 @@
 // Study one_run_audit: one-run auditing of DP-SGD (Steinke, Nasr &
-// Jagielski, NeurIPS 2023, Sec. 5-6, Figs. 1-2; docs/studies.md).
+// Jagielski, NeurIPS 2023, Sec. 5-6, Figs. 1-2; experiments/one_run_audit/README.md).
 //
 // WHAT: for each target eps (noise calibrated with the RDP accountant),
 // ONE DP-SGD training run of logistic regression on Adult with two sets of

@@ -149,7 +149,7 @@ int main(int argc, char** argv) {
   study.info = {"one_run_audit",
                 "Steinke, Nasr & Jagielski, Privacy Auditing with One (1) Training Run "
                 "(NeurIPS 2023)",
-                "Thm 3.1, Sec. 6, Figs. 1-2; docs/studies.md one_run_audit",
+                "Thm 3.1, Sec. 6, Figs. 1-2; experiments/one_run_audit/README.md",
                 "eps lower bounds of DP-SGD from one training run per eps vs RDP and PLD"};
   study.defaults = Defaults;
   study.register_flags = RegisterFlags;

@@ -4,7 +4,7 @@
 // registers them, with their constraints, and sets each scale's defaults).
 //
 // The paper's setting is Jayaraman & Evans' Purchase-100 multinomial logistic
-// regression (docs/studies.md "Accounting for DP-SGD"): 10,000 training
+// regression (docs/studies.md, "Accounting reference: DP-SGD"): 10,000 training
 // records, expected batch 200 (q = 0.02), 100 epochs = 5,000 steps, learning
 // rate 0.01, per-example clipping at C = 1, L2 penalty 1e-5 as weight decay,
 // delta = 1e-5, trained at the noise multipliers of Table 1.
