@@ -46,8 +46,8 @@ TEST(GaussianStepTest, AmplificationBySampling) {
 // delta/(T q), T eps_s).
 TEST(NaiveTableOneTest, Row1IsThePapersTypo) {
   // that_which_we_call_private Table 1, row 1 (sigma 136.67): printed 4.07.
-  // This model gives 4.26986; rows 2-4 agree to 0.2%, so experiments/published_examples/README.md reads
-  // 4.07 as a typo. We test OUR value and that it is NOT the printed one.
+  // This model gives 4.26986; rows 2-4 agree to 0.2%, so experiments/published_examples/README.md
+  // reads 4.07 as a typo. We test OUR value and that it is NOT the printed one.
   const double eps = NaiveCompositionEpsilon(136.67, kQ, kSteps, kDelta);
   EXPECT_NEAR(eps, 4.26986, 1e-5);
   EXPECT_GT(RelErr(eps, 4.07), 0.045);
