@@ -55,6 +55,15 @@ struct ColumnSpec {
   Column::Type type;
 };
 
+// A column of each type, for column lists written out by hand.
+inline ColumnSpec StringColumn(std::string name) {
+  return {std::move(name), Column::Type::kString};
+}
+inline ColumnSpec DoubleColumn(std::string name) {
+  return {std::move(name), Column::Type::kDouble};
+}
+inline ColumnSpec IntColumn(std::string name) { return {std::move(name), Column::Type::kInt}; }
+
 class TableBuilder {
  public:
   TableBuilder(std::string name, std::string title, std::string caption,

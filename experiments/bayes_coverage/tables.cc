@@ -23,10 +23,6 @@ std::vector<double> TrueEpsAtDelta(const Config& c, const Results& r) {
 
 namespace {
 
-ColumnSpec StringColumn(const char* name) { return {name, Column::Type::kString}; }
-ColumnSpec DoubleColumn(const char* name) { return {name, Column::Type::kDouble}; }
-ColumnSpec IntColumn(const char* name) { return {name, Column::Type::kInt}; }
-
 // The words every table caption starts with.
 std::string CommonCaption(const Config& c) {
   const std::string level = FormatFixed(100 * (1.0 - c.alpha), 0) + "%";

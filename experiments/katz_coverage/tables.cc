@@ -27,8 +27,6 @@ std::vector<StatDataset> ClippedStats() {
 
 namespace {
 
-ColumnSpec IntColumn(const char* name) { return {name, Column::Type::kInt}; }
-
 // The words the two coverage tables' captions start with.
 std::string CommonCaption(const Config& c) {
   return std::to_string(c.trials) +

@@ -12,10 +12,6 @@ namespace privbench {
 namespace lira_bayes_audit {
 namespace {
 
-ColumnSpec StringCol(const char* name) { return {name, Column::Type::kString}; }
-ColumnSpec IntCol(const char* name) { return {name, Column::Type::kInt}; }
-ColumnSpec DoubleCol(const char* name) { return {name, Column::Type::kDouble}; }
-
 // "(lower, upper)" to three decimals, as the width_reduction table prints it.
 std::string IntervalText(const IntervalRow& r) {
   return "(" + FormatFixed(r.lower, 3) + ", " +
@@ -50,10 +46,11 @@ Result<SummaryTable> Table2(const AuditResult& r) {
           FormatSignificant(r.accounting.delta, 3) +
           ", equal-tailed at level_alpha). max_lower is the paper's selection (not a valid "
           "confidence statement); split_half and bonferroni are valid selections.",
-      {StringCol("setting"), StringCol("selection"), StringCol("method"), DoubleCol("threshold"),
-       IntCol("tp"), IntCol("fn"), IntCol("fp"), IntCol("tn"), DoubleCol("lower"),
-       DoubleCol("upper"), DoubleCol("width"), DoubleCol("level_alpha"),
-       IntCol("thresholds_considered"), StringCol("valid_selection")});
+      {StringColumn("setting"), StringColumn("selection"), StringColumn("method"),
+       DoubleColumn("threshold"), IntColumn("tp"), IntColumn("fn"), IntColumn("fp"),
+       IntColumn("tn"), DoubleColumn("lower"), DoubleColumn("upper"), DoubleColumn("width"),
+       DoubleColumn("level_alpha"), IntColumn("thresholds_considered"),
+       StringColumn("valid_selection")});
   for (const SettingResult& s : r.settings) {
     for (const IntervalRow& row : s.rows) {
       t.Row({row.setting, row.selection, row.method, row.threshold, row.counts.tp, row.counts.fn,
@@ -70,9 +67,9 @@ Result<SummaryTable> AccuracyTable(const AuditResult& r) {
       StandIn(r) +
           " Mean test accuracy of the target and shadow models, the targets' training accuracy, "
           "the AUC of online and offline LiRA over the trials, and the RDP eps.",
-      {StringCol("setting"), DoubleCol("target_test_accuracy"), DoubleCol("target_train_accuracy"),
-       DoubleCol("shadow_test_accuracy"), DoubleCol("auc_online_lira"),
-       DoubleCol("auc_offline_lira"), DoubleCol("eps_rdp")});
+      {StringColumn("setting"), DoubleColumn("target_test_accuracy"),
+       DoubleColumn("target_train_accuracy"), DoubleColumn("shadow_test_accuracy"),
+       DoubleColumn("auc_online_lira"), DoubleColumn("auc_offline_lira"), DoubleColumn("eps_rdp")});
   for (const SettingResult& s : r.settings) {
     t.Row({s.setting.name, Mean(s.target_test_accuracy), Mean(s.target_train_accuracy),
            Mean(s.shadow_test_accuracy), s.table.roc.auc, TrialAuc(s.trials.offline, s.trials.bits),
@@ -88,8 +85,8 @@ Result<SummaryTable> ReductionTable(const AuditResult& r) {
       StandIn(r) +
           " Reduction = width / CP width - 1 in percent (NaN where a width is infinite); "
           "the paper reports -40% to -48% for the Bayesian interval on CIFAR-10.",
-      {StringCol("setting"), StringCol("method"), StringCol("interval"), DoubleCol("width"),
-       DoubleCol("reduction_vs_cp_pct")});
+      {StringColumn("setting"), StringColumn("method"), StringColumn("interval"),
+       DoubleColumn("width"), DoubleColumn("reduction_vs_cp_pct")});
   for (const SettingResult& s : r.settings) {
     for (const IntervalRow& row : s.rows) {
       if (row.selection != "max_lower") continue;
@@ -113,11 +110,12 @@ Result<SummaryTable> AttackTable(const AuditResult& r) {
           "of the study) with a split-half, a Bonferroni-quantile (valid) and the "
           "max-over-thresholds selection (NOT a valid confidence statement); the Gaussian-DP "
           "mu and eps lower bounds (split). RMIA: gamma = 1, a tuned on shadow 0 (offline_a).",
-      {StringCol("setting"), StringCol("name"), StringCol("attack"), IntCol("references"),
-       DoubleCol("offline_a"), DoubleCol("auc"), DoubleCol("tpr_at_fpr_0.1pct"),
-       DoubleCol("tpr_at_fpr_1pct"), DoubleCol("tpr_at_fpr_10pct"), DoubleCol("eps_lower_split"),
-       DoubleCol("eps_lower_bonferroni"), DoubleCol("eps_lower_max_over_thresholds"),
-       DoubleCol("gdp_mu_lower_split"), DoubleCol("gdp_eps_lower_split")});
+      {StringColumn("setting"), StringColumn("name"), StringColumn("attack"),
+       IntColumn("references"), DoubleColumn("offline_a"), DoubleColumn("auc"),
+       DoubleColumn("tpr_at_fpr_0.1pct"), DoubleColumn("tpr_at_fpr_1pct"),
+       DoubleColumn("tpr_at_fpr_10pct"), DoubleColumn("eps_lower_split"),
+       DoubleColumn("eps_lower_bonferroni"), DoubleColumn("eps_lower_max_over_thresholds"),
+       DoubleColumn("gdp_mu_lower_split"), DoubleColumn("gdp_eps_lower_split")});
   for (const SettingResult& s : r.settings) {
     for (const AttackSummary& a : s.attack_summaries) {
       const int64_t refs = a.references > 0                               ? a.references

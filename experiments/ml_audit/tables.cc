@@ -10,14 +10,6 @@
 #include "results/table_builder.h"
 
 namespace privbench::ml_audit {
-namespace {
-
-ColumnSpec StringColumn(const char* name) { return {name, Column::Type::kString}; }
-ColumnSpec DoubleColumn(const char* name) { return {name, Column::Type::kDouble}; }
-ColumnSpec IntColumn(const char* name) { return {name, Column::Type::kInt}; }
-
-}  // namespace
-
 // One row per dataset read (rows and features after preprocessing,
 // provenance, checksums) and one per unavailable one.
 Result<SummaryTable> DatasetTable(const Config&, const Results& results) {

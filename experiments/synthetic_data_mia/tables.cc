@@ -13,14 +13,6 @@
 
 namespace privbench {
 namespace synthetic_data_mia {
-namespace {
-
-ColumnSpec StringColumn(const char* name) { return {name, Column::Type::kString}; }
-ColumnSpec DoubleColumn(const char* name) { return {name, Column::Type::kDouble}; }
-ColumnSpec IntColumn(const char* name) { return {name, Column::Type::kInt}; }
-
-}  // namespace
-
 Result<SummaryTable> GamesTable(const Results& r) {
   TableBuilder t(
       "games", "Membership games against synthetic Adult data",
