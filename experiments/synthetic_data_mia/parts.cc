@@ -77,28 +77,19 @@ void PlanUnits(StudyPlan* plan) {
 Status WriteOutcomes(const std::string& g, const std::vector<AttackOutcome>& outcomes,
                      bool with_scores, ResultWriter& part) {
   std::vector<std::string> names;
-  std::vector<double> auc, tpr, gain, cp, mu, gdp, ceiling, scores;
+  std::vector<double> scores;
   for (const AttackOutcome& o : outcomes) {
     names.push_back(o.attack);
-    auc.push_back(o.auc);
-    tpr.push_back(o.tpr_at_fpr_01);
-    gain.push_back(o.privacy_gain);
-    cp.push_back(o.cp_eps_lower);
-    mu.push_back(o.mu_lower);
-    gdp.push_back(o.gdp_eps_lower);
-    ceiling.push_back(o.judged_ceiling);
     scores.insert(scores.end(), o.test_scores.begin(), o.test_scores.end());
     PB_RETURN_IF_ERROR(part.WriteStrings(g + "methods/" + o.attack, o.methods));
     PB_RETURN_IF_ERROR(part.WriteDoubles(g + "eps_lower/" + o.attack, o.eps_lower));
   }
   PB_RETURN_IF_ERROR(part.WriteStrings(g + "attack_names", names));
-  PB_RETURN_IF_ERROR(part.WriteDoubles(g + "auc", auc));
-  PB_RETURN_IF_ERROR(part.WriteDoubles(g + "tpr_at_fpr_01", tpr));
-  PB_RETURN_IF_ERROR(part.WriteDoubles(g + "privacy_gain", gain));
-  PB_RETURN_IF_ERROR(part.WriteDoubles(g + "cp_eps_lower", cp));
-  PB_RETURN_IF_ERROR(part.WriteDoubles(g + "mu_lower", mu));
-  PB_RETURN_IF_ERROR(part.WriteDoubles(g + "gdp_eps_lower", gdp));
-  PB_RETURN_IF_ERROR(part.WriteDoubles(g + "judged_ceiling", ceiling));
+  for (const auto& [name, member] : kOutcomeFields) {
+    std::vector<double> values;
+    for (const AttackOutcome& o : outcomes) values.push_back(o.*member);
+    PB_RETURN_IF_ERROR(part.WriteDoubles(g + name, values));
+  }
   if (!with_scores || outcomes.empty()) return Status::Ok();
   return part.WriteDoubles(g + "test_scores", scores,
                            {outcomes.size(), outcomes.front().test_scores.size()});
