@@ -31,10 +31,6 @@ double FromDescendingKey(uint64_t key) {
   return v;
 }
 
-}  // namespace
-
-namespace {
-
 // Stable LSD radix sort of `keys` (ascending) with kBits-bit digits, moving
 // `idx` along when not null; a pass is skipped where every key shares its
 // digit.

@@ -544,8 +544,8 @@ void SplitSide(const std::vector<double>& x, uint64_t seed, std::vector<double>*
   for (size_t i = 0; i < x.size(); ++i) (in_select[i] ? select : audit)->push_back(x[i]);
 }
 
-// One side's scores sorted once (decreasing), and, when a split is drawn,
-// its halves taken from that order (the same halves as SplitSide, sorted).
+// One side's scores in decreasing order, and, when a split is drawn, its
+// halves (those of SplitSide), each in decreasing order (SortHalvesDescending).
 struct SortedSide {
   std::vector<double> all, select, audit;
 };
