@@ -1,7 +1,7 @@
 // Clocks and summaries shared by the benchmarks (no LibTorch: the DP-SGD
 // benchmarks add their device synchronisation in mechanisms/bench_timing.h):
-// the calling thread's CPU clock, the wall clock, medians, nearest-rank
-// quantiles and the load average a benchmark prints beside its figures.
+// the calling thread's CPU clock, the wall clock, nearest-rank quantiles
+// and the load average a benchmark prints beside its figures.
 #ifndef PRIVBENCH_CORE_BENCH_CLOCK_H_
 #define PRIVBENCH_CORE_BENCH_CLOCK_H_
 
@@ -12,6 +12,8 @@
 #include <ctime>
 #include <string>
 #include <vector>
+
+#include "core/stats.h"
 
 namespace privbench::bench {
 
@@ -29,15 +31,9 @@ inline double WallSeconds() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// The median (the mean of the middle two for an even count); v non-empty.
-inline double Median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-// The q-quantile (nearest rank) of a non-empty v.
-inline double Quantile(std::vector<double> v, double q) {
+// The q-quantile by nearest rank of a non-empty v (core/stats.h Quantile
+// interpolates; Median is there too).
+inline double NearestRankQuantile(std::vector<double> v, double q) {
   std::sort(v.begin(), v.end());
   const size_t k = static_cast<size_t>(q * static_cast<double>(v.size() - 1) + 0.5);
   return v[std::min(k, v.size() - 1)];

@@ -45,7 +45,8 @@ struct Timings {
     const size_t n = std::min(t[num].size(), t[den].size());
     for (size_t k = 0; k < n; ++k) r.push_back(t[num][k] / t[den][k]);
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "[%.2f, %.2f]", Quantile(r, 0.25), Quantile(r, 0.75));
+    std::snprintf(buf, sizeof(buf), "[%.2f, %.2f]", NearestRankQuantile(r, 0.25),
+                  NearestRankQuantile(r, 0.75));
     return buf;
   }
 };

@@ -42,7 +42,6 @@ struct Options {
 
 double Now() { return bench::Now(/*thread_cpu_clock=*/false); }
 using bench::LoadAverage;
-using bench::Median;
 
 Status Run(const Options& o) {
   SetMathThreads(1);

@@ -90,7 +90,6 @@ bool g_cpu_clock = true;
 
 double Seconds(const std::function<void()>& f) { return bench::Seconds(f, g_cpu_clock, g_device); }
 using bench::LoadAverage;
-using bench::Median;
 
 using bench::Timings;
 Timings TimeSideBySide(const std::vector<std::function<void()>>& fs, int64_t warmup,

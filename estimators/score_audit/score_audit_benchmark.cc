@@ -35,6 +35,7 @@
 #include "core/bench_clock.h"
 #include "core/flags.h"
 #include "core/seeding.h"
+#include "core/stats.h"
 #include "estimators/accountants/gaussian_dp.h"
 #include "estimators/score_audit/benchmark_scores.h"
 #include "estimators/score_audit/score_audit.h"
@@ -97,7 +98,7 @@ int Times(const Config& c) {
           return 1;
         }
       }
-      table[s].push_back(bench::Median(secs));
+      table[s].push_back(Median(secs));
     }
   }
   for (size_t s = 0; s < selections.size(); ++s) {

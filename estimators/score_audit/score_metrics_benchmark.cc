@@ -81,9 +81,7 @@ std::vector<std::pair<std::string, Metric>> Metrics(const std::vector<double>& m
 }
 
 int Run(const Config& c) {
-  double load[3] = {0, 0, 0};
-  if (getloadavg(load, 3) == 3)
-    std::printf("load average: %.2f %.2f %.2f\n", load[0], load[1], load[2]);
+  std::printf("load average: %s\n", bench::LoadAverages().c_str());
   std::printf("%-34s %9s %12s %14s\n", "metric", "n/side", "seconds", "value");
   for (int64_t n : c.n) {
     Rng rng = MakeRng(20261201, {static_cast<uint64_t>(n)});
