@@ -232,13 +232,13 @@ Accuracy ranges (beyond them the request is refused, naming the argument):
   one_run: m <= 2^53.
   audit_scores: at most 1000 bonferroni thresholds (bonferroni_grid length,
       bonferroni_quantiles), and alpha / G >= 1e-300 (bonferroni_all: alpha /
-      K >= 1e-300); split, max_over_thresholds and bonferroni_all evaluate
-      each method at most at 1025 candidate
-      thresholds (every ROC point up to 1025 points, else the corners of the
-      ROC's steps, which give the same largest lower end for the rate-box
-      methods and gaussian_dp, else the 1025 corners with the largest
-      approximate lower end), so a whole audit with every method takes
-      about 7 s plus sorting the scores; score files at most 1 GiB and 2^27
+      K >= 1e-300); every selection evaluates every ROC point up to 1025
+      points, else the corners of the ROC's steps, which give the same
+      largest lower end for the rate-box methods and gaussian_dp;
+      max_over_thresholds and bonferroni_all search every corner exactly for
+      those (branch and bound), split and the other methods evaluate at most
+      the 1025 corners with the largest approximate lower end, so a whole
+      audit with every method takes about 7 s plus sorting the scores; score files at most 1 GiB and 2^27
       scores (text: lines of at most 64 KiB; HDF5: a dataset within 16x the
       file's size, chunks of at most 64 MiB, gzip, lzf, shuffle and
       fletcher32 filters only, every compressed chunk checked before it is

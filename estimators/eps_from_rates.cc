@@ -19,13 +19,18 @@ double LogRatioConstraint(double num, double den) {
 }
 }  // namespace
 
+double EpsBetterThanChance(double x, double y, double delta) {
+  return std::max(
+      {0.0, LogRatioConstraint(1.0 - delta - y, x), LogRatioConstraint(1.0 - delta - x, y)});
+}
+
+double EpsWorseThanChance(double x, double y, double delta) {
+  return std::max(
+      {0.0, LogRatioConstraint(x - delta, 1.0 - y), LogRatioConstraint(y - delta, 1.0 - x)});
+}
+
 double EpsFromRatesUnchecked(double x, double y, double delta) {
-  double eps = 0.0;
-  eps = std::max(eps, LogRatioConstraint(1.0 - delta - y, x));
-  eps = std::max(eps, LogRatioConstraint(1.0 - delta - x, y));
-  eps = std::max(eps, LogRatioConstraint(x - delta, 1.0 - y));
-  eps = std::max(eps, LogRatioConstraint(y - delta, 1.0 - x));
-  return eps;
+  return std::max(EpsBetterThanChance(x, y, delta), EpsWorseThanChance(x, y, delta));
 }
 
 Result<double> EpsFromRates(double fnr, double fpr, double delta) {

@@ -25,6 +25,15 @@ Result<double> EpsFromRates(double fnr, double fpr, double delta);
 // Unchecked version for inner loops (arguments already validated).
 double EpsFromRatesUnchecked(double fnr, double fpr, double delta);
 
+// Its two halves (unchecked): EpsFromRatesUnchecked = the larger of them.
+// The better-than-chance terms max{0, log((1-delta-y)/x),
+// log((1-delta-x)/y)} are non-increasing in both rates; the
+// worse-than-chance terms max{0, log((x-delta)/(1-y)), log((y-delta)/(1-x))}
+// are non-decreasing in both. So the maximum over a box is the first at
+// (fnr_lo, fpr_lo) or the second at (fnr_hi, fpr_hi) (MaxEpsOverBox).
+double EpsBetterThanChance(double fnr, double fpr, double delta);
+double EpsWorseThanChance(double fnr, double fpr, double delta);
+
 // A box of (FNR, FPR) values, e.g. the product of two rate intervals.
 struct RateBox {
   double fnr_lo, fnr_hi;

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <string>
 
 #include "core/validate.h"
@@ -41,6 +42,42 @@ Result<EpsInterval> IntervalEstimator::Estimate(const ConfusionCounts& counts, d
                  " below lower bound " + FormatDouble(r.lower));
   }
   return r;
+}
+
+Result<EpsIntervalBound> IntervalEstimator::BoundOverCounts(const ConfusionCounts& fewest_errors,
+                                                            const ConfusionCounts& most_errors,
+                                                            double delta, double alpha) const {
+  if (!bounds_over_counts()) {
+    return Error(std::string(name()) + " has no bound over counts (bounds_over_counts is false)");
+  }
+  for (const ConfusionCounts* c : {&fewest_errors, &most_errors}) {
+    PB_RETURN_IF_ERROR(c->Validate());
+  }
+  if (fewest_errors.positives() != most_errors.positives() ||
+      fewest_errors.negatives() != most_errors.negatives() || fewest_errors.fn > most_errors.fn ||
+      fewest_errors.fp > most_errors.fp) {
+    return Error(
+        "fewest_errors and most_errors must have the same trials and fewest_errors.fn <= "
+        "most_errors.fn, fewest_errors.fp <= most_errors.fp, got " +
+        fewest_errors.ToString() + " and " + most_errors.ToString());
+  }
+  PB_RETURN_IF_ERROR(CheckDelta(delta));
+  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
+  for (const ConfusionCounts* c : {&fewest_errors, &most_errors}) {
+    PB_RETURN_IF_ERROR(ValidateMethodArguments(*c, delta, alpha));
+  }
+  try {
+    return BoundOverCountsImpl(fewest_errors, most_errors, delta, alpha);
+  } catch (const std::exception& e) {
+    return Error("internal error in " + std::string(name()) + " bounding over " +
+                 fewest_errors.ToString() + " to " + most_errors.ToString() + ": " + e.what());
+  }
+}
+
+EpsIntervalBound IntervalEstimator::BoundOverCountsImpl(const ConfusionCounts&,
+                                                        const ConfusionCounts&, double,
+                                                        double) const {
+  return EpsIntervalBound{std::numeric_limits<double>::infinity(), 0.0};  // no bound: never prunes
 }
 
 }  // namespace privbench

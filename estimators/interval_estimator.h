@@ -37,6 +37,12 @@ struct EpsInterval {
   std::optional<double> upper;  // nullopt for one-sided methods; may be +inf
 };
 
+// A bound of a method's interval over a box of counts (BoundOverCounts).
+struct EpsIntervalBound {
+  double lower_max = 0.0;  // >= the lower end at every counts in the box
+  double upper_min = 0.0;  // <= the upper end (+inf for a one-sided method)
+};
+
 class IntervalEstimator {
  public:
   virtual ~IntervalEstimator() = default;
@@ -55,6 +61,21 @@ class IntervalEstimator {
   // Validates counts, delta in [0, 1) and alpha in (0, 1), then estimates.
   Result<EpsInterval> Estimate(const ConfusionCounts& counts, double delta, double alpha) const;
 
+  // True if BoundOverCounts answers: the method's interval is monotone in
+  // the error counts in the sense below (the rate-box methods,
+  // rate_box_method.h).
+  virtual bool bounds_over_counts() const { return false; }
+  // For every counts c with the trials of fewest_errors and most_errors
+  // (same tp + fn, same fp + tn), fewest_errors.fn <= c.fn <= most_errors.fn
+  // and fewest_errors.fp <= c.fp <= most_errors.fp: Estimate(c).lower <=
+  // lower_max and Estimate(c).upper >= upper_min. Validated as Estimate
+  // (both counts), plus the box's order; an error for a method without
+  // bounds_over_counts. The score auditor's exact search over a ROC's
+  // thresholds prunes with it (estimators/score_audit/score_audit.h).
+  Result<EpsIntervalBound> BoundOverCounts(const ConfusionCounts& fewest_errors,
+                                           const ConfusionCounts& most_errors, double delta,
+                                           double alpha) const;
+
  protected:
   // Extra preconditions of the method (e.g. katz_log needs delta = 0).
   virtual Status ValidateMethodArguments(const ConfusionCounts& counts, double delta,
@@ -64,6 +85,10 @@ class IntervalEstimator {
   // Called with validated arguments.
   virtual Result<EpsInterval> EstimateImpl(const ConfusionCounts& counts, double delta,
                                            double alpha) const = 0;
+  // Called with validated arguments when bounds_over_counts().
+  virtual EpsIntervalBound BoundOverCountsImpl(const ConfusionCounts& fewest_errors,
+                                               const ConfusionCounts& most_errors, double delta,
+                                               double alpha) const;
 };
 
 }  // namespace privbench

@@ -38,6 +38,22 @@ Status ValidateRateBoxCounts(const ConfusionCounts& c);
 EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double alpha, bool one_sided,
                                RateIntervalFn fn);
 
+// The method's bound over a box of counts (IntervalEstimator::
+// BoundOverCounts; arguments already validated). Proof. The rate limits lo
+// and hi are non-decreasing in their count (Clopper-Pearson and Jeffreys
+// limits), so every counts c of the box has lo(c) <= lo(most) and
+// hi(c) >= hi(fewest) in each rate. Lower end: where c's box lies below
+// the band x + y <= 1 - delta it is EpsFromRates(hi(c)), non-increasing in
+// both rates there, and fewest's box lies below too, so it is at most
+// MinEpsOverBox(fewest's box); above the band likewise at most
+// MinEpsOverBox(most's box); in between 0. Upper end: MaxEpsOverBox of c's
+// box is the larger of EpsBetterThanChance(lo(c)) >=
+// EpsBetterThanChance(lo(most)) and EpsWorseThanChance(hi(c)) >=
+// EpsWorseThanChance(hi(fewest)) (eps_from_rates.h). QED.
+EpsIntervalBound RateBoxBoundOverCounts(const ConfusionCounts& fewest_errors,
+                                        const ConfusionCounts& most_errors, double delta,
+                                        double alpha, bool one_sided, RateIntervalFn fn);
+
 }  // namespace privbench
 
 #endif  // PRIVBENCH_ESTIMATORS_RATE_BOX_METHOD_H_

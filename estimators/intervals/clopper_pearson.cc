@@ -26,6 +26,7 @@ class ClopperPearson final : public IntervalEstimator {
     return one_sided_ ? "clopper_pearson_one_sided" : "clopper_pearson";
   }
   bool one_sided() const override { return one_sided_; }
+  bool bounds_over_counts() const override { return true; }
   std::string_view description() const override {
     return one_sided_ ? "Clopper-Pearson rate upper limits, union bound; lower bound "
                         "(Bayesian paper footnote 2)"
@@ -41,6 +42,12 @@ class ClopperPearson final : public IntervalEstimator {
   Result<EpsInterval> EstimateImpl(const ConfusionCounts& c, double delta,
                                    double alpha) const override {
     return RateBoxEpsInterval(c, delta, alpha, one_sided_, &ClopperPearsonRate);
+  }
+  EpsIntervalBound BoundOverCountsImpl(const ConfusionCounts& fewest_errors,
+                                       const ConfusionCounts& most_errors, double delta,
+                                       double alpha) const override {
+    return RateBoxBoundOverCounts(fewest_errors, most_errors, delta, alpha, one_sided_,
+                                  &ClopperPearsonRate);
   }
 
  private:

@@ -21,6 +21,7 @@ class Jeffreys final : public IntervalEstimator {
   explicit Jeffreys(bool one_sided) : one_sided_(one_sided) {}
   std::string_view name() const override { return one_sided_ ? "jeffreys_one_sided" : "jeffreys"; }
   bool one_sided() const override { return one_sided_; }
+  bool bounds_over_counts() const override { return true; }
   std::string_view description() const override {
     return one_sided_ ? "Jeffreys rate upper limits, union bound; lower bound "
                         "(Bayesian paper Sec. 3.1)"
@@ -36,6 +37,12 @@ class Jeffreys final : public IntervalEstimator {
   Result<EpsInterval> EstimateImpl(const ConfusionCounts& c, double delta,
                                    double alpha) const override {
     return RateBoxEpsInterval(c, delta, alpha, one_sided_, &JeffreysRate);
+  }
+  EpsIntervalBound BoundOverCountsImpl(const ConfusionCounts& fewest_errors,
+                                       const ConfusionCounts& most_errors, double delta,
+                                       double alpha) const override {
+    return RateBoxBoundOverCounts(fewest_errors, most_errors, delta, alpha, one_sided_,
+                                  &JeffreysRate);
   }
 
  private:

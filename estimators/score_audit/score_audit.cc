@@ -9,6 +9,7 @@
 #include <limits>
 #include <memory>
 #include <numeric>
+#include <queue>
 #include <utility>
 
 #include "core/quote.h"
@@ -31,8 +32,17 @@ struct Interval {
 };
 
 // The lower and upper end a selection ranks, at one threshold's counts and a
-// level.
-using Scorer = std::function<Result<Interval>(const ConfusionCounts&, double level_alpha)>;
+// level (`at`); and, for a method with one, the bound of both over a box of
+// counts (`over`: the largest lower end and the smallest upper end at any
+// counts between fewest_errors and most_errors, IntervalEstimator::
+// BoundOverCounts), which the exact search prunes with. `over` is empty for
+// a method without.
+struct Scorer {
+  std::function<Result<Interval>(const ConfusionCounts&, double level_alpha)> at;
+  std::function<Result<Interval>(const ConfusionCounts& fewest_errors,
+                                 const ConfusionCounts& most_errors, double level_alpha)>
+      over;
+};
 
 // What a selection chose: the threshold, the counts and interval of the data
 // the interval is computed on, its level, how many thresholds it weighed and,
@@ -90,7 +100,7 @@ Result<std::pair<size_t, Interval>> BestOf(
   Interval best_iv{-1.0, kInf};
   for (size_t i = 0; i < n; ++i) {
     PB_ASSIGN_OR_RETURN(ConfusionCounts c, counts_at(i));
-    PB_ASSIGN_OR_RETURN(Interval iv, score(c, level_alpha));
+    PB_ASSIGN_OR_RETURN(Interval iv, score.at(c, level_alpha));
     if (BetterInterval(iv.lower, iv.upper, best_iv.lower, best_iv.upper)) {
       best = i;
       best_iv = iv;
@@ -170,8 +180,9 @@ struct Candidates {
 };
 
 // What ranks the corners when there are too many: the rate box of Wilson
-// intervals (every method, and the Gaussian-DP bound of the selections
-// other than bonferroni_all), or ProxyMuLower.
+// intervals (every method under "split"; under "max_over_thresholds" the
+// methods without a bound over counts), or ProxyMuLower (the Gaussian-DP
+// bound under "split").
 enum class Proxy { kEpsBox, kMuLower };
 
 // The kMaxCandidateThresholds corners with the largest proxy lower end
@@ -248,10 +259,134 @@ Candidates GaussianDpCandidates(const RocCurve& roc, double level, double delta)
   return CandidatePoints(roc, level, delta, Proxy::kMuLower);
 }
 
+// ---- The exact search of "max_over_thresholds" and "bonferroni_all"
+// (score_audit.h, CANDIDATE THRESHOLDS) ----
+
+// The corners of a ROC of more than kMaxCandidateThresholds points (empty
+// for a smaller one, which is searched point by point), found once for
+// every method of a selection.
+struct ExactSearch {
+  const RocCurve* roc = nullptr;
+  std::vector<size_t> corners;  // ascending
+  double delta = 0.0;
+};
+
+ExactSearch PrepareExactSearch(const RocCurve& roc, double delta) {
+  ExactSearch x;
+  x.roc = &roc;
+  x.delta = delta;
+  if (roc.points.size() <= static_cast<size_t>(kMaxCandidateThresholds)) return x;
+  for (size_t i = 0; i < roc.points.size(); ++i) {
+    if (!InsideARun(roc, i)) x.corners.push_back(i);
+  }
+  return x;
+}
+
+// Runs of this many candidates or fewer are evaluated point by point (a
+// bound costs about two evaluations).
+constexpr size_t kPointByPointRun = 3;
+
+// A run of consecutive candidates (positions a..b) and its bound.
+struct Run {
+  size_t a = 0, b = 0;
+  Interval bound;
+};
+
+// The best of the candidates so far under BestOf's rule: BetterInterval,
+// then the earlier candidate.
+struct Incumbent {
+  bool found = false;
+  size_t position = 0;
+  Interval interval;
+  bool Beaten(const Interval& iv, size_t pos) const {
+    if (!found || BetterInterval(iv.lower, iv.upper, interval.lower, interval.upper)) return true;
+    return iv.lower == interval.lower && iv.upper == interval.upper && pos < position;
+  }
+  // Whether some candidate of `run` may beat it: its bound (the largest
+  // lower end, the smallest upper end) and its first position beat it.
+  bool MayBeBeatenBy(const Run& run) const { return Beaten(run.bound, run.a); }
+};
+
+// The best of the ROC points `points` (ascending) under BestOf's rule, the
+// same point as BestOf over all of them, by best-first branch and bound:
+// a run of consecutive candidates is bounded by score.over at its box of
+// counts (fn from the run's last point's to its first's, fp from the
+// first's to the last's: along a ROC fn falls and fp rises as the threshold
+// falls), dropped when the bound cannot beat the best point so far, split
+// in two otherwise, and evaluated point by point when short.
+Result<Chosen> ChooseByBranchAndBound(const RocCurve& roc, const std::vector<size_t>& points,
+                                      const Scorer& score, double level) {
+  auto counts = [&](size_t pos) -> const ConfusionCounts& {
+    return roc.points[points[pos]].counts;
+  };
+  int64_t evaluated = 0, bounded = 0;
+  auto bound = [&](size_t a, size_t b) -> Result<Run> {
+    ConfusionCounts fewest = counts(b), most = counts(a);
+    fewest.fp = counts(a).fp;
+    fewest.tn = counts(a).tn;
+    most.fp = counts(b).fp;
+    most.tn = counts(b).tn;
+    PB_ASSIGN_OR_RETURN(Interval iv, score.over(fewest, most, level));
+    ++bounded;
+    return Run{a, b, iv};
+  };
+  // Best-first: the largest bound on the lower end, then the smallest on
+  // the upper end, then the earlier run.
+  auto after = [](const Run& x, const Run& y) {
+    if (x.bound.lower != y.bound.lower) return x.bound.lower < y.bound.lower;
+    if (x.bound.upper != y.bound.upper) return x.bound.upper > y.bound.upper;
+    return x.a > y.a;
+  };
+  std::priority_queue<Run, std::vector<Run>, decltype(after)> open(after);
+  PB_ASSIGN_OR_RETURN(Run all, bound(0, points.size() - 1));
+  open.push(all);
+  Incumbent best;
+  while (!open.empty()) {
+    const Run run = open.top();
+    open.pop();
+    if (!best.MayBeBeatenBy(run)) continue;
+    if (run.b - run.a < kPointByPointRun) {
+      for (size_t pos = run.a; pos <= run.b; ++pos) {
+        PB_ASSIGN_OR_RETURN(Interval iv, score.at(counts(pos), level));
+        ++evaluated;
+        if (best.Beaten(iv, pos)) best = Incumbent{true, pos, iv};
+      }
+      continue;
+    }
+    const size_t mid = run.a + (run.b - run.a) / 2;
+    for (const auto& [a, b] : {std::pair{run.a, mid}, std::pair{mid + 1, run.b}}) {
+      PB_ASSIGN_OR_RETURN(Run half, bound(a, b));
+      if (best.MayBeBeatenBy(half)) open.push(half);
+    }
+  }
+  const OperatingPoint& p = roc.points[points[best.position]];
+  return Chosen{p.threshold,
+                p.counts,
+                best.interval,
+                level,
+                static_cast<int64_t>(points.size()),
+                "candidates: the " + std::to_string(points.size()) + " corners of the ROC's " +
+                    std::to_string(roc.points.size()) +
+                    " thresholds, searched exactly by branch and bound (" +
+                    std::to_string(evaluated) + " intervals and " + std::to_string(bounded) +
+                    " bounds over runs of corners evaluated)"};
+}
+
+// The best threshold of the ROC at `level`: every point of a small ROC;
+// beyond, the corners searched exactly for a method with a bound, the
+// ranked candidates for one without.
+Result<Chosen> ChooseExactly(const ExactSearch& x, const Scorer& score, double level) {
+  const RocCurve& roc = *x.roc;
+  if (x.corners.empty() || !score.over) {
+    return ChooseAmong(roc, CandidatePoints(roc, level, x.delta), score, level);
+  }
+  return ChooseByBranchAndBound(roc, x.corners, score, level);
+}
+
 Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha, double delta) {
   if (roc.points.empty()) return Error("roc must have at least one point");
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
-  return ChooseAmong(roc, CandidatePoints(roc, alpha, delta), score, alpha);
+  return ChooseExactly(PrepareExactSearch(roc, delta), score, alpha);
 }
 
 // The counts at threshold t (flag iff score >= t) of scores sorted in
@@ -288,7 +423,7 @@ Result<Chosen> ChooseSplitAmong(const PreparedSplit& s, const Candidates& candid
                                 double select_level, const Scorer& score, double alpha) {
   PB_ASSIGN_OR_RETURN(Chosen on_select, ChooseAmong(s.select_roc, candidates, score, select_level));
   const ConfusionCounts at_audit = CountsAt(s.audit_member, s.audit_nonmember, on_select.threshold);
-  PB_ASSIGN_OR_RETURN(Interval iv, score(at_audit, alpha));
+  PB_ASSIGN_OR_RETURN(Interval iv, score.at(at_audit, alpha));
   return Chosen{on_select.threshold,      at_audit, iv, alpha, on_select.considered,
                 on_select.candidates_note};
 }
@@ -401,10 +536,19 @@ Result<Chosen> ChooseOnGrid(const std::vector<double>& member, const std::vector
 }
 
 Scorer MethodScorer(const IntervalEstimator& method, double delta) {
-  return [&method, delta](const ConfusionCounts& c, double level) -> Result<Interval> {
+  Scorer s;
+  s.at = [&method, delta](const ConfusionCounts& c, double level) -> Result<Interval> {
     PB_ASSIGN_OR_RETURN(EpsInterval e, method.Estimate(c, delta, level));
     return Interval{e.lower, e.upper.has_value() ? *e.upper : kInf};
   };
+  if (method.bounds_over_counts()) {
+    s.over = [&method, delta](const ConfusionCounts& fewest, const ConfusionCounts& most,
+                              double level) -> Result<Interval> {
+      PB_ASSIGN_OR_RETURN(EpsIntervalBound b, method.BoundOverCounts(fewest, most, delta, level));
+      return Interval{b.lower_max, b.upper_min};
+    };
+  }
+  return s;
 }
 
 AuditInterval MakeAuditInterval(const IntervalEstimator& method, ThresholdSelection s,
@@ -461,12 +605,20 @@ Result<double> MuLower(const ConfusionCounts& c, double level_alpha, double* fpr
   }
 }
 
+// mu_lower is non-increasing in fp and in fn (its one-sided
+// Clopper-Pearson upper limits are non-decreasing in their count), so its
+// largest value over a box of counts is at the fewest errors; it has no
+// upper end (+inf everywhere).
 Scorer GaussianDpScorer() {
-  return [](const ConfusionCounts& c, double level) -> Result<Interval> {
+  Scorer s;
+  s.at = [](const ConfusionCounts& c, double level) -> Result<Interval> {
     double fpr_u = 1.0, fnr_u = 1.0;
     PB_ASSIGN_OR_RETURN(double mu, MuLower(c, level, &fpr_u, &fnr_u));
     return Interval{mu, kInf};
   };
+  s.over = [at = s.at](const ConfusionCounts& fewest, const ConfusionCounts&,
+                       double level) -> Result<Interval> { return at(fewest, level); };
+  return s;
 }
 
 Result<GaussianDpBound> MakeGaussianDpBound(ThresholdSelection s, const Chosen& c, double delta) {
@@ -695,8 +847,8 @@ Result<AuditInterval> SelectBonferroniAll(const IntervalEstimator& method, const
         std::string(method.name()));
   }
   PB_ASSIGN_OR_RETURN(const double level, BonferroniAllLevel(roc, alpha));
-  PB_ASSIGN_OR_RETURN(Chosen c, ChooseAmong(roc, CandidatePoints(roc, level, delta),
-                                            MethodScorer(method, delta), level));
+  PB_ASSIGN_OR_RETURN(
+      Chosen c, ChooseExactly(PrepareExactSearch(roc, delta), MethodScorer(method, delta), level));
   return MakeAuditInterval(method, ThresholdSelection::kBonferroniAll, c);
 }
 
@@ -760,8 +912,8 @@ Result<GaussianDpBound> GaussianDpMaxOverThresholds(const RocCurve& roc, double 
 Result<GaussianDpBound> GaussianDpBonferroniAll(const RocCurve& roc, double delta, double alpha) {
   PB_RETURN_IF_ERROR(CheckDelta(delta));
   PB_ASSIGN_OR_RETURN(const double level, BonferroniAllLevel(roc, alpha));
-  PB_ASSIGN_OR_RETURN(Chosen c, ChooseAmong(roc, GaussianDpCandidates(roc, level, delta),
-                                            GaussianDpScorer(), level));
+  PB_ASSIGN_OR_RETURN(Chosen c,
+                      ChooseExactly(PrepareExactSearch(roc, delta), GaussianDpScorer(), level));
   return MakeGaussianDpBound(ThresholdSelection::kBonferroniAll, c, delta);
 }
 
@@ -931,18 +1083,18 @@ Status AuditSelection(ThresholdSelection s,
                       double delta, double alpha, ScoreAudit* out) {
   using TS = ThresholdSelection;
   const RocCurve& roc = out->roc;
-  Candidates candidates;
+  ExactSearch exact;
   double level = alpha;
-  if (s == TS::kMaxOverThresholds) candidates = CandidatePoints(roc, alpha, delta);
+  if (s == TS::kMaxOverThresholds || s == TS::kBonferroniAll)
+    exact = PrepareExactSearch(roc, delta);
   if (s == TS::kBonferroniAll) {
     PB_ASSIGN_OR_RETURN(level, BonferroniAllLevel(roc, alpha));
-    candidates = CandidatePoints(roc, level, delta);
   }
   auto choose = [&](const Scorer& score) -> Result<Chosen> {
     if (s == TS::kSplit) return ChooseSplitPrepared(d.split, score, alpha);
     if (s == TS::kBonferroni)
       return ChooseOnGridCounts(out->bonferroni_grid, d.grid_counts, score, alpha);
-    return ChooseAmong(roc, candidates, score, level);
+    return ChooseExactly(exact, score, level);
   };
   for (const auto& m : ms) {
     if (s == TS::kBonferroni &&
@@ -955,10 +1107,6 @@ Status AuditSelection(ThresholdSelection s,
     if (s == TS::kBonferroni) row.note += " (" + d.grid_note + ")";
     out->intervals.push_back(std::move(row));
   }
-  // Under "bonferroni_all" the Gaussian-DP bound has its own candidates
-  // (they differ only on a ROC of more than kMaxCandidateThresholds
-  // corners); the other selections keep the methods' (score_audit.h).
-  if (s == TS::kBonferroniAll) candidates = GaussianDpCandidates(roc, level, delta);
   PB_ASSIGN_OR_RETURN(Chosen c, s == TS::kSplit ? ChooseSplitGaussianDp(d.split, alpha)
                                                 : choose(GaussianDpScorer()));
   PB_ASSIGN_OR_RETURN(GaussianDpBound gdp, MakeGaussianDpBound(s, c, delta));

@@ -79,11 +79,12 @@
 //    reported (BONFERRONI OVER EVERY THRESHOLD below: why the union bound
 //    holds although the thresholds come from the data, and for which
 //    methods). It needs no split, so its intervals use all the scores; the
-//    search is that of max_over_thresholds (the candidates below) at level
+//    search is that of max_over_thresholds (EXACT SEARCH below) at level
 //    alpha / K.
 //  - "max_over_thresholds" (NOT valid): every ROC point of all the scores
-//    (the candidates below on a ROC of more than 1025 points), the best
-//    reported at level alpha. The threshold is chosen on the same data
+//    (searched exactly on a ROC of more than 1025 points, EXACT SEARCH
+//    below, for the methods with a bound over counts), the best reported at
+//    level alpha. The threshold is chosen on the same data
 //    as the interval, so the largest of the K lower ends exceeds the truth
 //    more often than alpha (Bayesian paper Sec. 4 reports this selection);
 //    its rows carry valid_confidence_statement = false and say so in `note`.
@@ -165,15 +166,11 @@
 //    level), nor for the Bayesian methods (credible intervals) or katz_log
 //    (asymptotic): they are skipped for "bonferroni_all" alone
 //    (skipped_methods: "bonferroni_all only: ...").
-// Candidates: as for max_over_thresholds (CANDIDATE THRESHOLDS below; the
-// corner proof covers every method it runs, so up to 1025 corners the
-// search is exhaustive), ranked beyond 1025 corners at level alpha / K; the
-// Gaussian-DP bound's own candidates are then ranked by its own proxy (the
-// one-sided Wilson upper limits of FPR and FNR in place of the
-// Clopper-Pearson ones, probits by a rational approximation), since the
-// rate-box proxy, 0 wherever the eps box meets the band, ranks the corners
-// by position there. Any candidate rule keeps the statement valid (all K
-// intervals hold at once); a reduced search can only lower the bound.
+// Search: that of max_over_thresholds at level alpha / K (EXACT SEARCH
+// below): exhaustive up to 1025 points, every corner beyond (both methods
+// and the Gaussian-DP bound have a bound over counts). Any search keeps the
+// statement valid (all K intervals hold at once); a reduced one could only
+// lower the bound.
 //
 // Validity is the frequentist property of the threshold selection; each
 // method keeps its own guarantee: Clopper-Pearson and Jeffreys-style rate
@@ -188,8 +185,8 @@
 // not depend on the order; multi_split's S splits do). For order-independent split and quantile
 // bonferroni rows, pass the scores in a canonical order (e.g. sorted).
 //
-// CANDIDATE THRESHOLDS (the work bound of "split", "max_over_thresholds" and
-// "bonferroni_all").
+// CANDIDATE THRESHOLDS (the work bound of "split", and of
+// "max_over_thresholds" for the methods without a bound over counts).
 // A ROC of at most kMaxCandidateThresholds = 1025 points (1024 scores, plus
 // the threshold that flags nobody) is searched exhaustively: every method at
 // every point. A larger ROC is first reduced to its CORNERS: a point strictly
@@ -198,10 +195,15 @@
 // stay. If more than kMaxCandidateThresholds corners remain, the candidates
 // are point 0 and the 1024 corners with the largest approximate lower end
 // (the rate box of Wilson score intervals with tail alpha/2 per rate, O(1)
-// per point; ties: the earlier point). Each row's thresholds_considered is
-// the number evaluated, and its note says when the candidates were reduced.
+// per point; ties: the earlier point; the split's Gaussian-DP bound ranks by
+// its own proxy, the one-sided Wilson upper limits of FPR and FNR in place
+// of the Clopper-Pearson ones, probits by a rational approximation). Each
+// row's thresholds_considered is the number evaluated, and its note says
+// when the candidates were reduced.
 //  - "split" stays a valid confidence statement under any reduction: the
-//    candidates depend on the selection half only. So does "bonferroni_all".
+//    candidates depend on the selection half only. It keeps this ranked
+//    rule for every method: its aim is the audit half's bound, which the
+//    selection half's exact maximum need not raise.
 //  - For the rate-box methods (clopper_pearson, jeffreys and their one-sided
 //    forms) and the Gaussian-DP bound, the corners give THE SAME LARGEST
 //    LOWER END as every point. Proof. Rate box: the lower end is
@@ -219,12 +221,40 @@
 //    limits non-decreasing in fp and fn, so it is non-increasing along any
 //    run and largest at an end. Every dropped point is inside a run. QED.
 //    Ties on the lower end can then resolve to another threshold than the
-//    exhaustive search would (the tie rule applies among the candidates).
+//    exhaustive search would (the tie rule applies among the corners).
 //  - For the Bayesian methods and katz_log no such property is proven: on a
-//    ROC of more than 1025 points they are evaluated at the same candidates,
-//    which may miss the exhaustive maximum (valid for split all the same).
-//  - Beyond 1025 corners the reported lower end is the best of the 1025
-//    candidates, at most the exhaustive one.
+//    ROC of more than 1025 points they are evaluated at the ranked
+//    candidates, which may miss the exhaustive maximum (valid for split all
+//    the same); beyond 1025 corners their max_over_thresholds lower end is
+//    the best of the 1025 candidates, at most the exhaustive one.
+//
+// EXACT SEARCH ("max_over_thresholds" and "bonferroni_all" on a ROC of more
+// than 1025 points, for a method with a bound over counts: the rate-box
+// methods, IntervalEstimator::bounds_over_counts, and the Gaussian-DP
+// bound). The search returns the corner the point-by-point search over
+// every corner returns (the largest lower end; ties: the smaller upper end,
+// then the earlier corner), so by the corner proof above its lower end is
+// the exhaustive maximum over every point. It is a best-first branch and
+// bound over runs of consecutive corners: along a ROC fn falls and fp rises
+// as the threshold falls, so the points of a run from corner a to corner b
+// have fn in [fn_b, fn_a] and fp in [fp_a, fp_b], and the method's bound
+// over that box of counts (IntervalEstimator::BoundOverCounts: the lower
+// end at most its value at the fewest errors (fn_b, fp_a) or at the most
+// errors (fn_a, fp_b), by the monotonicity of the proof above; the upper
+// end at least the better-than-chance terms at the most errors' lower
+// limits and the worse-than-chance terms at the fewest errors' upper
+// limits, rate_box_method.h; mu_lower at most its value at the fewest
+// errors) bounds every corner of the run. A run whose bound cannot beat the
+// best corner found so far is dropped; a longer one is halved, a run of at
+// most 3 corners evaluated corner by corner. No candidate is dropped
+// unbounded, so there is no work bound to state: thresholds_considered is
+// the number of corners, and the note says how many intervals and bounds
+// the search evaluated (on 10^4 Gaussian scores a side with 7,955 corners,
+// 2 intervals and 65 bounds; BranchAndBoundReturnsThePointByPointBestCorner
+// in score_audit_test.cc compares it with the point-by-point search on
+// separated, overlapping, identical, worse-than-chance and tied scores).
+// The bound relies on the computed rate limits being non-decreasing in
+// their count, as the exact ones are.
 //
 // SPLIT FOR A FLAT BOUND (the Gaussian-DP bound). Where the truth is
 // Gaussian, mu is the same at every threshold, so mu_lower at level alpha is
@@ -251,8 +281,10 @@
 // 1.443); both kept P(mu_lower > mu) below alpha (at most 0.006 here). The
 // methods keep the rule above: their eps(delta) lower ends are not flat
 // across thresholds.
-// So every method runs at most 1025 times per selection and at most
-// kMaxBonferroniThresholds = 1000 times for "bonferroni": with every
+// So every method runs at most 1025 times per selection under "split", at
+// most kMaxBonferroniThresholds = 1000 times for "bonferroni", and as often
+// as the exact search needs (far fewer than the corners where the scores
+// separate; see EXACT SEARCH) for the others: with every
 // registered method (~1.2 ms per Bayesian interval, ~20 us per rate-box one
 // on this project's 2-core machine) a whole audit takes at most ~7 s plus
 // the O(n) passes below, whatever n.
@@ -266,8 +298,12 @@
 // clopper_pearson and the Gaussian-DP bound, N(1, 1) vs N(0, 1), one
 // thread's CPU time, median of 3, load ~4 on this 2-core machine, 10^6
 // scores a side, before -> after): split 0.62 -> 0.28 s, bonferroni 0.47 ->
-// 0.20 s, max_over_thresholds 0.40 -> 0.22 s; bonferroni_all 0.26 s. At 10^4
-// a side the 2 x 1025 interval evaluations dominate (~0.025 s).
+// 0.20 s, max_over_thresholds 0.40 -> 0.22 s; bonferroni_all 0.26 s. The
+// exact search then replaced the 1025 ranked candidates of
+// max_over_thresholds and bonferroni_all (same benchmark, load ~3.3, 10^4 /
+// 10^5 / 10^6 a side): max_over_thresholds 0.0064 / 0.023 / 0.21 s,
+// bonferroni_all 0.0054 / 0.018 / 0.20 s, against split's 0.021 / 0.043 /
+// 0.28 s, where the 2 x 1025 ranked interval evaluations dominate at 10^4.
 // Memory: O(n) (the ROC of all the scores, 40 bytes a point, is the
 // largest part).
 //
@@ -292,8 +328,9 @@
 //    thresholds the alpha / G intervals are so wide that a larger grid
 //    rarely raises the bound. The grid's counts come from sorted scores,
 //    O((n + G) log n).
-//  - "split" and "max_over_thresholds": at most kMaxCandidateThresholds
-//    candidates per method (above); never refused.
+//  - "split", and "max_over_thresholds" for a method without a bound over
+//    counts: at most kMaxCandidateThresholds candidates per method (above);
+//    never refused. The exact search has no bound to state (above).
 //  - "multi_split": S = multi_split_count, in [1, kMaxMultiSplits]
 //    (multi_split.h), times the work of "split" (each split's halves read
 //    off each side sorted once, O(n), then its selection half's ROC and
@@ -340,8 +377,9 @@ inline constexpr double kAuditFprLevels[] = {0.001, 0.01, 0.1};
 
 // The most thresholds "bonferroni" evaluates (the work bound above).
 inline constexpr int64_t kMaxBonferroniThresholds = 1000;
-// The most ROC thresholds "split" and "max_over_thresholds" evaluate a
-// method at (CANDIDATE THRESHOLDS above).
+// The most ROC thresholds "split" evaluates a method at, and
+// "max_over_thresholds" one without a bound over counts (CANDIDATE
+// THRESHOLDS above).
 inline constexpr int64_t kMaxCandidateThresholds = 1025;
 
 struct ScoreAuditOptions {

@@ -7,7 +7,9 @@
 #include <boost/random/normal_distribution.hpp>
 #include <cmath>
 #include <limits>
+#include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/seeding.h"
@@ -440,21 +442,23 @@ TEST(ScoreAuditTest, SplitAndMaxOverThresholdsHaveAWorkBound) {
   const std::vector<double> m = Gaussian(10000, 1.0, rng), n = Gaussian(10000, 0.0, rng);
   const ScoreAudit a =
       AuditScores(m, n, Options({}, {S::kSplit, S::kMaxOverThresholds}, alpha, delta)).value();
+  // The split ranks ~10^4 corners and keeps 1025; max_over_thresholds does
+  // so for the methods without a bound over counts (the Bayesian ones and
+  // katz_log) and searches every corner exactly for the others.
   for (const AuditInterval& row : a.intervals) {
-    EXPECT_LE(row.thresholds_considered, kMaxCandidateThresholds) << row.method;
+    const bool exact = row.selection == S::kMaxOverThresholds &&
+                       MakeIntervalEstimator(row.method).value()->bounds_over_counts();
+    if (!exact) {
+      EXPECT_LE(row.thresholds_considered, kMaxCandidateThresholds) << row.method;
+      EXPECT_TRUE(Contains(row.note, "largest approximate lower end")) << row.note;
+      continue;
+    }
+    EXPECT_GT(row.thresholds_considered, kMaxCandidateThresholds) << row.method;
+    EXPECT_TRUE(Contains(row.note, "searched exactly by branch and bound")) << row.note;
+    EXPECT_EQ(row.lower, ExhaustiveLowerEnd(row.method, a.roc, delta, alpha)) << row.method;
   }
-  for (const GaussianDpBound& row : a.gaussian_dp) {
-    EXPECT_LE(row.thresholds_considered, kMaxCandidateThresholds);
-  }
-  // Thinned to 1025 of ~10^4 corners: never above the exhaustive maximum,
-  // and here within 0.05 of it.
-  for (const AuditInterval& row : a.intervals) {
-    if (row.selection != S::kMaxOverThresholds || row.method != "clopper_pearson") continue;
-    const double exhaustive = ExhaustiveLowerEnd(row.method, a.roc, delta, alpha);
-    EXPECT_LE(row.lower, exhaustive);
-    EXPECT_GE(row.lower, exhaustive - 0.05);
-    EXPECT_TRUE(Contains(row.note, "largest approximate lower end")) << row.note;
-  }
+  EXPECT_LE(a.gaussian_dp[0].thresholds_considered, kMaxCandidateThresholds);  // split
+  EXPECT_EQ(a.gaussian_dp[1].mu_lower, ExhaustiveMuLower(a.roc, delta, alpha));
 }
 
 // The corners give the exhaustive maximum for the rate-box methods and the
@@ -687,17 +691,128 @@ TEST(ScoreAuditTest, BonferroniAllCandidatesKeepTheExhaustiveMaximum) {
     const double exhaustive = ExhaustiveLowerEnd("clopper_pearson", a.roc, delta, level);
     const double exhaustive_mu = ExhaustiveMuLower(a.roc, delta, level);
     ASSERT_GT(a.roc.points.size(), static_cast<size_t>(kMaxCandidateThresholds));
-    if (shift == 4.0) {  // few corners: exhaustive
-      EXPECT_EQ(a.intervals[0].lower, exhaustive);
-      EXPECT_EQ(a.gaussian_dp[0].mu_lower, exhaustive_mu);
-    } else {  // thousands of corners, 1025 of them kept
-      EXPECT_TRUE(Contains(a.intervals[0].note, "largest approximate lower end"));
-      EXPECT_LE(a.intervals[0].lower, exhaustive);
-      EXPECT_GE(a.intervals[0].lower, exhaustive - 0.05);
-      EXPECT_LE(a.gaussian_dp[0].mu_lower, exhaustive_mu);
-      EXPECT_GE(a.gaussian_dp[0].mu_lower, exhaustive_mu - 0.02);
+    // Few corners or thousands: every one searched exactly.
+    EXPECT_TRUE(Contains(a.intervals[0].note, "searched exactly")) << a.intervals[0].note;
+    EXPECT_EQ(a.intervals[0].lower, exhaustive);
+    EXPECT_EQ(a.gaussian_dp[0].mu_lower, exhaustive_mu);
+  }
+}
+
+// The best of the corners under BestOf's rule (the largest lower end, then
+// the smallest upper end, then the earlier corner), point by point: what
+// the branch and bound must return.
+struct CornerBest {
+  double threshold = 0.0, lower = -1.0, upper = 0.0;
+};
+
+bool InsideRun(const RocCurve& roc, size_t i) {
+  if (i == 0 || i + 1 >= roc.points.size()) return false;
+  const ConfusionCounts &a = roc.points[i - 1].counts, &b = roc.points[i].counts,
+                        &c = roc.points[i + 1].counts;
+  return (a.fp == b.fp && b.fp == c.fp) || (a.fn == b.fn && b.fn == c.fn);
+}
+
+template <typename IntervalAt>
+CornerBest BestCornerByHand(const RocCurve& roc, const IntervalAt& interval_at) {
+  CornerBest best;
+  bool found = false;
+  for (size_t i = 0; i < roc.points.size(); ++i) {
+    if (InsideRun(roc, i)) continue;
+    const auto [lower, upper] = interval_at(roc.points[i].counts);
+    if (!found || lower > best.lower || (lower == best.lower && upper < best.upper)) {
+      best = CornerBest{roc.points[i].threshold, lower, upper};
+      found = true;
     }
   }
+  return best;
+}
+
+// The branch and bound returns the corner the point-by-point search over
+// every corner returns (threshold, lower and upper end alike) for the
+// rate-box methods and the Gaussian-DP bound: separated, overlapping,
+// identical and worse-than-chance scores, scores with ties, three deltas.
+TEST(ScoreAuditTest, BranchAndBoundReturnsThePointByPointBestCorner) {
+  Rng rng(DeriveSeed(34, {11}));
+  const std::vector<std::string> methods = {"clopper_pearson", "clopper_pearson_one_sided",
+                                            "jeffreys", "jeffreys_one_sided"};
+  int cases = 0;
+  for (const double shift : {3.0, 0.7, 0.0, -1.0}) {
+    for (const bool rounded : {false, true}) {
+      std::vector<double> m = Gaussian(1500, shift, rng), n = Gaussian(1700, 0.0, rng);
+      if (rounded) {  // ties: runs that move fn and fp together
+        for (double& x : m) x = std::round(x * 300) / 300;
+        for (double& x : n) x = std::round(x * 300) / 300;
+      }
+      for (const double delta : {0.0, 1e-5, 0.05}) {
+        const double alpha = 0.05;
+        const ScoreAudit a =
+            AuditScores(m, n, Options(methods, {S::kMaxOverThresholds}, alpha, delta)).value();
+        ASSERT_GT(a.roc.points.size(), static_cast<size_t>(kMaxCandidateThresholds));
+        for (const AuditInterval& row : a.intervals) {
+          auto method = MakeIntervalEstimator(row.method).value();
+          const CornerBest want = BestCornerByHand(a.roc, [&](const ConfusionCounts& c) {
+            const EpsInterval e = method->Estimate(c, delta, alpha).value();
+            return std::pair{e.lower, e.upper.value_or(std::numeric_limits<double>::infinity())};
+          });
+          const std::string where = row.method + " shift " + std::to_string(shift) +
+                                    (rounded ? " rounded" : "") + " delta " + std::to_string(delta);
+          EXPECT_TRUE(Contains(row.note, "searched exactly")) << where;
+          EXPECT_EQ(row.threshold, want.threshold) << where;
+          EXPECT_EQ(row.lower, want.lower) << where;
+          EXPECT_EQ(row.upper, want.upper) << where;
+          ++cases;
+        }
+        const CornerBest want_mu = BestCornerByHand(a.roc, [&](const ConfusionCounts& c) {
+          return std::pair{GaussianDpAtCounts(c, delta, alpha).value().mu_lower,
+                           std::numeric_limits<double>::infinity()};
+        });
+        EXPECT_EQ(a.gaussian_dp[0].threshold, want_mu.threshold) << shift << " " << delta;
+        EXPECT_EQ(a.gaussian_dp[0].mu_lower, want_mu.lower) << shift << " " << delta;
+        ++cases;
+      }
+    }
+  }
+  EXPECT_EQ(cases, 4 * 2 * 3 * 5);
+}
+
+// The bound over a box of counts holds at every counts in the box (lower
+// ends at most lower_max, upper ends at least upper_min), for boxes below,
+// across and above the band, at two levels and three deltas.
+TEST(ScoreAuditTest, RateBoxBoundOverCountsHoldsInTheBox) {
+  Rng rng(DeriveSeed(34, {12}));
+  std::uniform_int_distribution<int64_t> count(0, 60);
+  for (const std::string name :
+       {"clopper_pearson", "clopper_pearson_one_sided", "jeffreys", "jeffreys_one_sided"}) {
+    auto method = MakeIntervalEstimator(name).value();
+    ASSERT_TRUE(method->bounds_over_counts());
+    for (int trial = 0; trial < 60; ++trial) {
+      const int64_t p = 60, n = 60;
+      int64_t fn0 = count(rng), fn1 = count(rng), fp0 = count(rng), fp1 = count(rng);
+      if (fn0 > fn1) std::swap(fn0, fn1);
+      if (fp0 > fp1) std::swap(fp0, fp1);
+      const double delta = trial % 3 == 0 ? 0.0 : (trial % 3 == 1 ? 1e-5 : 0.1);
+      const double alpha = trial % 2 == 0 ? 0.05 : 1e-4;
+      const ConfusionCounts fewest{p - fn0, fn0, fp0, n - fp0}, most{p - fn1, fn1, fp1, n - fp1};
+      const EpsIntervalBound b = method->BoundOverCounts(fewest, most, delta, alpha).value();
+      for (int64_t fn = fn0; fn <= fn1; ++fn) {
+        for (int64_t fp = fp0; fp <= fp1; ++fp) {
+          const EpsInterval e = method->Estimate({p - fn, fn, fp, n - fp}, delta, alpha).value();
+          EXPECT_LE(e.lower, b.lower_max) << name << " fn " << fn << " fp " << fp;
+          EXPECT_GE(e.upper.value_or(std::numeric_limits<double>::infinity()), b.upper_min)
+              << name << " fn " << fn << " fp " << fp;
+        }
+      }
+    }
+  }
+  auto bayes = MakeIntervalEstimator("bayesian").value();
+  EXPECT_FALSE(bayes->bounds_over_counts());
+  auto cp = MakeIntervalEstimator("clopper_pearson").value();
+  EXPECT_TRUE(
+      Contains(bayes->BoundOverCounts({5, 5, 5, 5}, {5, 5, 5, 5}, 0, 0.05).message(), "no bound"));
+  EXPECT_TRUE(Contains(cp->BoundOverCounts({5, 5, 6, 4}, {5, 5, 5, 5}, 0, 0.05).message(),
+                       "fewest_errors.fp <= most_errors.fp"));
+  EXPECT_TRUE(
+      Contains(cp->BoundOverCounts({5, 5, 5, 5}, {5, 6, 5, 5}, 0, 0.05).message(), "same trials"));
 }
 
 }  // namespace

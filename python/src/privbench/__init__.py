@@ -353,8 +353,10 @@ def audit(member_scores, nonmember_scores, alpha=0.05, delta=0.0, seed=0, select
 
     Work bound: at most 1000 Bonferroni thresholds (len(bonferroni_grid),
     bonferroni_quantiles); every method runs at each (~4 ms per threshold
-    with every method); split and max_over_thresholds evaluate each method at
-    most at 1025 candidate thresholds (score_audit.h).
+    with every method); split evaluates each method at most at 1025
+    candidate thresholds, and so does max_over_thresholds for a method
+    without a bound over counts; max_over_thresholds and bonferroni_all
+    search every corner of the ROC exactly for the others (score_audit.h).
     """
     sel = _names("selections", selections)
     grid = None if bonferroni_grid is None else [float(v) for v in
