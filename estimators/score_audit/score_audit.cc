@@ -239,10 +239,112 @@ Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta,
   return out;
 }
 
+// Runs of this many candidates or fewer are evaluated point by point (a
+// bound costs about two evaluations).
+constexpr size_t kPointByPointRun = 3;
+
+// A run of consecutive candidates (positions a..b) and its bound.
+struct Run {
+  size_t a = 0, b = 0;
+  Interval bound;
+};
+
+// The best of the candidates so far under BestOf's rule: BetterInterval,
+// then the earlier candidate.
+struct Incumbent {
+  bool found = false;
+  size_t position = 0;
+  Interval interval;
+  bool Beaten(const Interval& iv, size_t pos) const {
+    if (!found || BetterInterval(iv.lower, iv.upper, interval.lower, interval.upper)) return true;
+    return iv.lower == interval.lower && iv.upper == interval.upper && pos < position;
+  }
+  // Whether some candidate of `run` may beat it: its bound (the largest
+  // lower end, the smallest upper end) and its first position beat it.
+  bool MayBeBeatenBy(const Run& run) const { return Beaten(run.bound, run.a); }
+};
+
+// What the branch and bound found: the best candidate (its position in the
+// candidate list) and its interval, and how many intervals and run bounds
+// it evaluated.
+struct BranchAndBoundBest {
+  size_t position = 0;
+  Interval interval;
+  int64_t evaluated = 0, bounded = 0;
+};
+
+// The best of the ROC points `points` (ascending, at least one) under
+// BestOf's rule, the same candidate as BestOf over all of them, by
+// best-first branch and bound: a run of consecutive candidates is bounded
+// by score.over at its box of counts (fn from the run's last point's to its
+// first's, fp from the first's to the last's: along a ROC fn falls and fp
+// rises as the threshold falls, so the box holds every ROC point between
+// the two, candidate or not), dropped when the bound cannot beat the best
+// candidate so far, halved otherwise, and evaluated point by point when
+// short.
+Result<BranchAndBoundBest> BestByBranchAndBound(const RocCurve& roc,
+                                                const std::vector<size_t>& points,
+                                                const Scorer& score, double level) {
+  auto counts = [&](size_t pos) -> const ConfusionCounts& {
+    return roc.points[points[pos]].counts;
+  };
+  BranchAndBoundBest out;
+  auto bound = [&](size_t a, size_t b) -> Result<Run> {
+    ConfusionCounts fewest = counts(b), most = counts(a);
+    fewest.fp = counts(a).fp;
+    fewest.tn = counts(a).tn;
+    most.fp = counts(b).fp;
+    most.tn = counts(b).tn;
+    PB_ASSIGN_OR_RETURN(Interval iv, score.over(fewest, most, level));
+    ++out.bounded;
+    return Run{a, b, iv};
+  };
+  // Best-first: the largest bound on the lower end, then the smallest on
+  // the upper end, then the earlier run.
+  auto after = [](const Run& x, const Run& y) {
+    if (x.bound.lower != y.bound.lower) return x.bound.lower < y.bound.lower;
+    if (x.bound.upper != y.bound.upper) return x.bound.upper > y.bound.upper;
+    return x.a > y.a;
+  };
+  std::priority_queue<Run, std::vector<Run>, decltype(after)> open(after);
+  PB_ASSIGN_OR_RETURN(Run all, bound(0, points.size() - 1));
+  open.push(all);
+  Incumbent best;
+  while (!open.empty()) {
+    const Run run = open.top();
+    open.pop();
+    if (!best.MayBeBeatenBy(run)) continue;
+    if (run.b - run.a < kPointByPointRun) {
+      for (size_t pos = run.a; pos <= run.b; ++pos) {
+        PB_ASSIGN_OR_RETURN(Interval iv, score.at(counts(pos), level));
+        ++out.evaluated;
+        if (best.Beaten(iv, pos)) best = Incumbent{true, pos, iv};
+      }
+      continue;
+    }
+    const size_t mid = run.a + (run.b - run.a) / 2;
+    for (const auto& [a, b] : {std::pair{run.a, mid}, std::pair{mid + 1, run.b}}) {
+      PB_ASSIGN_OR_RETURN(Run half, bound(a, b));
+      if (best.MayBeBeatenBy(half)) open.push(half);
+    }
+  }
+  out.position = best.position;
+  out.interval = best.interval;
+  return out;
+}
+
 // The best of a ROC's candidates (computed once per ROC and level, shared
-// by every method of a selection) at level `level`.
+// by every method of a selection) at level `level`: by branch and bound for
+// a method with a bound over counts (the same candidate as evaluating every
+// one, with fewer evaluations), else one by one.
 Result<Chosen> ChooseAmong(const RocCurve& roc, const Candidates& c, const Scorer& score,
                            double level) {
+  if (score.over && !c.points.empty()) {  // the same candidate, fewer evaluations
+    PB_ASSIGN_OR_RETURN(BranchAndBoundBest best, BestByBranchAndBound(roc, c.points, score, level));
+    const OperatingPoint& p = roc.points[c.points[best.position]];
+    return Chosen{
+        p.threshold, p.counts, best.interval, level, static_cast<int64_t>(c.points.size()), c.note};
+  }
   PB_ASSIGN_OR_RETURN(auto best, BestOf(
                                      c.points.size(),
                                      [&](size_t i) -> Result<ConfusionCounts> {
@@ -282,96 +384,6 @@ ExactSearch PrepareExactSearch(const RocCurve& roc, double delta) {
   return x;
 }
 
-// Runs of this many candidates or fewer are evaluated point by point (a
-// bound costs about two evaluations).
-constexpr size_t kPointByPointRun = 3;
-
-// A run of consecutive candidates (positions a..b) and its bound.
-struct Run {
-  size_t a = 0, b = 0;
-  Interval bound;
-};
-
-// The best of the candidates so far under BestOf's rule: BetterInterval,
-// then the earlier candidate.
-struct Incumbent {
-  bool found = false;
-  size_t position = 0;
-  Interval interval;
-  bool Beaten(const Interval& iv, size_t pos) const {
-    if (!found || BetterInterval(iv.lower, iv.upper, interval.lower, interval.upper)) return true;
-    return iv.lower == interval.lower && iv.upper == interval.upper && pos < position;
-  }
-  // Whether some candidate of `run` may beat it: its bound (the largest
-  // lower end, the smallest upper end) and its first position beat it.
-  bool MayBeBeatenBy(const Run& run) const { return Beaten(run.bound, run.a); }
-};
-
-// The best of the ROC points `points` (ascending) under BestOf's rule, the
-// same point as BestOf over all of them, by best-first branch and bound:
-// a run of consecutive candidates is bounded by score.over at its box of
-// counts (fn from the run's last point's to its first's, fp from the
-// first's to the last's: along a ROC fn falls and fp rises as the threshold
-// falls), dropped when the bound cannot beat the best point so far, split
-// in two otherwise, and evaluated point by point when short.
-Result<Chosen> ChooseByBranchAndBound(const RocCurve& roc, const std::vector<size_t>& points,
-                                      const Scorer& score, double level) {
-  auto counts = [&](size_t pos) -> const ConfusionCounts& {
-    return roc.points[points[pos]].counts;
-  };
-  int64_t evaluated = 0, bounded = 0;
-  auto bound = [&](size_t a, size_t b) -> Result<Run> {
-    ConfusionCounts fewest = counts(b), most = counts(a);
-    fewest.fp = counts(a).fp;
-    fewest.tn = counts(a).tn;
-    most.fp = counts(b).fp;
-    most.tn = counts(b).tn;
-    PB_ASSIGN_OR_RETURN(Interval iv, score.over(fewest, most, level));
-    ++bounded;
-    return Run{a, b, iv};
-  };
-  // Best-first: the largest bound on the lower end, then the smallest on
-  // the upper end, then the earlier run.
-  auto after = [](const Run& x, const Run& y) {
-    if (x.bound.lower != y.bound.lower) return x.bound.lower < y.bound.lower;
-    if (x.bound.upper != y.bound.upper) return x.bound.upper > y.bound.upper;
-    return x.a > y.a;
-  };
-  std::priority_queue<Run, std::vector<Run>, decltype(after)> open(after);
-  PB_ASSIGN_OR_RETURN(Run all, bound(0, points.size() - 1));
-  open.push(all);
-  Incumbent best;
-  while (!open.empty()) {
-    const Run run = open.top();
-    open.pop();
-    if (!best.MayBeBeatenBy(run)) continue;
-    if (run.b - run.a < kPointByPointRun) {
-      for (size_t pos = run.a; pos <= run.b; ++pos) {
-        PB_ASSIGN_OR_RETURN(Interval iv, score.at(counts(pos), level));
-        ++evaluated;
-        if (best.Beaten(iv, pos)) best = Incumbent{true, pos, iv};
-      }
-      continue;
-    }
-    const size_t mid = run.a + (run.b - run.a) / 2;
-    for (const auto& [a, b] : {std::pair{run.a, mid}, std::pair{mid + 1, run.b}}) {
-      PB_ASSIGN_OR_RETURN(Run half, bound(a, b));
-      if (best.MayBeBeatenBy(half)) open.push(half);
-    }
-  }
-  const OperatingPoint& p = roc.points[points[best.position]];
-  return Chosen{p.threshold,
-                p.counts,
-                best.interval,
-                level,
-                static_cast<int64_t>(points.size()),
-                "candidates: the " + std::to_string(points.size()) + " corners of the ROC's " +
-                    std::to_string(roc.points.size()) +
-                    " thresholds, searched exactly by branch and bound (" +
-                    std::to_string(evaluated) + " intervals and " + std::to_string(bounded) +
-                    " bounds over runs of corners evaluated)"};
-}
-
 // The best threshold of the ROC at `level`: every point of a small ROC;
 // beyond, the corners searched exactly for a method with a bound, the
 // ranked candidates for one without.
@@ -380,7 +392,18 @@ Result<Chosen> ChooseExactly(const ExactSearch& x, const Scorer& score, double l
   if (x.corners.empty() || !score.over) {
     return ChooseAmong(roc, CandidatePoints(roc, level, x.delta), score, level);
   }
-  return ChooseByBranchAndBound(roc, x.corners, score, level);
+  PB_ASSIGN_OR_RETURN(BranchAndBoundBest best, BestByBranchAndBound(roc, x.corners, score, level));
+  const OperatingPoint& p = roc.points[x.corners[best.position]];
+  return Chosen{p.threshold,
+                p.counts,
+                best.interval,
+                level,
+                static_cast<int64_t>(x.corners.size()),
+                "candidates: the " + std::to_string(x.corners.size()) + " corners of the ROC's " +
+                    std::to_string(roc.points.size()) +
+                    " thresholds, searched exactly by branch and bound (" +
+                    std::to_string(best.evaluated) + " intervals and " +
+                    std::to_string(best.bounded) + " bounds over runs of corners evaluated)"};
 }
 
 Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha, double delta) {
