@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "core/bench_clock.h"
 #include "core/flags.h"
 #include "experiments/lib/framework/study.h"
 #include "experiments/lira_bayes_audit/compute.h"
@@ -172,8 +173,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   std::printf("device: %s\n", DescribeDevice(*device).c_str());
-  double load[1] = {0.0};
-  if (getloadavg(load, 1) == 1) std::printf("load average (1 min): %.2f\n", load[0]);
+  std::printf("load average (1 min): %s\n", bench::LoadAverage().c_str());
   for (const Status& s : {Quick(o), Paper(o)}) {
     if (!s.ok()) {
       std::fprintf(stderr, "lira_benchmark: %s\n", s.message().c_str());
