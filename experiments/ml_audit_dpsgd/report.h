@@ -73,6 +73,23 @@ Status WriteReport(const Config& config, const Results& results, ResultWriter& o
 
 // Exposed for the claims' unit test:
 // Largest a with P[Bin(trials, p) > a] <= beta.
+// claims.cc: the validity claim over the audits that could have failed
+// (their g eps_th below the largest Katz-log lower end, or that did): with
+// none, it is undecidable on these data, never a pass.
+struct ValidityVerdict {
+  Claim claim;
+  bool undecidable = false;
+};
+ValidityVerdict ValidityClaim(const Config& c, const std::vector<AuditRow>& rows);
+
+// tables.cc: every audit's eps_lb beside its cell's median over replicates
+// (`median`, one per row); the noise calibrated to each eps_th; the
+// detection ceiling per (k, group size).
+Result<SummaryTable> EpsLbTable(const std::vector<AuditRow>& rows,
+                                const std::vector<double>& median);
+Result<SummaryTable> AccountingTable(const Config& c, const std::vector<Calibration>& cal);
+Result<SummaryTable> CeilingTable(const Config& c);
+
 int64_t AllowedExceedances(int64_t trials, double p, double beta);
 
 // One row per (attack, eps_th, k): the first replicate's row with eps_lb
