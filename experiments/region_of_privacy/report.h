@@ -49,6 +49,10 @@ Status WriteReport(const Config& config, const Results& results, ResultWriter& o
 // for report_test.
 
 // The choices the paper leaves open and how this run made them (/meta).
+// A fraction as a percentage ("1" for 0.01), as the tables and texts print
+// it (tables.cc).
+std::string Percent(double fraction);
+
 std::string LostParameters(const Config& c, bool real_data);
 
 // The captions' common part: data, model, sampling (q, steps), repetitions.
