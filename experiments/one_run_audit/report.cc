@@ -1,27 +1,13 @@
 #include "experiments/one_run_audit/report.h"
 
-#include <cmath>
 #include <string>
 
-#include "core/format.h"
-#include "results/evidence.h"
 #include "results/table_builder.h"
 
 namespace privbench {
 namespace one_run_audit {
 
 namespace {
-
-std::string EpsText(double eps) { return std::isinf(eps) ? "inf" : FormatDouble(eps); }
-
-// Indices of the runs with a finite target eps, in run order.
-std::vector<size_t> Finite(const std::vector<RunResult>& runs) {
-  std::vector<size_t> f;
-  for (size_t i = 0; i < runs.size(); ++i) {
-    if (std::isfinite(runs[i].target_epsilon)) f.push_back(i);
-  }
-  return f;
-}
 
 template <typename F>
 std::vector<double> PerRun(const std::vector<RunResult>& runs, F get) {
@@ -86,73 +72,6 @@ Status WriteRuns(const std::vector<RunResult>& runs, ResultWriter& out) {
                           PerRun(runs, [](const RunResult& r) { return r.population_accuracy; }));
 }
 
-Result<SummaryTable> BoundsTable(const Config& c, const std::vector<RunResult>& runs,
-                                 const std::string& provenance) {
-  TableBuilder t(
-      "bounds",
-      "One-run audit: eps lower bound vs the accountants' eps (one trained model per row pair)",
-      "Logistic regression on " + provenance + ", " + std::to_string(c.n_base) +
-          " base rows, m = " + std::to_string(c.canaries) +
-          " canaries per type (each included with probability 1/2), DP-SGD with RDP-calibrated "
-          "noise, delta = " +
-          FormatDouble(c.delta) +
-          ". lower: best over the (k+, k-) pairs at beta = " + FormatDouble(c.beta) +
-          " / pairs (Steinke et al. Thm 3.1); eps_pld / lower: how far "
-          "the audit is from the tightest accountant. eps_last_iterate: the last-iterate "
-          "HEURISTIC (Steinke et al., ICLR 2025), eps of the final model alone for linear "
-          "losses and plain SGD, NOT an upper bound (these runs use momentum 0.9 and the "
-          "logistic loss); the audits see only the final model.",
-      {{"target_epsilon", Column::Type::kString},
-       {"canaries", Column::Type::kString},
-       {"eps_rdp", Column::Type::kDouble},
-       {"eps_pld", Column::Type::kDouble},
-       {"eps_last_iterate", Column::Type::kDouble},
-       {"eps_lower", Column::Type::kDouble},
-       {"eps_pld_over_lower", Column::Type::kDouble},
-       {"trained_models", Column::Type::kInt}});
-  for (const RunResult& r : runs) {
-    for (int type = 0; type < kCanaryTypes; ++type) {
-      const double lower = r.audits[type].best_lower;
-      t.Row({EpsText(r.target_epsilon), kCanaryTypeNames[type], r.eps_rdp, r.eps_pld,
-             r.eps_last_iterate, lower, lower > 0 ? r.eps_pld / lower : INFINITY, 1});
-    }
-  }
-  return t.Build();
-}
-
-// One-run audits against C1's attack bound on the same models, with what
-// each costs in trained models.
-Result<SummaryTable> ComparisonTable(const Config& c, const std::vector<RunResult>& runs,
-                                     const std::string& provenance) {
-  TableBuilder t(
-      "comparison",
-      "One-run audits vs C1's (region_of_privacy's) attack bound on the same trained models",
-      "Same training configuration (logistic regression on " + provenance +
-          "); trained_models: models behind each row's bound. The one-run bound is a "
-          "1 - beta confidence bound from one model; C1's attack bound (Yeom et al.'s "
-          "loss threshold chosen with the labels, Erlingsson et al. Prop. 3) is a point "
-          "estimate from one model that C1 repeats per noise level (5 models per level at "
-          "paper scale) and averages; a many-run confidence audit (ML-Audit's, D2) needs "
-          "hundreds of models per bound.",
-      {{"target_epsilon", Column::Type::kString},
-       {"audit", Column::Type::kString},
-       {"kind", Column::Type::kString},
-       {"eps_lower", Column::Type::kDouble},
-       {"eps_pld", Column::Type::kDouble},
-       {"trained_models", Column::Type::kInt},
-       {"records_audited", Column::Type::kInt}});
-  for (const RunResult& r : runs) {
-    const std::string eps = EpsText(r.target_epsilon);
-    t.Row({eps, "one_run white_box", "confidence bound (beta)", r.audits[1].best_lower, r.eps_pld,
-           1, c.canaries});
-    t.Row({eps, "one_run input_space", "confidence bound (beta)", r.audits[0].best_lower, r.eps_pld,
-           1, c.canaries});
-    t.Row({eps, "C1 loss-threshold attack, Prop. 3", "point estimate", r.attack_eps_lower,
-           r.eps_pld, 1, c.n_base});
-  }
-  return t.Build();
-}
-
 constexpr const char* kLostParameters =
     "The paper audits WideResNet-16-4 on CIFAR-10 (m = 1000 canaries, raw Dirac gradient "
     "canaries and input-space canaries); ours: logistic regression on Adult (CPU budget), "
@@ -183,71 +102,6 @@ Status WriteSettings(const Config& c, const std::string& provenance, ResultWrite
 }
 
 }  // namespace
-
-Claim BelowAccountantClaim(const std::vector<RunResult>& runs) {
-  bool holds = true;
-  Evidence evidence;
-  for (size_t i : Finite(runs)) {
-    const RunResult& r = runs[i];
-    for (int t = 0; t < kCanaryTypes; ++t) {
-      const bool ok = r.audits[t].best_lower <= r.eps_pld && r.eps_pld <= r.eps_rdp;
-      holds = holds && ok;
-      evidence << (evidence.str().empty() ? "" : "; ") << "eps " << r.target_epsilon << " "
-               << kCanaryTypeNames[t] << ": lower " << r.audits[t].best_lower << " <= pld "
-               << r.eps_pld << " <= rdp " << r.eps_rdp << (ok ? "" : " VIOLATED");
-    }
-  }
-  if (Finite(runs).empty()) evidence << "no finite eps level";
-  return ClaimEvidence("one_run_audit_below_accountant", holds && !Finite(runs).empty(), evidence);
-}
-
-Claim GrowsWithEpsClaim(const std::vector<RunResult>& runs) {
-  const std::vector<size_t> f = Finite(runs);
-  if (f.size() < 2) {
-    return ClaimEvidence("one_run_audit_grows_with_eps", false, "needs two finite eps levels");
-  }
-  const double lo = runs[f.front()].audits[1].best_lower;
-  const double hi = runs[f.back()].audits[1].best_lower;
-  bool holds = hi > lo;
-  Evidence evidence;
-  evidence << "white-box: eps " << runs[f.front()].target_epsilon << " -> " << lo << ", eps "
-           << runs[f.back()].target_epsilon << " -> " << hi << " (every finite level:";
-  for (size_t k = 0; k < f.size(); ++k) {
-    evidence << (k ? ", " : " ") << runs[f[k]].target_epsilon << " -> "
-             << runs[f[k]].audits[1].best_lower;
-    if (k > 0 && runs[f[k]].audits[1].best_lower == runs[f[k - 1]].audits[1].best_lower) {
-      evidence << " (tie)";
-    }
-  }
-  evidence << ")";
-  for (const RunResult& r : runs) {
-    if (std::isfinite(r.target_epsilon)) continue;
-    holds = holds && r.audits[1].best_lower >= hi;
-    evidence << ", non-private -> " << r.audits[1].best_lower;
-  }
-  evidence << "; input-space:";
-  for (size_t i = 0; i < runs.size(); ++i) {
-    evidence << (i ? ", eps " : " eps ") << runs[i].target_epsilon << " -> "
-             << runs[i].audits[0].best_lower;
-  }
-  return ClaimEvidence("one_run_audit_grows_with_eps", holds, evidence);
-}
-
-Claim WhiteBoxTighterClaim(const std::vector<RunResult>& runs) {
-  double sum_in = 0, sum_wb = 0;
-  Evidence evidence;
-  for (const RunResult& r : runs) {
-    sum_in += r.audits[0].best_lower;
-    sum_wb += r.audits[1].best_lower;
-    evidence << "eps " << r.target_epsilon << ": white-box " << r.audits[1].best_lower
-             << " vs input-space " << r.audits[0].best_lower << "; ";
-  }
-  evidence << "sum " << sum_wb << " vs " << sum_in;
-  const bool last =
-      !runs.empty() && runs.back().audits[1].best_lower > runs.back().audits[0].best_lower;
-  return ClaimEvidence("one_run_audit_white_box_tighter", !runs.empty() && sum_wb > sum_in && last,
-                       evidence);
-}
 
 Status WriteReport(const Config& c, const Results& results, ResultWriter& out) {
   const std::vector<RunResult>& runs = results.runs;

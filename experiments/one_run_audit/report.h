@@ -44,6 +44,14 @@ Claim BelowAccountantClaim(const std::vector<RunResult>& runs);
 Claim GrowsWithEpsClaim(const std::vector<RunResult>& runs);
 Claim WhiteBoxTighterClaim(const std::vector<RunResult>& runs);
 
+// The summary tables (tables.cc): the bounds per run and canary type; the
+// one-run audits against C1's attack bound on the same models, with what
+// each costs in trained models. `provenance` names the data.
+Result<SummaryTable> BoundsTable(const Config& c, const std::vector<RunResult>& runs,
+                                 const std::string& provenance);
+Result<SummaryTable> ComparisonTable(const Config& c, const std::vector<RunResult>& runs,
+                                     const std::string& provenance);
+
 }  // namespace one_run_audit
 }  // namespace privbench
 
