@@ -35,7 +35,13 @@ double LowerQuantileByBisection(double a, double b, double p) {
 
 double BetaLowerQuantile(double a, double b, double p) {
   try {
-    return boost::math::ibeta_inv(a, b, p);
+    const double x = boost::math::ibeta_inv(a, b, p);
+    // Boost can also return 0 for a tail far below 1e-16 without throwing
+    // (ibeta_inv(13, 16, 2.5e-251)), where the quantile is a positive
+    // double: a wrong limit, and one that breaks the limits' monotonicity
+    // in the count that the score auditor's exact search relies on.
+    if (x <= 0.0 && p > 0.0) return LowerQuantileByBisection(a, b, p);
+    return x;
   } catch (const std::exception&) {
     // Boost's Newton/Halley iteration fails to converge for tail masses far
     // below 1e-16 with small shape parameters (e.g. a = 2, b = 4, p = 5e-101);
@@ -46,7 +52,10 @@ double BetaLowerQuantile(double a, double b, double p) {
 
 double BetaUpperQuantile(double a, double b, double p) {
   try {
-    return boost::math::ibetac_inv(a, b, p);
+    const double x = boost::math::ibetac_inv(a, b, p);
+    // As above, mirrored: 1 returned for a tiny tail.
+    if (x >= 1.0 && p > 0.0) return 1.0 - LowerQuantileByBisection(b, a, p);
+    return x;
   } catch (const std::exception&) {
     // 1 - I_x(a, b) = I_{1-x}(b, a): the mirrored lower quantile.
     return 1.0 - LowerQuantileByBisection(b, a, p);

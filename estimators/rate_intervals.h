@@ -22,7 +22,9 @@ struct RateInterval {
 // Beta quantiles B(p; a, b) (lower: I_x(a, b) = p; upper: 1 - I_x(a, b) = p)
 // for every p in (0, 1): Boost's inverse where it converges, else a
 // bisection on the forward CDF (Boost's iteration fails for tail masses far
-// below 1e-16 with small shapes, e.g. Clopper-Pearson at alpha = 1e-300).
+// below 1e-16 with small shapes, e.g. Clopper-Pearson at alpha = 1e-300, or
+// returns 0 (1 for the upper) there without failing; both go to the
+// bisection, which gives 0 only below the smallest double).
 // Preconditions (unchecked): a, b > 0 finite.
 double BetaLowerQuantile(double a, double b, double p);
 double BetaUpperQuantile(double a, double b, double p);

@@ -88,6 +88,28 @@ TEST(BetaQuantileTest, TinyTailMassesAreSolved) {
   }
 }
 
+// Boost's inverse returned 0 without failing at some tiny tails
+// (ibeta_inv(13, 16, 2.5e-251) = 0, a Jeffreys lower limit of 0 at k = 11
+// where k = 10 gave 7e-30): a wrong limit, and limits that fall as the
+// count rises, which the score auditor's exact search relies on not doing.
+TEST(BetaQuantileTest, LimitsRiseWithTheCountAtTinyTails) {
+  EXPECT_GT(ClopperPearsonRate(13, 28, 5e-251).lo, 0.0);
+  EXPECT_GT(JeffreysRate(11, 22, 1e-300).lo, 0.0);
+  for (const double s : {1e-150, 1e-200, 5e-251, 1e-300}) {
+    for (const int64_t n : {22, 28, 40, 200}) {
+      for (const RateIntervalFn rate : {&ClopperPearsonRate, &JeffreysRate}) {
+        RateInterval prev = rate(0, n, s);
+        for (int64_t k = 1; k <= n; ++k) {
+          const RateInterval r = rate(k, n, s);
+          EXPECT_GE(r.lo, prev.lo) << "k " << k << " n " << n << " s " << s;
+          EXPECT_GE(r.hi, prev.hi) << "k " << k << " n " << n << " s " << s;
+          prev = r;
+        }
+      }
+    }
+  }
+}
+
 TEST(ClopperPearsonTest, TinyAlphaWithSmallCountsAnswersAndNests) {
   for (const char* name :
        {"clopper_pearson", "clopper_pearson_one_sided", "jeffreys", "jeffreys_one_sided"}) {

@@ -775,6 +775,37 @@ TEST(ScoreAuditTest, BranchAndBoundReturnsThePointByPointBestCorner) {
   EXPECT_EQ(cases, 4 * 2 * 3 * 5);
 }
 
+// At tiny levels Boost's Beta inverse returned 0 for some lower limits
+// without failing, so the limits fell as a count rose and the bound over a
+// box missed a point of it; the search then returned threshold +inf with
+// [0, inf] where the point-by-point search finds [0, 199.46].
+TEST(ScoreAuditTest, BranchAndBoundAtTinyLevels) {
+  auto cp = MakeIntervalEstimator("clopper_pearson").value();
+  const EpsIntervalBound b =
+      cp->BoundOverCounts({16, 12, 500, 500}, {15, 13, 500, 500}, 0, 1e-250).value();
+  EXPECT_LE(b.upper_min, *cp->Estimate({16, 12, 500, 500}, 0, 1e-250).value().upper);
+  std::vector<double> m, n;
+  for (int j = 0; j < 22; ++j) m.push_back(25.5 + 50 * j);
+  for (int j = 0; j < 1100; ++j) n.push_back(j);
+  for (const double alpha : {2e-300, 1e-250, 1e-200, 1e-150}) {
+    const ScoreAudit a =
+        AuditScores(m, n,
+                    Options({"clopper_pearson", "jeffreys"}, {S::kMaxOverThresholds}, alpha, 0.0))
+            .value();
+    ASSERT_GT(a.roc.points.size(), static_cast<size_t>(kMaxCandidateThresholds));
+    for (const AuditInterval& row : a.intervals) {
+      auto method = MakeIntervalEstimator(row.method).value();
+      const CornerBest want = BestCornerByHand(a.roc, [&](const ConfusionCounts& c) {
+        const EpsInterval e = method->Estimate(c, 0.0, alpha).value();
+        return std::pair{e.lower, *e.upper};
+      });
+      EXPECT_EQ(row.threshold, want.threshold) << row.method << " alpha " << alpha;
+      EXPECT_EQ(row.lower, want.lower) << row.method << " alpha " << alpha;
+      EXPECT_EQ(row.upper, want.upper) << row.method << " alpha " << alpha;
+    }
+  }
+}
+
 // The bound over a box of counts holds at every counts in the box (lower
 // ends at most lower_max, upper ends at least upper_min), for boxes below,
 // across and above the band, at two levels and three deltas.
