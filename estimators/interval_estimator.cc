@@ -9,8 +9,8 @@
 
 namespace privbench {
 
-Result<EpsInterval> IntervalEstimator::Estimate(const ConfusionCounts& counts, double delta,
-                                                double alpha) const {
+Status IntervalEstimator::ValidateArguments(const ConfusionCounts& counts, double delta,
+                                            double alpha) const {
   PB_RETURN_IF_ERROR(counts.Validate());
   PB_RETURN_IF_ERROR(CheckDelta(delta));
   PB_RETURN_IF_ERROR(CheckAlpha(alpha));
@@ -18,7 +18,12 @@ Result<EpsInterval> IntervalEstimator::Estimate(const ConfusionCounts& counts, d
     return Error(std::string(name()) +
                  " is defined for delta = 0 only, got delta=" + FormatDouble(delta));
   }
-  PB_RETURN_IF_ERROR(ValidateMethodArguments(counts, delta, alpha));
+  return ValidateMethodArguments(counts, delta, alpha);
+}
+
+Result<EpsInterval> IntervalEstimator::Estimate(const ConfusionCounts& counts, double delta,
+                                                double alpha) const {
+  PB_RETURN_IF_ERROR(ValidateArguments(counts, delta, alpha));
   Result<EpsInterval> result = Error("");
   try {
     result = EstimateImpl(counts, delta, alpha);
@@ -61,10 +66,8 @@ Result<EpsIntervalBound> IntervalEstimator::BoundOverCounts(const ConfusionCount
         "most_errors.fn, fewest_errors.fp <= most_errors.fp, got " +
         fewest_errors.ToString() + " and " + most_errors.ToString());
   }
-  PB_RETURN_IF_ERROR(CheckDelta(delta));
-  PB_RETURN_IF_ERROR(CheckAlpha(alpha));
   for (const ConfusionCounts* c : {&fewest_errors, &most_errors}) {
-    PB_RETURN_IF_ERROR(ValidateMethodArguments(*c, delta, alpha));
+    PB_RETURN_IF_ERROR(ValidateArguments(*c, delta, alpha));
   }
   try {
     return BoundOverCountsImpl(fewest_errors, most_errors, delta, alpha);

@@ -77,6 +77,10 @@ class IntervalEstimator {
                                            double alpha) const;
 
  protected:
+  // What Estimate and BoundOverCounts validate at one counts: the counts,
+  // delta in [0, 1), alpha in (0, 1), delta = 0 where required, and the
+  // method's own preconditions.
+  Status ValidateArguments(const ConfusionCounts& counts, double delta, double alpha) const;
   // Extra preconditions of the method (e.g. katz_log needs delta = 0).
   virtual Status ValidateMethodArguments(const ConfusionCounts& counts, double delta,
                                          double alpha) const {

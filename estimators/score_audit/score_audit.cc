@@ -214,20 +214,22 @@ std::vector<size_t> TopByProxy(const RocCurve& roc, const std::vector<size_t>& c
   return out;
 }
 
-Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta,
-                           Proxy proxy = Proxy::kEpsBox) {
-  const size_t k = roc.points.size(), cap = static_cast<size_t>(kMaxCandidateThresholds);
-  Candidates out;
-  if (k <= cap) {
-    out.points.resize(k);
-    std::iota(out.points.begin(), out.points.end(), size_t{0});
-    return out;
-  }
+// The corners of a ROC (the points not strictly inside a run), ascending.
+std::vector<size_t> RocCorners(const RocCurve& roc) {
   std::vector<size_t> corners;
-  for (size_t i = 0; i < k; ++i) {
+  for (size_t i = 0; i < roc.points.size(); ++i) {
     if (!InsideARun(roc, i)) corners.push_back(i);
   }
-  const std::string of = " of the ROC's " + std::to_string(k) + " thresholds";
+  return corners;
+}
+
+// The candidates of a ROC of more than kMaxCandidateThresholds points, from
+// its corners: all of them, or the ranked ones when there are too many.
+Candidates CandidatesOfCorners(const RocCurve& roc, std::vector<size_t> corners, double alpha,
+                               double delta, Proxy proxy) {
+  const size_t cap = static_cast<size_t>(kMaxCandidateThresholds);
+  const std::string of = " of the ROC's " + std::to_string(roc.points.size()) + " thresholds";
+  Candidates out;
   if (corners.size() <= cap) {
     out.points = std::move(corners);
     out.note = "candidates: the " + std::to_string(out.points.size()) + " corners" + of;
@@ -236,6 +238,18 @@ Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta,
   out.points = TopByProxy(roc, corners, alpha, delta, proxy);
   out.note = "candidates: " + std::to_string(cap) + " of the " + std::to_string(corners.size()) +
              " corners" + of + ", those with the largest approximate lower end (work bound)";
+  return out;
+}
+
+Candidates CandidatePoints(const RocCurve& roc, double alpha, double delta,
+                           Proxy proxy = Proxy::kEpsBox) {
+  const size_t k = roc.points.size();
+  if (k > static_cast<size_t>(kMaxCandidateThresholds)) {
+    return CandidatesOfCorners(roc, RocCorners(roc), alpha, delta, proxy);
+  }
+  Candidates out;
+  out.points.resize(k);
+  std::iota(out.points.begin(), out.points.end(), size_t{0});
   return out;
 }
 
@@ -333,6 +347,14 @@ Result<BranchAndBoundBest> BestByBranchAndBound(const RocCurve& roc,
   return out;
 }
 
+// The Chosen of a branch-and-bound search over `points` at `level`.
+Chosen ChosenByBranchAndBound(const RocCurve& roc, const std::vector<size_t>& points,
+                              const BranchAndBoundBest& best, double level, std::string note) {
+  const OperatingPoint& p = roc.points[points[best.position]];
+  return Chosen{p.threshold,    p.counts, best.interval, level, static_cast<int64_t>(points.size()),
+                std::move(note)};
+}
+
 // The best of a ROC's candidates (computed once per ROC and level, shared
 // by every method of a selection) at level `level`: by branch and bound for
 // a method with a bound over counts (the same candidate as evaluating every
@@ -341,9 +363,7 @@ Result<Chosen> ChooseAmong(const RocCurve& roc, const Candidates& c, const Score
                            double level) {
   if (score.over && !c.points.empty()) {  // the same candidate, fewer evaluations
     PB_ASSIGN_OR_RETURN(BranchAndBoundBest best, BestByBranchAndBound(roc, c.points, score, level));
-    const OperatingPoint& p = roc.points[c.points[best.position]];
-    return Chosen{
-        p.threshold, p.counts, best.interval, level, static_cast<int64_t>(c.points.size()), c.note};
+    return ChosenByBranchAndBound(roc, c.points, best, level, c.note);
   }
   PB_ASSIGN_OR_RETURN(auto best, BestOf(
                                      c.points.size(),
@@ -377,9 +397,8 @@ ExactSearch PrepareExactSearch(const RocCurve& roc, double delta) {
   ExactSearch x;
   x.roc = &roc;
   x.delta = delta;
-  if (roc.points.size() <= static_cast<size_t>(kMaxCandidateThresholds)) return x;
-  for (size_t i = 0; i < roc.points.size(); ++i) {
-    if (!InsideARun(roc, i)) x.corners.push_back(i);
+  if (roc.points.size() > static_cast<size_t>(kMaxCandidateThresholds)) {
+    x.corners = RocCorners(roc);
   }
   return x;
 }
@@ -389,21 +408,20 @@ ExactSearch PrepareExactSearch(const RocCurve& roc, double delta) {
 // ranked candidates for one without.
 Result<Chosen> ChooseExactly(const ExactSearch& x, const Scorer& score, double level) {
   const RocCurve& roc = *x.roc;
-  if (x.corners.empty() || !score.over) {
+  if (x.corners.empty())
     return ChooseAmong(roc, CandidatePoints(roc, level, x.delta), score, level);
+  if (!score.over) {
+    return ChooseAmong(roc, CandidatesOfCorners(roc, x.corners, level, x.delta, Proxy::kEpsBox),
+                       score, level);
   }
   PB_ASSIGN_OR_RETURN(BranchAndBoundBest best, BestByBranchAndBound(roc, x.corners, score, level));
-  const OperatingPoint& p = roc.points[x.corners[best.position]];
-  return Chosen{p.threshold,
-                p.counts,
-                best.interval,
-                level,
-                static_cast<int64_t>(x.corners.size()),
-                "candidates: the " + std::to_string(x.corners.size()) + " corners of the ROC's " +
-                    std::to_string(roc.points.size()) +
-                    " thresholds, searched exactly by branch and bound (" +
-                    std::to_string(best.evaluated) + " intervals and " +
-                    std::to_string(best.bounded) + " bounds over runs of corners evaluated)"};
+  return ChosenByBranchAndBound(roc, x.corners, best, level,
+                                "candidates: the " + std::to_string(x.corners.size()) +
+                                    " corners of the ROC's " + std::to_string(roc.points.size()) +
+                                    " thresholds, searched exactly by branch and bound (" +
+                                    std::to_string(best.evaluated) + " intervals and " +
+                                    std::to_string(best.bounded) +
+                                    " bounds over runs of corners evaluated)");
 }
 
 Result<Chosen> ChooseOverRoc(const RocCurve& roc, const Scorer& score, double alpha, double delta) {
