@@ -15,7 +15,9 @@ The macro declares
   :<library>            one cc_library per entry of libraries: <library>.cc
                         (when the folder has it) and <library>.h, with
                         //core:format and //core:result, and for "report"
-                        the claim, table and HDF5 libraries (_REPORT_DEPS)
+                        also claims.cc and tables.cc (when the folder has
+                        them) and the claim, table and HDF5 libraries
+                        (_REPORT_DEPS)
   :<library>_test       one cc_test (size small) per library whose
                         <library>_test.cc exists, on the library and
                         gtest_main; tests adds deps or a size to one, or
@@ -89,7 +91,8 @@ def _spec(what, name, value, keys):
 def _libraries(libraries):
     for name, value in libraries.items():
         spec = _spec("library", name, value, ["srcs", "hdrs", "deps"])
-        srcs = spec.get("srcs", native.glob([name + ".cc"], allow_empty = True))
+        own = [name + ".cc"] + (["claims.cc", "tables.cc"] if name == "report" else [])
+        srcs = spec.get("srcs", native.glob(own, allow_empty = True))
         deps = _uniq(spec.get("deps", []) + _LIBRARY_DEPS +
                      (_REPORT_DEPS if name == "report" else []))
         cc_library(
