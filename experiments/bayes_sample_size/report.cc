@@ -1,19 +1,16 @@
+// Study bayes_sample_size: WriteReport wires the raw counts and curves, the
+// numbers, the tables (tables.cc) and the claims (claims.cc) into the result
+// file (layout: report.h).
 #include "experiments/bayes_sample_size/report.h"
 
-#include <algorithm>
-#include <cmath>
 #include <limits>
 
-#include "core/format.h"
-#include "results/evidence.h"
 #include "results/table_builder.h"
 
 namespace privbench::bayes_sample_size {
 namespace {
 
 constexpr double kNan = std::numeric_limits<double>::quiet_NaN();
-
-std::string Fmt(double x) { return FormatRounded(x, 4); }
 
 // A samples-needed value for /numbers: "not reached" is NaN there.
 double NeededNumber(int64_t n) { return n < 0 ? kNan : static_cast<double>(n); }
@@ -63,73 +60,6 @@ Status WriteIntervals(const Results& r, ResultWriter& out) {
   return out.WriteScalar("/numbers/target_width", r.target_width);
 }
 
-// "samples needed (width stays <= 0.3): Clopper-Pearson ..., ..."
-Evidence NeededLine(const Config& c, const Results& r, const PaperMethods& p) {
-  return Evidence() << "samples needed (width stays <= " << r.target_width << "): Clopper-Pearson "
-                    << NeededText(r.needed[p.clopper_pearson].stays, c.n_max) << ", Jeffreys "
-                    << NeededText(r.needed[p.jeffreys].stays, c.n_max) << ", Bayesian "
-                    << NeededText(r.needed[p.bayesian].stays, c.n_max);
-}
-
-Claim FewestClaim(const Config& c, const Results& r, const PaperMethods& p) {
-  const int64_t n_cp = r.needed[p.clopper_pearson].stays, n_jf = r.needed[p.jeffreys].stays,
-                n_by = r.needed[p.bayesian].stays;
-  const bool holds = n_by > 0 && (n_cp < 0 || n_by < n_cp) && (n_jf < 0 || n_by < n_jf);
-  return ClaimEvidence("bayes_sample_size_bayesian_fewest", holds,
-                       NeededLine(c, r, p)
-                           << "; criterion: Bayesian reaches the target and needs strictly fewer "
-                              "than Clopper-Pearson and Jeffreys");
-}
-
-Claim JeffreysMarginalClaim(const Config& c, const Results& r, const PaperMethods& p) {
-  const int64_t n_cp = r.needed[p.clopper_pearson].stays, n_jf = r.needed[p.jeffreys].stays;
-  const double rel = (n_cp > 0 && n_jf > 0) ? 1.0 - static_cast<double>(n_jf) / n_cp : kNan;
-  const bool holds = n_cp > 0 && n_jf > 0 && n_jf < n_cp && rel <= 0.2;
-  Evidence e = NeededLine(c, r, p) << "; Jeffreys saves ";
-  if (std::isnan(rel)) {
-    e << "n/a";
-  } else {
-    e << 100 * rel << "%";
-  }
-  e << " of CP's samples; criterion: Jeffreys needs fewer than CP, and at most 20% fewer "
-       "('marginally')";
-  return ClaimEvidence("bayes_sample_size_jeffreys_marginal", holds, e);
-}
-
-Claim OverFiveHundredClaim(const Config& c, const Results& r, const PaperMethods& p) {
-  const int64_t n_by = r.needed[p.bayesian].stays;
-  return ClaimEvidence("bayes_sample_size_bayesian_over_500", n_by > 500,
-                       Evidence() << "Bayesian samples needed " << NeededText(n_by, c.n_max)
-                                  << "; criterion: more than 500 (the 'over' part; the number "
-                                     "itself is checked against 500 with a tolerance)");
-}
-
-// Narrowest at every n among the paper's three methods.
-Claim NarrowestClaim(const Results& r, const PaperMethods& p) {
-  const std::vector<double>& w_cp = r.width[p.clopper_pearson];
-  const std::vector<double>& w_jf = r.width[p.jeffreys];
-  const std::vector<double>& w_by = r.width[p.bayesian];
-  int64_t violations = 0;
-  int64_t first_violation = -1;
-  double min_gap = std::numeric_limits<double>::infinity();
-  for (size_t g = 0; g < r.n.size(); ++g) {
-    const double other = std::min(w_cp[g], w_jf[g]);
-    min_gap = std::min(min_gap, other - w_by[g]);
-    if (!(w_by[g] < other)) {
-      ++violations;
-      if (first_violation < 0) first_violation = r.n[g];
-    }
-  }
-  Evidence e;
-  e << violations << " of " << r.n.size()
-    << " grid n where the Bayesian width is not strictly smaller than both";
-  if (first_violation >= 0) e << " (first at n = " << first_violation << ")";
-  e << "; smallest margin min(CP, Jeffreys) - Bayesian = " << min_gap
-    << "; widths at n = " << r.n.back() << ": CP " << w_cp.back() << ", Jeffreys " << w_jf.back()
-    << ", Bayesian " << w_by.back();
-  return ClaimEvidence("bayes_sample_size_bayesian_narrowest", violations == 0, e);
-}
-
 constexpr const char* kLostParameters =
     "none essential: the paper gives FPR = FNR = 0.4, alpha = 0.1 and the +-0.15 target; "
     "not stated and chosen here: delta = 1e-5 (as elsewhere in the paper), the grid of n "
@@ -138,80 +68,10 @@ constexpr const char* kLostParameters =
 
 }  // namespace
 
-std::string NeededText(int64_t n, int64_t n_max) {
-  return n < 0 ? "> " + std::to_string(n_max) + " (not reached)" : std::to_string(n);
-}
-
-std::vector<int64_t> EndpointSampleSizes(const Config& c, const std::vector<int64_t>& n) {
-  std::vector<int64_t> picks;
-  for (int64_t want :
-       {c.n_min, int64_t{500}, int64_t{1000}, int64_t{1500}, int64_t{2000}, c.n_max}) {
-    const bool on_grid = std::find(n.begin(), n.end(), want) != n.end();
-    if (on_grid && std::find(picks.begin(), picks.end(), want) == picks.end()) {
-      picks.push_back(want);
-    }
-  }
-  return picks;
-}
-
-Result<SummaryTable> SamplesNeededTable(const Config& c, const Results& r) {
-  TableBuilder t(
-      "samples_needed",
-      "Samples needed for an eps estimate within +-" + Fmt(c.target_half_width) +
-          " (Bayesian paper Fig. 4)",
-      "FPR = " + Fmt(c.fpr) + ", FNR = " + Fmt(c.fnr) + ", alpha = " + Fmt(c.alpha) +
-          ", delta = " + FormatDouble(c.delta) + "; n = " + std::to_string(c.n_min) + ".." +
-          std::to_string(c.n_max) + " step " + std::to_string(c.n_step) +
-          " total samples, n/2 per class, counts = round(rate * n/2). 'samples needed' = "
-          "smallest grid n from which upper - lower stays <= " +
-          Fmt(r.target_width) + " to the end of the grid; 'first n' = first grid n with width <= " +
-          Fmt(r.target_width) + ". Widths in eps units (nats).",
-      {{"method", Column::Type::kString},
-       {"kind", Column::Type::kString},
-       {"delta", Column::Type::kDouble},
-       {"samples_needed", Column::Type::kString},
-       {"first_n_within_target", Column::Type::kString},
-       {"width_at_n_min", Column::Type::kDouble},
-       {"width_at_n_max", Column::Type::kDouble}});
-  for (size_t m = 0; m < r.methods.size(); ++m) {
-    const bool one_sided = r.methods[m].one_sided;
-    t.Row({r.methods[m].label, one_sided ? "one-sided lower bound (no width)" : "two-sided",
-           r.methods[m].delta, one_sided ? "n/a" : NeededText(r.needed[m].stays, c.n_max),
-           one_sided ? "n/a" : NeededText(r.needed[m].first, c.n_max), r.width[m].front(),
-           r.width[m].back()});
-  }
-  return t.Build();
-}
-
-Result<SummaryTable> EndpointsTable(const Config& c, const Results& r) {
-  TableBuilder t("endpoints", "Interval endpoints at selected n (Bayesian paper Fig. 4)",
-                 "Every registered estimator at n in {n_min, 500, 1000, 1500, 2000, n_max} (those "
-                 "on the grid). True eps = " +
-                     Fmt(r.true_eps) +
-                     ". Upper and width are NaN for one-sided methods (lower bound only).",
-                 {{"method", Column::Type::kString},
-                  {"n", Column::Type::kInt},
-                  {"eps_lower", Column::Type::kDouble},
-                  {"eps_upper", Column::Type::kDouble},
-                  {"width", Column::Type::kDouble}});
-  for (int64_t want : EndpointSampleSizes(c, r.n)) {
-    const size_t g = std::find(r.n.begin(), r.n.end(), want) - r.n.begin();
-    for (size_t m = 0; m < r.methods.size(); ++m) {
-      t.Row({r.methods[m].label, want, r.lower[m][g], r.upper[m][g], r.width[m][g]});
-    }
-  }
-  return t.Build();
-}
-
 double CpToBayesianSampleRatio(const Results& r, const PaperMethods& paper) {
   const int64_t n_cp = r.needed[paper.clopper_pearson].stays;
   const int64_t n_by = r.needed[paper.bayesian].stays;
   return (n_cp > 0 && n_by > 0) ? static_cast<double>(n_cp) / static_cast<double>(n_by) : kNan;
-}
-
-std::vector<Claim> SampleSizeClaims(const Config& c, const Results& r, const PaperMethods& paper) {
-  return {FewestClaim(c, r, paper), JeffreysMarginalClaim(c, r, paper),
-          OverFiveHundredClaim(c, r, paper), NarrowestClaim(r, paper)};
 }
 
 Status WriteReport(const Config& c, const Results& r, ResultWriter& out) {

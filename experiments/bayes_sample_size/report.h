@@ -37,6 +37,8 @@ using Results = SampleSizeCurves;
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
+// tables.cc: the tables and the samples-needed text the claims share.
+
 // A samples-needed value as text: the number, or "> n_max (not reached)"
 // for -1.
 std::string NeededText(int64_t n, int64_t n_max);
@@ -51,12 +53,13 @@ Result<SummaryTable> SamplesNeededTable(const Config& c, const Results& r);
 Result<SummaryTable> EndpointsTable(const Config& c, const Results& r);
 
 // Clopper-Pearson's samples needed over the Bayesian method's; NaN unless
-// both reach the target.
+// both reach the target (report.cc: /numbers/cp_to_bayesian_sample_ratio).
 double CpToBayesianSampleRatio(const Results& r, const PaperMethods& paper);
 
-// The paper's four claims (verdict and evidence): the Bayesian method needs
-// the fewest samples, Jeffreys saves marginally against CP, the Bayesian
-// method needs over 500, the Bayesian interval is the narrowest at every n.
+// claims.cc: the paper's four claims (verdict and evidence): the Bayesian
+// method needs the fewest samples, Jeffreys saves marginally against CP, the
+// Bayesian method needs over 500, the Bayesian interval is the narrowest at
+// every n.
 std::vector<Claim> SampleSizeClaims(const Config& c, const Results& r, const PaperMethods& paper);
 
 }  // namespace privbench::bayes_sample_size

@@ -41,6 +41,9 @@ using Results = WidthGrid;
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
+// tables.cc: the tables and the grid and point texts the claims and /meta
+// share.
+
 // "n = 1000 (500 + 500), alpha = 0.1, ...; 1275 grid points evaluated":
 // the grid as tables, claims and /meta describe it.
 std::string GridText(const Config& c, size_t evaluated_points);
@@ -56,8 +59,8 @@ Result<SummaryTable> ReductionRangesTable(const Config& c, const WidthGrid& w,
 // One row per two-sided method: min, median and max width over the grid.
 Result<SummaryTable> WidthsTable(const Config& c, const WidthGrid& w);
 
-// The claims (verdict and evidence). The Bayesian interval is the narrowest
-// at every point (`all` summarises the whole grid).
+// claims.cc: the claims (verdict and evidence). The Bayesian interval is
+// the narrowest at every point (`all` summarises the whole grid).
 Claim NarrowestClaim(const Config& c, const WidthGrid& w, const BoxSummary& all);
 // The largest differences lie at the corners of the region.
 Claim CornersClaim(const WidthGrid& w, const BoxSummary& all, const CornerAnalysis& corners);
@@ -77,7 +80,8 @@ inline constexpr double kRangeTolerancePct = 3.0;
 std::vector<Claim> ReadingClaims(const WidthGrid& w, const std::vector<Box>& boxes,
                                  const std::vector<BoxSummary>& summaries);
 
-// What the paper's text lost and this study chose (/meta lost_parameters).
+// What the paper's text lost and this study chose (report.cc: /meta
+// lost_parameters).
 std::string WidthGridLostParameters(const Config& c, size_t evaluated_points);
 
 }  // namespace privbench::bayes_width_grid

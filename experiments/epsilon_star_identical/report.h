@@ -43,7 +43,8 @@ using Results = SimStudyResults<IdenticalResults>;
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
 // The parts WriteReport writes for analysis `a` (0 primary, 1 common
-// window), for the unit tests: the summary table and the two claims.
+// window), for the unit tests: the summary table (tables.cc) and the two
+// claims (claims.cc).
 Result<SummaryTable> IdenticalTable(const Config& c, const IdenticalResults& r, size_t a);
 JudgedClaim ParametricCloserClaim(const Config& c, const IdenticalResults& r, size_t a);
 Claim BothShrinkClaim(const Config& c, const IdenticalResults& r, size_t a);

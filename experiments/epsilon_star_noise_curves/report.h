@@ -44,13 +44,22 @@ using Results = SimStudyResults<NoiseCurves>;
 // Writes everything listed above into `out`.
 Status WriteReport(const Config& config, const Results& results, ResultWriter& out);
 
-// The parts WriteReport writes, for the unit tests: the two summary tables,
-// the two claims and the /meta lost_parameters text.
+// The parts WriteReport writes, for the unit tests: the two summary tables
+// (tables.cc), the two claims (claims.cc) and the /meta lost_parameters text
+// (report.cc).
 Result<SummaryTable> MaximaTable(const Config& c, const NoiseCurves& r);
 Result<SummaryTable> NoiseTable(const Config& c, const NoiseCurves& r);
 Claim MaxAtEndsClaim(const NoiseCurves& r);
 Claim NoiseAtEndsClaim(const Config& c, const NoiseCurves& r);
 std::string NoiseCurvesLostParameters(const Config& c, Scale scale);
+
+// What the tables, the claims and the numbers share (tables.cc).
+// The names of the two curves, by index k: 0 exact, 1 empirical.
+inline constexpr const char* kCurveNames[2] = {"exact", "empirical"};
+// Curve k of `r`: 0 the exact curve, 1 the empirical one.
+const EpsilonStarCurve& CurveOf(const NoiseCurves& r, int k);
+// The name of a ratio term: "term1" (first) or "term2".
+std::string TermName(bool first);
 
 }  // namespace privbench::epsilon_star_noise_curves
 

@@ -44,14 +44,32 @@ struct NamedNumber {
   double value;
 };
 
-// The numbers of each example, in the order they are written (exposed for
-// the unit test of their ids).
+// The numbers of each example, in the order report.cc writes them (exposed
+// for the unit test of their ids).
 std::vector<NamedNumber> WorkedExampleNumbers(const WorkedExample& w);
 std::vector<NamedNumber> FootnoteOneNumbers(const FootnoteOne& f);
 std::vector<NamedNumber> PerfectAttackNumbers(const PerfectAttack& p);  // 2000 trials only
 std::vector<NamedNumber> ReadmeNumbers(const ReadmeExample& r);
 std::vector<NamedNumber> CeilingAndAdvantageNumbers(const CeilingAndAdvantage& c);
 std::vector<NamedNumber> AccountantNumbers(const AccountantTable& a);
+
+// tables.cc: the summary tables, one per example.
+// The worked example's intervals from every registered estimator
+// (/summary/worked_example).
+Result<SummaryTable> WorkedExampleTable(const WorkedExample& w);
+// The README example's intervals from every registered estimator
+// (/summary/privacy_estimates_readme).
+Result<SummaryTable> ReadmeTable(const ReadmeExample& r);
+// Footnote 1: Eq. 1 at the CP rectangle's corner, its exact minimum and the
+// value with the infinite term dropped.
+Result<SummaryTable> FootnoteOneTable(const FootnoteOne& f);
+// The perfect attack's 90% lower bound per method and number of trials.
+Result<SummaryTable> PerfectAttackTable(const PerfectAttack& p);
+// Erlingsson et al. Table 2: the attack-derived lower bound per noise
+// multiplier.
+Result<SummaryTable> ErlingssonTable2(const CeilingAndAdvantage& c);
+// The upper bound on eps of every accountant per noise multiplier (Table 1).
+Result<SummaryTable> AccountantSummaryTable(const AccountantTable& a);
 
 }  // namespace privbench::published_examples
 
