@@ -42,8 +42,12 @@ The macro declares
                         accepted, the paper-scale configuration is unchanged,
                         and the sample units paper/units/*.h5 re-run today
                         give the same data (results/shelf_check.py)
-What a study's BUILD still writes by hand: the call's lists (the deps of
-each library, test and binary), files other than the conventional ones,
+The layers config, compute and report are wired here (_LAYERS): each of
+them depends on the ones before it, a layer's test on its layer and the ones
+before it (a report test also on _REPORT_TEST_DEPS), the study binary and a
+test of no library on all of them.
+What a study's BUILD still writes by hand: the call's lists (the other deps
+of each library, test and binary), files other than the conventional ones,
 and any target of another kind (an sh_test of its own beside :smoke_test).
 Every target declared here is private to its package except the study
 binary, claims.json and figures.py.
@@ -65,6 +69,10 @@ _REPORT_DEPS = [
     "//results:h5_file",
     "//results:table_builder",
 ]
+
+# What a report test gets besides its layers: the HDF5 file it reads back
+# and the helpers that write a report to a temporary file.
+_REPORT_TEST_DEPS = ["//results:h5_file", "//results:report_file_testing"]
 
 def _uniq(labels):
     out = []
@@ -88,18 +96,41 @@ def _spec(what, name, value, keys):
             fail("%s %s: unknown key %s (allowed: %s)" % (what, name, key, ", ".join(keys)))
     return value
 
+# The layers of a study, in order: each of these libraries the study
+# declares depends on the ones before it without listing them (compute on
+# config, report on compute and config); a layer's unit test on its layer
+# and the ones before it; the study binary and a test of no library on all
+# of them.
+_LAYERS = ["config", "compute", "report"]
+
+def _layers(libraries, upto):
+    """The study's own layer libraries before `upto`, all of them if it is no layer."""
+    below = _LAYERS[:_LAYERS.index(upto)] if upto in _LAYERS else _LAYERS
+    return [":" + layer for layer in below if layer in libraries]
+
 def _libraries(libraries):
     for name, value in libraries.items():
         spec = _spec("library", name, value, ["srcs", "hdrs", "deps"])
         own = [name + ".cc"] + (["claims.cc", "tables.cc"] if name == "report" else [])
         srcs = spec.get("srcs", native.glob(own, allow_empty = True))
-        deps = _uniq(spec.get("deps", []) + _LIBRARY_DEPS +
+        deps = _uniq((_layers(libraries, name) if name in _LAYERS else []) + spec.get("deps", []) + _LIBRARY_DEPS +
                      (_REPORT_DEPS if name == "report" else []))
         cc_library(
             name = name,
             hdrs = spec.get("hdrs", [name + ".h"]),
             **_set(srcs = srcs, deps = deps)
         )
+
+def _test_deps(libraries, test):
+    """What a test gets without listing it: a library's test its library (and
+    for a layer the layers before it; for the report the report test deps), a
+    test of no library every layer."""
+    library = test[:-len("_test")] if test.endswith("_test") else None
+    if library not in libraries:
+        return _layers(libraries, None)
+    layers = _layers(libraries, library) if library in _LAYERS else []
+    extra = _REPORT_TEST_DEPS if library == "report" else []
+    return [":" + library] + layers + extra
 
 def _tests(libraries, tests):
     specs = {}
@@ -109,13 +140,11 @@ def _tests(libraries, tests):
     for name, value in tests.items():
         specs[name] = _spec("test", name, value, ["srcs", "deps", "size"])
     for name, spec in specs.items():
-        library = name[:-len("_test")] if name.endswith("_test") else None
-        tested = [":" + library] if library in libraries else []
         cc_test(
             name = name,
             size = spec.get("size", "small"),
             srcs = spec.get("srcs", [name + ".cc"]),
-            deps = _uniq(tested + spec.get("deps", []) + [_GTEST]),
+            deps = _uniq(_test_deps(libraries, name) + spec.get("deps", []) + [_GTEST]),
         )
 
 def _binaries(binaries):
@@ -184,8 +213,9 @@ def privbench_study(
 
     Args:
       name: the study's name: its package, binary, result file <name>.h5.
-      deps: the binary's dependencies besides //experiments/lib/framework:study
-        and :declared_claims, which it always has.
+      deps: the binary's dependencies besides //experiments/lib/framework:study,
+        :declared_claims and the layers (:config, :compute, :report, those the
+        study declares), which it always has.
       libraries: {name: deps} of the study's libraries, each a cc_library of
         <name>.cc (when the folder has it) and <name>.h; a dict
         {"srcs": ..., "hdrs": ..., "deps": ...} in place of the deps sets
@@ -225,7 +255,7 @@ def privbench_study(
         srcs = srcs,
         tags = ["study"],
         visibility = ["//visibility:public"],
-        deps = _uniq(deps + [_FRAMEWORK, ":declared_claims"]),
+        deps = _uniq(_layers(libraries, None) + deps + [_FRAMEWORK, ":declared_claims"]),
     )
     native.sh_test(
         name = "smoke_test",
