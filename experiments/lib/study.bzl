@@ -103,9 +103,15 @@ def _spec(what, name, value, keys):
 # of them.
 _LAYERS = ["config", "compute", "report"]
 
-def _layers(libraries, upto):
-    """The study's own layer libraries before `upto`, all of them if it is no layer."""
-    below = _LAYERS[:_LAYERS.index(upto)] if upto in _LAYERS else _LAYERS
+def _layers_below(libraries, name):
+    """The layer libraries the study declares before layer `name` (none for
+    a library that is no layer; all of them for name = None)."""
+    if name == None:
+        below = _LAYERS
+    elif name in _LAYERS:
+        below = _LAYERS[:_LAYERS.index(name)]
+    else:
+        below = []
     return [":" + layer for layer in below if layer in libraries]
 
 def _libraries(libraries):
@@ -113,7 +119,7 @@ def _libraries(libraries):
         spec = _spec("library", name, value, ["srcs", "hdrs", "deps"])
         own = [name + ".cc"] + (["claims.cc", "tables.cc"] if name == "report" else [])
         srcs = spec.get("srcs", native.glob(own, allow_empty = True))
-        deps = _uniq((_layers(libraries, name) if name in _LAYERS else []) + spec.get("deps", []) + _LIBRARY_DEPS +
+        deps = _uniq(_layers_below(libraries, name) + spec.get("deps", []) + _LIBRARY_DEPS +
                      (_REPORT_DEPS if name == "report" else []))
         cc_library(
             name = name,
@@ -127,10 +133,9 @@ def _test_deps(libraries, test):
     test of no library every layer."""
     library = test[:-len("_test")] if test.endswith("_test") else None
     if library not in libraries:
-        return _layers(libraries, None)
-    layers = _layers(libraries, library) if library in _LAYERS else []
+        return _layers_below(libraries, None)
     extra = _REPORT_TEST_DEPS if library == "report" else []
-    return [":" + library] + layers + extra
+    return [":" + library] + _layers_below(libraries, library) + extra
 
 def _tests(libraries, tests):
     specs = {}
@@ -255,7 +260,7 @@ def privbench_study(
         srcs = srcs,
         tags = ["study"],
         visibility = ["//visibility:public"],
-        deps = _uniq(_layers(libraries, None) + deps + [_FRAMEWORK, ":declared_claims"]),
+        deps = _uniq(_layers_below(libraries, None) + deps + [_FRAMEWORK, ":declared_claims"]),
     )
     native.sh_test(
         name = "smoke_test",
