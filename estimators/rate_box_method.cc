@@ -4,6 +4,8 @@
 #include <limits>
 #include <string>
 
+#include "core/recent_values.h"
+
 namespace privbench {
 
 Status ValidateRateBoxCounts(const ConfusionCounts& c) {
@@ -45,16 +47,35 @@ EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double al
   return EpsInterval{MinEpsOverBox(box, delta), MaxEpsOverBox(box, delta)};
 }
 
+namespace {
+
+// limit(k, n, s) from this thread's memo of recent limits.
+double RecentLimit(RateLimitFn limit, int64_t k, int64_t n, double s) {
+  thread_local RecentValues<4, double> recent;
+  return recent.Get({reinterpret_cast<uint64_t>(limit), static_cast<uint64_t>(k),
+                     static_cast<uint64_t>(n), KeyBits(s)},
+                    [&] { return limit(k, n, s); });
+}
+
+}  // namespace
+
 EpsIntervalBound RateBoxBoundOverCounts(const ConfusionCounts& fewest_errors,
                                         const ConfusionCounts& most_errors, double delta,
-                                        double alpha, bool one_sided, RateIntervalFn fn) {
+                                        double alpha, bool one_sided, RateLimitFns limits) {
   const double s = PerRateSignificance(alpha, one_sided);
-  const RateBox fewest = MakeRateBox(fewest_errors, s, fn), most = MakeRateBox(most_errors, s, fn);
+  const double fnr_hi = RecentLimit(limits.upper, fewest_errors.fn, fewest_errors.positives(), s);
+  const double fpr_hi = RecentLimit(limits.upper, fewest_errors.fp, fewest_errors.negatives(), s);
+  const double fnr_lo = RecentLimit(limits.lower, most_errors.fn, most_errors.positives(), s);
+  const double fpr_lo = RecentLimit(limits.lower, most_errors.fp, most_errors.negatives(), s);
+  const double below =
+      fnr_hi + fpr_hi < 1.0 - delta ? EpsFromRatesUnchecked(fnr_hi, fpr_hi, delta) : 0.0;
+  const double above =
+      fnr_lo + fpr_lo > 1.0 + delta ? EpsFromRatesUnchecked(fnr_lo, fpr_lo, delta) : 0.0;
   EpsIntervalBound b;
-  b.lower_max = std::max(MinEpsOverBox(fewest, delta), MinEpsOverBox(most, delta));
+  b.lower_max = std::max(below, above);
   b.upper_min = one_sided ? std::numeric_limits<double>::infinity()
-                          : std::max(EpsBetterThanChance(most.fnr_lo, most.fpr_lo, delta),
-                                     EpsWorseThanChance(fewest.fnr_hi, fewest.fpr_hi, delta));
+                          : std::max(EpsBetterThanChance(fnr_lo, fpr_lo, delta),
+                                     EpsWorseThanChance(fnr_hi, fpr_hi, delta));
   return b;
 }
 

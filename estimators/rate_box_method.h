@@ -38,21 +38,43 @@ Status ValidateRateBoxCounts(const ConfusionCounts& c);
 EpsInterval RateBoxEpsInterval(const ConfusionCounts& c, double delta, double alpha, bool one_sided,
                                RateIntervalFn fn);
 
+// One end of a rate interval (rate_intervals.h: ClopperPearsonLower, ...)
+// and a method's two ends: lower(k, n, s) and upper(k, n, s) are the lo and
+// hi of the method's RateIntervalFn.
+using RateLimitFn = double (*)(int64_t k, int64_t n, double significance);
+struct RateLimitFns {
+  RateLimitFn lower, upper;
+};
+
 // The method's bound over a box of counts (IntervalEstimator::
-// BoundOverCounts; arguments already validated). Proof. The rate limits lo
-// and hi are non-decreasing in their count (Clopper-Pearson and Jeffreys
-// limits), so every counts c of the box has lo(c) <= lo(most) and
-// hi(c) >= hi(fewest) in each rate. Lower end: where c's box lies below
-// the band x + y <= 1 - delta it is EpsFromRates(hi(c)), non-increasing in
-// both rates there, and fewest's box lies below too, so it is at most
-// MinEpsOverBox(fewest's box); above the band likewise at most
-// MinEpsOverBox(most's box); in between 0. Upper end: MaxEpsOverBox of c's
-// box is the larger of EpsBetterThanChance(lo(c)) >=
-// EpsBetterThanChance(lo(most)) and EpsWorseThanChance(hi(c)) >=
-// EpsWorseThanChance(hi(fewest)) (eps_from_rates.h). QED.
+// BoundOverCounts; arguments already validated), from four rate limits:
+// the upper limits hi(F) of the fewest errors' two rates and the lower
+// limits lo(M) of the most errors'. Lower end: Below(F) = EpsFromRates(hi(F))
+// if hi(F) lies below the band (fnr + fpr < 1 - delta), else 0; Above(M) =
+// EpsFromRates(lo(M)) if lo(M) lies above it (> 1 + delta), else 0; the
+// bound is the larger. Upper end: the larger of EpsBetterThanChance(lo(M))
+// and EpsWorseThanChance(hi(F)).
+// Proof. The rate limits are non-decreasing in their count
+// (Clopper-Pearson and Jeffreys limits), so every counts c of the box has
+// hi(c) >= hi(F) and lo(c) <= lo(M) in each rate. c's lower end is
+// MinEpsOverBox of its box (eps_from_rates.h): where the box lies below the
+// band it is EpsFromRates(hi(c)); then hi(F) lies below too, and
+// EpsFromRates is non-increasing in both rates there, so it is at most
+// Below(F). Where the box lies above the band it is EpsFromRates(lo(c)); then
+// lo(M) lies above too, where EpsFromRates is non-decreasing in both rates:
+// at most Above(M). Otherwise it is 0. Upper end: MaxEpsOverBox of c's box
+// is the larger of EpsBetterThanChance(lo(c)) >= EpsBetterThanChance(lo(M))
+// and EpsWorseThanChance(hi(c)) >= EpsWorseThanChance(hi(F)). QED.
+// The bound equals the larger of the lower ends of F's and M's own boxes
+// (F's box above the band puts M's above, with a larger EpsFromRates; M's
+// below puts F's below, likewise), with four limits computed instead of
+// eight.
+// The limits are memoised per thread (core/recent_values.h): the exact
+// search asks for the same counts' limits again as it halves a run, and
+// gets the same values.
 EpsIntervalBound RateBoxBoundOverCounts(const ConfusionCounts& fewest_errors,
                                         const ConfusionCounts& most_errors, double delta,
-                                        double alpha, bool one_sided, RateIntervalFn fn);
+                                        double alpha, bool one_sided, RateLimitFns limits);
 
 }  // namespace privbench
 

@@ -62,22 +62,34 @@ double BetaUpperQuantile(double a, double b, double p) {
   }
 }
 
+// n - k in integers: in doubles, n - k rounds to 0 for n > 2^53 (e.g.
+// k = 2^62, n = 2^62 + 90), and Boost refused the shape b = 0.
+double ClopperPearsonLower(int64_t k, int64_t n, double s) {
+  if (k == 0) return 0.0;
+  return BetaLowerQuantile(static_cast<double>(k), static_cast<double>(n - k) + 1.0, s / 2);
+}
+
+double ClopperPearsonUpper(int64_t k, int64_t n, double s) {
+  if (k == n) return 1.0;
+  return BetaUpperQuantile(static_cast<double>(k) + 1.0, static_cast<double>(n - k), s / 2);
+}
+
 RateInterval ClopperPearsonRate(int64_t k, int64_t n, double s) {
-  // n - k in integers: in doubles, n - k rounds to 0 for n > 2^53 (e.g.
-  // k = 2^62, n = 2^62 + 90), and Boost refused the shape b = 0.
-  const double kd = static_cast<double>(k), rest = static_cast<double>(n - k);
-  RateInterval r{0.0, 1.0};
-  if (k > 0) r.lo = BetaLowerQuantile(kd, rest + 1.0, s / 2);
-  if (k < n) r.hi = BetaUpperQuantile(kd + 1.0, rest, s / 2);
-  return r;
+  return RateInterval{ClopperPearsonLower(k, n, s), ClopperPearsonUpper(k, n, s)};
+}
+
+double JeffreysLower(int64_t k, int64_t n, double s) {
+  if (k == 0) return 0.0;
+  return BetaLowerQuantile(static_cast<double>(k) + 0.5, static_cast<double>(n - k) + 0.5, s / 2);
+}
+
+double JeffreysUpper(int64_t k, int64_t n, double s) {
+  if (k == n) return 1.0;
+  return BetaUpperQuantile(static_cast<double>(k) + 0.5, static_cast<double>(n - k) + 0.5, s / 2);
 }
 
 RateInterval JeffreysRate(int64_t k, int64_t n, double s) {
-  const double a = static_cast<double>(k) + 0.5, b = static_cast<double>(n - k) + 0.5;
-  RateInterval r{0.0, 1.0};
-  if (k > 0) r.lo = BetaLowerQuantile(a, b, s / 2);
-  if (k < n) r.hi = BetaUpperQuantile(a, b, s / 2);
-  return r;
+  return RateInterval{JeffreysLower(k, n, s), JeffreysUpper(k, n, s)};
 }
 
 }  // namespace privbench

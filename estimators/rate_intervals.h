@@ -33,6 +33,15 @@ double BetaUpperQuantile(double a, double b, double p);
 RateInterval ClopperPearsonRate(int64_t k, int64_t n, double significance);
 RateInterval JeffreysRate(int64_t k, int64_t n, double significance);
 
+// Each end alone, the same values: ClopperPearsonRate(k, n, s) is
+// {ClopperPearsonLower(k, n, s), ClopperPearsonUpper(k, n, s)}, likewise
+// Jeffreys (a bound over a box of counts needs one end of each rate,
+// rate_box_method.h).
+double ClopperPearsonLower(int64_t k, int64_t n, double significance);
+double ClopperPearsonUpper(int64_t k, int64_t n, double significance);
+double JeffreysLower(int64_t k, int64_t n, double significance);
+double JeffreysUpper(int64_t k, int64_t n, double significance);
+
 }  // namespace privbench
 
 #endif  // PRIVBENCH_ESTIMATORS_RATE_INTERVALS_H_

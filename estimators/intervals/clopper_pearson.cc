@@ -47,7 +47,7 @@ class ClopperPearson final : public IntervalEstimator {
                                        const ConfusionCounts& most_errors, double delta,
                                        double alpha) const override {
     return RateBoxBoundOverCounts(fewest_errors, most_errors, delta, alpha, one_sided_,
-                                  &ClopperPearsonRate);
+                                  RateLimitFns{&ClopperPearsonLower, &ClopperPearsonUpper});
   }
 
  private:

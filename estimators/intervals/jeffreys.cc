@@ -42,7 +42,7 @@ class Jeffreys final : public IntervalEstimator {
                                        const ConfusionCounts& most_errors, double delta,
                                        double alpha) const override {
     return RateBoxBoundOverCounts(fewest_errors, most_errors, delta, alpha, one_sided_,
-                                  &JeffreysRate);
+                                  RateLimitFns{&JeffreysLower, &JeffreysUpper});
   }
 
  private:

@@ -13,6 +13,7 @@
 #include <utility>
 
 #include "core/quote.h"
+#include "core/recent_values.h"
 #include "core/seeding.h"
 #include "core/stats.h"
 #include "core/validate.h"
@@ -630,14 +631,32 @@ double ProbitOfUpperLimit(int64_t k, int64_t n, double a, double* upper) {
   return -boost::math::quantile(standard, complement);
 }
 
+// ProbitOfUpperLimit from this thread's memo of recent ones: the exact
+// search bounds a run by mu_lower at its fewest errors, and a half of the
+// run keeps one of those two counts (core/recent_values.h).
+double RecentProbitOfUpperLimit(int64_t k, int64_t n, double a, double* upper) {
+  struct ProbitAndLimit {
+    double probit = 0.0, upper = 1.0;
+  };
+  thread_local RecentValues<3, ProbitAndLimit> recent;
+  const ProbitAndLimit r =
+      recent.Get({static_cast<uint64_t>(k), static_cast<uint64_t>(n), KeyBits(a)}, [&] {
+        ProbitAndLimit v;
+        v.probit = ProbitOfUpperLimit(k, n, a, &v.upper);
+        return v;
+      });
+  *upper = r.upper;
+  return r.probit;
+}
+
 // mu_lower at counts and level (each rate at level_alpha / 2).
 Result<double> MuLower(const ConfusionCounts& c, double level_alpha, double* fpr_upper,
                        double* fnr_upper) {
   PB_RETURN_IF_ERROR(c.Validate());
   PB_RETURN_IF_ERROR(CheckAlpha(level_alpha));
   try {
-    const double z_fpr = ProbitOfUpperLimit(c.fp, c.negatives(), level_alpha / 2, fpr_upper);
-    const double z_fnr = ProbitOfUpperLimit(c.fn, c.positives(), level_alpha / 2, fnr_upper);
+    const double z_fpr = RecentProbitOfUpperLimit(c.fp, c.negatives(), level_alpha / 2, fpr_upper);
+    const double z_fnr = RecentProbitOfUpperLimit(c.fn, c.positives(), level_alpha / 2, fnr_upper);
     // Phi^-1(1 - FPR_u) = -Phi^-1(FPR_u).
     const double mu = -z_fpr - z_fnr;
     return std::isnan(mu) ? 0.0 : std::max(0.0, mu);

@@ -825,6 +825,11 @@ TEST(ScoreAuditTest, RateBoxBoundOverCountsHoldsInTheBox) {
       const double alpha = trial % 2 == 0 ? 0.05 : 1e-4;
       const ConfusionCounts fewest{p - fn0, fn0, fp0, n - fp0}, most{p - fn1, fn1, fp1, n - fp1};
       const EpsIntervalBound b = method->BoundOverCounts(fewest, most, delta, alpha).value();
+      // The four-limit bound is the larger of the two corners' own lower
+      // ends, bit for bit (rate_box_method.h).
+      EXPECT_EQ(b.lower_max, std::max(method->Estimate(fewest, delta, alpha).value().lower,
+                                      method->Estimate(most, delta, alpha).value().lower))
+          << name << " fn " << fn0 << ".." << fn1 << " fp " << fp0 << ".." << fp1;
       for (int64_t fn = fn0; fn <= fn1; ++fn) {
         for (int64_t fp = fp0; fp <= fp1; ++fp) {
           const EpsInterval e = method->Estimate({p - fn, fn, fp, n - fp}, delta, alpha).value();
