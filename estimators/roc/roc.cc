@@ -4,6 +4,7 @@
 #include <array>
 #include <cmath>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <numeric>
 #include <string>
@@ -163,12 +164,17 @@ Result<RocCurve> ComputeRoc(const std::vector<double>& member_scores,
 Result<OperatingPoint> BestTprAtFpr(const RocCurve& roc, double max_fpr) {
   PB_RETURN_IF_ERROR(CheckProbability("max_fpr", max_fpr));
   if (roc.points.empty()) return Error("roc must have at least one point");
-  const OperatingPoint* best = &roc.points.front();
-  for (const OperatingPoint& p : roc.points) {
-    if (p.fpr() > max_fpr) break;  // FPR is non-decreasing along a RocCurve
-    if (p.tpr() > best->tpr()) best = &p;
-  }
-  return *best;
+  // FPR and TPR are non-decreasing along a RocCurve: the points with FPR <=
+  // max_fpr are a prefix, the largest TPR among them is the prefix's last
+  // point's, and the first point with that TPR is the one with the smallest
+  // FPR (the linear scan's choice, found by two binary searches).
+  const auto& points = roc.points;
+  const auto prefix_end =
+      std::partition_point(points.begin() + 1, points.end(),
+                           [max_fpr](const OperatingPoint& p) { return p.fpr() <= max_fpr; });
+  const double best_tpr = std::prev(prefix_end)->tpr();
+  return *std::partition_point(points.begin(), prefix_end,
+                               [best_tpr](const OperatingPoint& p) { return p.tpr() < best_tpr; });
 }
 
 OperatingPoint BestAdvantage(const RocCurve& roc) {

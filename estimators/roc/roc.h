@@ -68,8 +68,8 @@ void SortHalvesDescending(const std::vector<double>& scores, const std::vector<u
 
 // The point with the largest TPR among those with FPR <= max_fpr (no
 // interpolation between points; ties in TPR keep the smaller FPR).
-// max_fpr in [0, 1]. Reads the points up to the first with FPR > max_fpr
-// (a RocCurve's FPR is non-decreasing).
+// max_fpr in [0, 1]. O(log n): a RocCurve's FPR and TPR are non-decreasing
+// (the first point, which flags nobody, is always eligible).
 Result<OperatingPoint> BestTprAtFpr(const RocCurve& roc, double max_fpr);
 
 // The point maximising TPR - FPR (the first such point, i.e. the highest

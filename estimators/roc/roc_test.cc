@@ -33,6 +33,33 @@ TEST(RocTest, HandComputedCurveWithTies) {
   EXPECT_EQ(BestTprAtFpr(roc, 0.5).value().counts.tp, 3);
 }
 
+// BestTprAtFpr's binary searches pick the point a linear scan picks (the
+// largest TPR with FPR <= the level, the first such point on ties), on
+// ROCs with ties in both scores, at levels on and between the ROC's FPRs.
+TEST(RocTest, BestTprAtFprIsTheLinearScansChoice) {
+  Rng rng = MakeRng(5, {2});
+  boost::random::normal_distribution<double> normal;
+  for (int trial = 0; trial < 20; ++trial) {
+    std::vector<double> m(30 + 7 * trial), n(25 + 5 * trial);
+    for (double& x : m) x = std::round(4 * (normal(rng) + 0.5)) / 4;
+    for (double& x : n) x = std::round(4 * normal(rng)) / 4;
+    const RocCurve roc = ComputeRoc(m, n).value();
+    std::vector<double> levels = {0.0, 1.0, 1e-9, 0.001, 0.01, 0.1, 0.5};
+    for (const OperatingPoint& p : roc.points) levels.push_back(p.fpr());
+    for (const double level : levels) {
+      const OperatingPoint* want = &roc.points.front();
+      for (const OperatingPoint& p : roc.points) {
+        if (p.fpr() > level) break;
+        if (p.tpr() > want->tpr()) want = &p;
+      }
+      const OperatingPoint got = BestTprAtFpr(roc, level).value();
+      EXPECT_EQ(got.threshold, want->threshold) << "trial " << trial << " level " << level;
+      EXPECT_EQ(got.counts.tp, want->counts.tp) << "trial " << trial << " level " << level;
+      EXPECT_EQ(got.counts.fp, want->counts.fp) << "trial " << trial << " level " << level;
+    }
+  }
+}
+
 TEST(RocTest, AucMatchesBruteForceAndGaussianTheory) {
   Rng rng = MakeRng(5, {1});
   boost::random::normal_distribution<double> normal;

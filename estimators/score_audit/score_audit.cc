@@ -112,16 +112,6 @@ Result<std::pair<size_t, Interval>> BestOf(
 
 // ---- The candidate thresholds of a ROC (the work bound; score_audit.h) ----
 
-// Point i lies strictly inside a run of ROC steps that change only fn
-// (member scores alone) or only fp (non-member scores alone).
-bool InsideARun(const RocCurve& roc, size_t i) {
-  if (i == 0 || i + 1 >= roc.points.size()) return false;
-  const ConfusionCounts& a = roc.points[i - 1].counts;
-  const ConfusionCounts& b = roc.points[i].counts;
-  const ConfusionCounts& c = roc.points[i + 1].counts;
-  return (a.fp == b.fp && b.fp == c.fp) || (a.fn == b.fn && b.fn == c.fn);
-}
-
 // The Wilson score interval of k/n at normal quantile z (O(1): the ranking
 // proxy's rate bounds).
 RateInterval WilsonRate(int64_t k, int64_t n, double z) {
@@ -215,12 +205,28 @@ std::vector<size_t> TopByProxy(const RocCurve& roc, const std::vector<size_t>& c
   return out;
 }
 
-// The corners of a ROC (the points not strictly inside a run), ascending.
+// The corners of a ROC, ascending: the points not strictly inside a run of
+// ROC steps that change only fn (member scores alone) or only fp
+// (non-member scores alone); the first and last points always.
 std::vector<size_t> RocCorners(const RocCurve& roc) {
+  const std::vector<OperatingPoint>& p = roc.points;
   std::vector<size_t> corners;
-  for (size_t i = 0; i < roc.points.size(); ++i) {
-    if (!InsideARun(roc, i)) corners.push_back(i);
+  corners.reserve(p.size());
+  if (p.empty()) return corners;
+  corners.push_back(0);
+  // One pass, each step i -> i + 1 compared once: point i is inside a run
+  // iff the steps on both sides keep fp, or both keep fn.
+  bool fp_kept_before = false, fn_kept_before = false;
+  for (size_t i = 0; i + 1 < p.size(); ++i) {
+    const bool fp_kept = p[i].counts.fp == p[i + 1].counts.fp;
+    const bool fn_kept = p[i].counts.fn == p[i + 1].counts.fn;
+    if (i > 0 && !((fp_kept_before && fp_kept) || (fn_kept_before && fn_kept))) {
+      corners.push_back(i);
+    }
+    fp_kept_before = fp_kept;
+    fn_kept_before = fn_kept;
   }
+  if (p.size() > 1) corners.push_back(p.size() - 1);
   return corners;
 }
 
@@ -613,50 +619,54 @@ AuditInterval MakeAuditInterval(const IntervalEstimator& method, ThresholdSelect
 // Phi^-1(U) for the one-sided Clopper-Pearson upper limit U of k/n at level
 // a, U = B(1 - a; k + 1, n - k) (1 at k = n): the two-sided limit of
 // rate_intervals.h at significance 2a. Formed from the smaller of U and
-// 1 - U = B(a; n - k, k + 1), so that neither tail loses digits.
+// 1 - U = B(a; n - k, k + 1), so that neither tail loses digits. `upper`
+// receives U; when it is null and k > n / 2, U is not computed: then
+// U > k / n > 1/2 (a < 1/2: Binomial(n, k / n) puts at least half its mass
+// at or below k, more than a), so the probit comes from 1 - U as it would
+// with U at hand, one Beta quantile instead of two.
 double ProbitOfUpperLimit(int64_t k, int64_t n, double a, double* upper) {
   if (k >= n) {
-    *upper = 1.0;
+    if (upper != nullptr) *upper = 1.0;
     return kInf;
   }
   const double kd = static_cast<double>(k), nd = static_cast<double>(n);
+  const boost::math::normal standard;
   // BetaUpperQuantile / BetaLowerQuantile are Boost's inverses where they
   // converge and a bisection where they do not (alpha = 1e-100 and below).
-  *upper = BetaUpperQuantile(kd + 1.0, nd - kd, a);
-  const boost::math::normal standard;
-  if (*upper <= 0.0) return -kInf;
-  if (*upper <= 0.5) return boost::math::quantile(standard, *upper);
+  if (upper != nullptr || 2 * k <= n) {
+    const double u = BetaUpperQuantile(kd + 1.0, nd - kd, a);
+    if (upper != nullptr) *upper = u;
+    if (u <= 0.0) return -kInf;
+    if (u <= 0.5) return boost::math::quantile(standard, u);
+  }
   const double complement = BetaLowerQuantile(nd - kd, kd + 1.0, a);
   if (complement <= 0.0) return kInf;
   return -boost::math::quantile(standard, complement);
 }
 
-// ProbitOfUpperLimit from this thread's memo of recent ones: the exact
-// search bounds a run by mu_lower at its fewest errors, and a half of the
-// run keeps one of those two counts (core/recent_values.h).
-double RecentProbitOfUpperLimit(int64_t k, int64_t n, double a, double* upper) {
-  struct ProbitAndLimit {
-    double probit = 0.0, upper = 1.0;
-  };
-  thread_local RecentValues<3, ProbitAndLimit> recent;
-  const ProbitAndLimit r =
-      recent.Get({static_cast<uint64_t>(k), static_cast<uint64_t>(n), KeyBits(a)}, [&] {
-        ProbitAndLimit v;
-        v.probit = ProbitOfUpperLimit(k, n, a, &v.upper);
-        return v;
-      });
-  *upper = r.upper;
-  return r.probit;
+// ProbitOfUpperLimit(k, n, a, nullptr) from this thread's memo of recent
+// ones: the exact search bounds a run by mu_lower at its fewest errors, and
+// a half of the run keeps one of those two counts (core/recent_values.h).
+double RecentProbitOfUpperLimit(int64_t k, int64_t n, double a) {
+  thread_local RecentValues<3, double> recent;
+  return recent.Get({static_cast<uint64_t>(k), static_cast<uint64_t>(n), KeyBits(a)},
+                    [&] { return ProbitOfUpperLimit(k, n, a, nullptr); });
 }
 
-// mu_lower at counts and level (each rate at level_alpha / 2).
-Result<double> MuLower(const ConfusionCounts& c, double level_alpha, double* fpr_upper,
-                       double* fnr_upper) {
+// mu_lower at counts and level (each rate at level_alpha / 2), and the
+// two upper limits when asked for (non-null; the search asks for mu_lower
+// alone, from the memo).
+Result<double> MuLower(const ConfusionCounts& c, double level_alpha, double* fpr_upper = nullptr,
+                       double* fnr_upper = nullptr) {
   PB_RETURN_IF_ERROR(c.Validate());
   PB_RETURN_IF_ERROR(CheckAlpha(level_alpha));
+  const double a = level_alpha / 2;
   try {
-    const double z_fpr = RecentProbitOfUpperLimit(c.fp, c.negatives(), level_alpha / 2, fpr_upper);
-    const double z_fnr = RecentProbitOfUpperLimit(c.fn, c.positives(), level_alpha / 2, fnr_upper);
+    const bool with_limits = fpr_upper != nullptr && fnr_upper != nullptr;
+    const double z_fpr = with_limits ? ProbitOfUpperLimit(c.fp, c.negatives(), a, fpr_upper)
+                                     : RecentProbitOfUpperLimit(c.fp, c.negatives(), a);
+    const double z_fnr = with_limits ? ProbitOfUpperLimit(c.fn, c.positives(), a, fnr_upper)
+                                     : RecentProbitOfUpperLimit(c.fn, c.positives(), a);
     // Phi^-1(1 - FPR_u) = -Phi^-1(FPR_u).
     const double mu = -z_fpr - z_fnr;
     return std::isnan(mu) ? 0.0 : std::max(0.0, mu);
@@ -672,8 +682,7 @@ Result<double> MuLower(const ConfusionCounts& c, double level_alpha, double* fpr
 Scorer GaussianDpScorer() {
   Scorer s;
   s.at = [](const ConfusionCounts& c, double level) -> Result<Interval> {
-    double fpr_u = 1.0, fnr_u = 1.0;
-    PB_ASSIGN_OR_RETURN(double mu, MuLower(c, level, &fpr_u, &fnr_u));
+    PB_ASSIGN_OR_RETURN(double mu, MuLower(c, level));
     return Interval{mu, kInf};
   };
   s.over = [at = s.at](const ConfusionCounts& fewest, const ConfusionCounts&,

@@ -712,6 +712,12 @@ bool InsideRun(const RocCurve& roc, size_t i) {
   return (a.fp == b.fp && b.fp == c.fp) || (a.fn == b.fn && b.fn == c.fn);
 }
 
+int64_t CornerCount(const RocCurve& roc) {
+  int64_t corners = 0;
+  for (size_t i = 0; i < roc.points.size(); ++i) corners += InsideRun(roc, i) ? 0 : 1;
+  return corners;
+}
+
 template <typename IntervalAt>
 CornerBest BestCornerByHand(const RocCurve& roc, const IntervalAt& interval_at) {
   CornerBest best;
@@ -757,6 +763,7 @@ TEST(ScoreAuditTest, BranchAndBoundReturnsThePointByPointBestCorner) {
           const std::string where = row.method + " shift " + std::to_string(shift) +
                                     (rounded ? " rounded" : "") + " delta " + std::to_string(delta);
           EXPECT_TRUE(Contains(row.note, "searched exactly")) << where;
+          EXPECT_EQ(row.thresholds_considered, CornerCount(a.roc)) << where;
           EXPECT_EQ(row.threshold, want.threshold) << where;
           EXPECT_EQ(row.lower, want.lower) << where;
           EXPECT_EQ(row.upper, want.upper) << where;
