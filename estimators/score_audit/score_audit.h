@@ -320,6 +320,23 @@
 // bonferroni_all 0.0054 / 0.018 / 0.20 s; and the split, its 2 x 1025
 // ranked candidates searched by the same branch and bound (same choice),
 // 0.021 -> 0.0048 s at 10^4, 0.043 -> 0.028 s at 10^5 (load ~3).
+// The search's bounds then cost less (same bounds, same results bit for
+// bit): a rate-box run bound needs four rate limits, not eight
+// (rate_box_method.h); the limits and the Gaussian-DP probits are memoised
+// per thread, so the halves of a run reuse its ends' (core/recent_values.h);
+// a probit of an upper limit above 1/2 comes from its complement alone. With
+// the corners found in one pass and the TPR rows by binary search (same
+// benchmark, commit e118db3, load ~0.6, 10^4 / 10^5 / 10^6 a side):
+// bonferroni_all 0.0058 / 0.020 / 0.21 -> 0.0022 / 0.013 / 0.17 s,
+// max_over_thresholds 0.0069 / 0.024 / 0.23 -> 0.0025 / 0.017 / 0.18 s,
+// split 0.0048 / 0.028 / 0.29 -> 0.0020 / 0.022 / 0.24 s. At 10^4 the rest
+// is Beta quantiles in long double (Boost's default policy: ~2.4 us each,
+// ~0.6 us in double, where it is also wrong by orders of magnitude for
+// some tails, e.g. ibeta_inv(4044, 6.4e11, 1.75e-204)); at 10^6 the radix
+// sort (~29%), building the 2 * 10^6-point ROC (~30%, a third of it the
+// kernel zeroing fresh pages), its corners (~10%) and the Gaussian-DP
+// search (~17%: mu_lower is flat along a Gaussian ROC, so ~3,100 runs are
+// bounded at 10^6 against ~135 for Clopper-Pearson).
 // Memory: O(n) (the ROC of all the scores, 40 bytes a point, is the
 // largest part).
 //
