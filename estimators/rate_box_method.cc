@@ -79,4 +79,42 @@ EpsIntervalBound RateBoxBoundOverCounts(const ConfusionCounts& fewest_errors,
   return b;
 }
 
+namespace {
+
+class RateBoxEstimator final : public IntervalEstimator {
+ public:
+  RateBoxEstimator(const RateBoxKind& kind, bool one_sided) : kind_(kind), one_sided_(one_sided) {}
+  std::string_view name() const override { return one_sided_ ? kind_.one_sided_name : kind_.name; }
+  bool one_sided() const override { return one_sided_; }
+  bool bounds_over_counts() const override { return true; }
+  std::string_view description() const override {
+    return one_sided_ ? kind_.one_sided_description : kind_.description;
+  }
+
+ protected:
+  Status ValidateMethodArguments(const ConfusionCounts& c, double, double) const override {
+    return ValidateRateBoxCounts(c);
+  }
+  Result<EpsInterval> EstimateImpl(const ConfusionCounts& c, double delta,
+                                   double alpha) const override {
+    return RateBoxEpsInterval(c, delta, alpha, one_sided_, kind_.interval);
+  }
+  EpsIntervalBound BoundOverCountsImpl(const ConfusionCounts& fewest_errors,
+                                       const ConfusionCounts& most_errors, double delta,
+                                       double alpha) const override {
+    return RateBoxBoundOverCounts(fewest_errors, most_errors, delta, alpha, one_sided_,
+                                  kind_.limits);
+  }
+
+ private:
+  RateBoxKind kind_;
+  bool one_sided_;
+};
+
+}  // namespace
+
+std::unique_ptr<IntervalEstimator> MakeRateBoxEstimator(const RateBoxKind& kind, bool one_sided) {
+  return std::make_unique<RateBoxEstimator>(kind, one_sided);
+}
+
 }  // namespace privbench

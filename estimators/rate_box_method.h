@@ -10,6 +10,9 @@
 #ifndef PRIVBENCH_ESTIMATORS_RATE_BOX_METHOD_H_
 #define PRIVBENCH_ESTIMATORS_RATE_BOX_METHOD_H_
 
+#include <memory>
+#include <string_view>
+
 #include "estimators/confusion_counts.h"
 #include "estimators/eps_from_rates.h"
 #include "estimators/interval_estimator.h"
@@ -75,6 +78,22 @@ struct RateLimitFns {
 EpsIntervalBound RateBoxBoundOverCounts(const ConfusionCounts& fewest_errors,
                                         const ConfusionCounts& most_errors, double delta,
                                         double alpha, bool one_sided, RateLimitFns limits);
+
+// What distinguishes one rate-box method from another: its registry names
+// and descriptions (two-sided, one-sided) and its rate interval, whole and
+// by end.
+struct RateBoxKind {
+  std::string_view name, one_sided_name;
+  std::string_view description, one_sided_description;
+  RateIntervalFn interval;
+  RateLimitFns limits;
+};
+
+// The rate-box interval estimator of `kind` (clopper_pearson.cc,
+// jeffreys.cc): Estimate is RateBoxEpsInterval, BoundOverCounts
+// RateBoxBoundOverCounts, and the counts are checked by
+// ValidateRateBoxCounts.
+std::unique_ptr<IntervalEstimator> MakeRateBoxEstimator(const RateBoxKind& kind, bool one_sided);
 
 }  // namespace privbench
 

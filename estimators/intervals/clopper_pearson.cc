@@ -19,48 +19,22 @@
 namespace privbench {
 namespace {
 
-class ClopperPearson final : public IntervalEstimator {
- public:
-  explicit ClopperPearson(bool one_sided) : one_sided_(one_sided) {}
-  std::string_view name() const override {
-    return one_sided_ ? "clopper_pearson_one_sided" : "clopper_pearson";
-  }
-  bool one_sided() const override { return one_sided_; }
-  bool bounds_over_counts() const override { return true; }
-  std::string_view description() const override {
-    return one_sided_ ? "Clopper-Pearson rate upper limits, union bound; lower bound "
-                        "(Bayesian paper footnote 2)"
-                      : "Clopper-Pearson rate box, union bound; min/max of Eq. 1 over "
-                        "the box (Bayesian paper Sec. 2.5-2.6)";
-  }
-
- protected:
-  Status ValidateMethodArguments(const ConfusionCounts& c, double delta,
-                                 double alpha) const override {
-    return ValidateRateBoxCounts(c);
-  }
-  Result<EpsInterval> EstimateImpl(const ConfusionCounts& c, double delta,
-                                   double alpha) const override {
-    return RateBoxEpsInterval(c, delta, alpha, one_sided_, &ClopperPearsonRate);
-  }
-  EpsIntervalBound BoundOverCountsImpl(const ConfusionCounts& fewest_errors,
-                                       const ConfusionCounts& most_errors, double delta,
-                                       double alpha) const override {
-    return RateBoxBoundOverCounts(fewest_errors, most_errors, delta, alpha, one_sided_,
-                                  RateLimitFns{&ClopperPearsonLower, &ClopperPearsonUpper});
-  }
-
- private:
-  bool one_sided_;
-};
+constexpr RateBoxKind kClopperPearson = {
+    "clopper_pearson",
+    "clopper_pearson_one_sided",
+    "Clopper-Pearson rate box, union bound; min/max of Eq. 1 over the box (Bayesian paper "
+    "Sec. 2.5-2.6)",
+    "Clopper-Pearson rate upper limits, union bound; lower bound (Bayesian paper footnote 2)",
+    &ClopperPearsonRate,
+    RateLimitFns{&ClopperPearsonLower, &ClopperPearsonUpper}};
 
 }  // namespace
 
 std::unique_ptr<IntervalEstimator> MakeClopperPearson() {
-  return std::make_unique<ClopperPearson>(false);
+  return MakeRateBoxEstimator(kClopperPearson, false);
 }
 std::unique_ptr<IntervalEstimator> MakeClopperPearsonOneSided() {
-  return std::make_unique<ClopperPearson>(true);
+  return MakeRateBoxEstimator(kClopperPearson, true);
 }
 
 }  // namespace privbench

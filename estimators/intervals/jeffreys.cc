@@ -16,44 +16,19 @@
 namespace privbench {
 namespace {
 
-class Jeffreys final : public IntervalEstimator {
- public:
-  explicit Jeffreys(bool one_sided) : one_sided_(one_sided) {}
-  std::string_view name() const override { return one_sided_ ? "jeffreys_one_sided" : "jeffreys"; }
-  bool one_sided() const override { return one_sided_; }
-  bool bounds_over_counts() const override { return true; }
-  std::string_view description() const override {
-    return one_sided_ ? "Jeffreys rate upper limits, union bound; lower bound "
-                        "(Bayesian paper Sec. 3.1)"
-                      : "Jeffreys rate box, union bound; min/max of Eq. 1 over the box "
-                        "(Bayesian paper Sec. 3.1)";
-  }
-
- protected:
-  Status ValidateMethodArguments(const ConfusionCounts& c, double delta,
-                                 double alpha) const override {
-    return ValidateRateBoxCounts(c);
-  }
-  Result<EpsInterval> EstimateImpl(const ConfusionCounts& c, double delta,
-                                   double alpha) const override {
-    return RateBoxEpsInterval(c, delta, alpha, one_sided_, &JeffreysRate);
-  }
-  EpsIntervalBound BoundOverCountsImpl(const ConfusionCounts& fewest_errors,
-                                       const ConfusionCounts& most_errors, double delta,
-                                       double alpha) const override {
-    return RateBoxBoundOverCounts(fewest_errors, most_errors, delta, alpha, one_sided_,
-                                  RateLimitFns{&JeffreysLower, &JeffreysUpper});
-  }
-
- private:
-  bool one_sided_;
-};
+constexpr RateBoxKind kJeffreys = {
+    "jeffreys",
+    "jeffreys_one_sided",
+    "Jeffreys rate box, union bound; min/max of Eq. 1 over the box (Bayesian paper Sec. 3.1)",
+    "Jeffreys rate upper limits, union bound; lower bound (Bayesian paper Sec. 3.1)",
+    &JeffreysRate,
+    RateLimitFns{&JeffreysLower, &JeffreysUpper}};
 
 }  // namespace
 
-std::unique_ptr<IntervalEstimator> MakeJeffreys() { return std::make_unique<Jeffreys>(false); }
+std::unique_ptr<IntervalEstimator> MakeJeffreys() { return MakeRateBoxEstimator(kJeffreys, false); }
 std::unique_ptr<IntervalEstimator> MakeJeffreysOneSided() {
-  return std::make_unique<Jeffreys>(true);
+  return MakeRateBoxEstimator(kJeffreys, true);
 }
 
 }  // namespace privbench
