@@ -40,10 +40,18 @@ Result<double> EpsFromRates(double fnr, double fpr, double delta) {
   return EpsFromRatesUnchecked(fnr, fpr, delta);
 }
 
+double EpsBelowBand(double fnr, double fpr, double delta) {
+  return fnr + fpr < 1.0 - delta ? EpsFromRatesUnchecked(fnr, fpr, delta) : 0.0;
+}
+
+double EpsAboveBand(double fnr, double fpr, double delta) {
+  return fnr + fpr > 1.0 + delta ? EpsFromRatesUnchecked(fnr, fpr, delta) : 0.0;
+}
+
 double MinEpsOverBox(const RateBox& b, double delta) {
-  if (b.fnr_hi + b.fpr_hi < 1.0 - delta) return EpsFromRatesUnchecked(b.fnr_hi, b.fpr_hi, delta);
-  if (b.fnr_lo + b.fpr_lo > 1.0 + delta) return EpsFromRatesUnchecked(b.fnr_lo, b.fpr_lo, delta);
-  return 0.0;
+  // At most one of the two is non-zero: lo <= hi, so hi below the band puts
+  // lo below it too.
+  return std::max(EpsBelowBand(b.fnr_hi, b.fpr_hi, delta), EpsAboveBand(b.fnr_lo, b.fpr_lo, delta));
 }
 
 double MaxEpsOverBox(const RateBox& b, double delta) {

@@ -47,7 +47,15 @@ struct RateBox {
 // above the band it is the corner (fnr_lo, fpr_lo); a box that meets the
 // band has minimum 0. (Bayesian paper footnote 1: taking a corner blindly,
 // or dropping an infinite term, is wrong.)
+// (unchecked) = the larger of EpsBelowBand(fnr_hi, fpr_hi) and
+// EpsAboveBand(fnr_lo, fpr_lo).
 double MinEpsOverBox(const RateBox& box, double delta);
+
+// EpsFromRates at (fnr, fpr) where the point lies below the band
+// (fnr + fpr < 1 - delta), else 0; and where it lies above it
+// (fnr + fpr > 1 + delta), else 0 (unchecked).
+double EpsBelowBand(double fnr, double fpr, double delta);
+double EpsAboveBand(double fnr, double fpr, double delta);
 
 // Exact maximum over the box: a quasi-convex function attains it at a
 // vertex.

@@ -67,12 +67,8 @@ EpsIntervalBound RateBoxBoundOverCounts(const ConfusionCounts& fewest_errors,
   const double fpr_hi = RecentLimit(limits.upper, fewest_errors.fp, fewest_errors.negatives(), s);
   const double fnr_lo = RecentLimit(limits.lower, most_errors.fn, most_errors.positives(), s);
   const double fpr_lo = RecentLimit(limits.lower, most_errors.fp, most_errors.negatives(), s);
-  const double below =
-      fnr_hi + fpr_hi < 1.0 - delta ? EpsFromRatesUnchecked(fnr_hi, fpr_hi, delta) : 0.0;
-  const double above =
-      fnr_lo + fpr_lo > 1.0 + delta ? EpsFromRatesUnchecked(fnr_lo, fpr_lo, delta) : 0.0;
   EpsIntervalBound b;
-  b.lower_max = std::max(below, above);
+  b.lower_max = std::max(EpsBelowBand(fnr_hi, fpr_hi, delta), EpsAboveBand(fnr_lo, fpr_lo, delta));
   b.upper_min = one_sided ? std::numeric_limits<double>::infinity()
                           : std::max(EpsBetterThanChance(fnr_lo, fpr_lo, delta),
                                      EpsWorseThanChance(fnr_hi, fpr_hi, delta));

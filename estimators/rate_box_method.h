@@ -52,10 +52,11 @@ struct RateLimitFns {
 // The method's bound over a box of counts (IntervalEstimator::
 // BoundOverCounts; arguments already validated), from four rate limits:
 // the upper limits hi(F) of the fewest errors' two rates and the lower
-// limits lo(M) of the most errors'. Lower end: Below(F) = EpsFromRates(hi(F))
-// if hi(F) lies below the band (fnr + fpr < 1 - delta), else 0; Above(M) =
-// EpsFromRates(lo(M)) if lo(M) lies above it (> 1 + delta), else 0; the
-// bound is the larger. Upper end: the larger of EpsBetterThanChance(lo(M))
+// limits lo(M) of the most errors'. Lower end: the larger of Below(F) =
+// EpsBelowBand(hi(F)) (EpsFromRates(hi(F)) if hi(F) lies below the band
+// fnr + fpr < 1 - delta, else 0) and Above(M) = EpsAboveBand(lo(M))
+// (EpsFromRates(lo(M)) if lo(M) lies above it, > 1 + delta, else 0;
+// eps_from_rates.h). Upper end: the larger of EpsBetterThanChance(lo(M))
 // and EpsWorseThanChance(hi(F)).
 // Proof. The rate limits are non-decreasing in their count
 // (Clopper-Pearson and Jeffreys limits), so every counts c of the box has
